@@ -1,0 +1,55 @@
+// swift-tools-version: 6.2
+// calldir: the call directory file format and its Swift toolkit.
+//
+// Dependencies point one way:
+//   Format <- Writer, Reader <- Verifier, Lookup <- CallDirectory (umbrella) <- CLI <- calldir
+// Listing (number normaliser, CSV) depends on Format only.
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+  .swiftLanguageMode(.v6),
+  .strictMemorySafety(),
+  .treatAllWarnings(as: .error),
+  .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+  name: "calldir",
+  platforms: [.macOS(.v15), .iOS(.v18)],
+  products: [
+    .library(name: "CallDirectory", targets: ["CallDirectory"]),
+    .executable(name: "calldir", targets: ["calldir"]),
+  ],
+  targets: [
+    // zlib from the system (Debian: zlib1g-dev; Apple platforms: the SDK).
+    .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
+    .target(name: "CallDirectoryFormat", dependencies: ["CZlib"], swiftSettings: strict),
+    // Thin typed wrappers over the POSIX calls (open, mmap, fsync, rename).
+    .target(name: "CallDirectorySystem", swiftSettings: strict),
+    .target(
+      name: "CallDirectoryWriter", dependencies: ["CallDirectoryFormat", "CallDirectorySystem"], swiftSettings: strict),
+    .target(
+      name: "CallDirectoryReader", dependencies: ["CallDirectoryFormat", "CallDirectorySystem"], swiftSettings: strict),
+    .target(
+      name: "CallDirectoryVerifier", dependencies: ["CallDirectoryFormat", "CallDirectoryReader"],
+      swiftSettings: strict),
+    .target(
+      name: "CallDirectoryLookup", dependencies: ["CallDirectoryFormat", "CallDirectoryReader"],
+      swiftSettings: strict),
+    .target(name: "CallDirectoryListing", dependencies: ["CallDirectoryFormat"], swiftSettings: strict),
+    .target(
+      name: "CallDirectory",
+      dependencies: [
+        "CallDirectoryFormat", "CallDirectoryWriter", "CallDirectoryReader", "CallDirectoryVerifier",
+        "CallDirectoryLookup", "CallDirectoryListing",
+      ],
+      swiftSettings: strict),
+    .target(name: "CallDirectoryCLI", dependencies: ["CallDirectory"], swiftSettings: strict),
+    .executableTarget(name: "calldir", dependencies: ["CallDirectoryCLI"], swiftSettings: strict),
+    .executableTarget(name: "calldir-bench", dependencies: ["CallDirectory", "CZlib"], swiftSettings: strict),
+    .testTarget(
+      name: "CallDirectoryTests",
+      dependencies: ["CallDirectory", "CallDirectoryCLI", "CZlib"],
+      swiftSettings: strict),
+  ]
+)

@@ -1,0 +1,2 @@
+// The system zlib, imported as the module CZlib.
+#include <zlib.h>

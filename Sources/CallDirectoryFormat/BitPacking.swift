@@ -1,0 +1,71 @@
+/// Fixed-width bit fields, packed least-significant bit first (`Spec/FORMAT.md`, "Bit packing").
+///
+/// Field `i` of width `w` occupies bits `i*w ..< (i+1)*w` of the region, where bit `k` is bit
+/// `k % 8` of byte `k / 8`. Widths are at most 64 bits.
+public enum BitPacking {
+  /// The bytes needed for `count` fields of `width` bits: `ceil(count * width / 8)`.
+  /// Precondition: the product fits in `Int` (callers bound both factors).
+  @inlinable
+  public static func byteCount(count: Int, width: Int) -> Int {
+    (count * width + 7) / 8
+  }
+
+  /// Reads the field of `width` bits (0 ... 64) starting at bit `bitOffset` of `bytes`.
+  ///
+  /// Bytes past the end of `bytes` read as zero, so a hostile offset yields a wrong value and
+  /// never a read outside the view.
+  /// - Complexity: O(1).
+  @inlinable
+  public static func field(_ bytes: ByteView, bitOffset: Int, width: Int) -> UInt64 {
+    if width == 0 { return 0 }
+    let byte = bitOffset >> 3
+    let shift = UInt64(bitOffset & 7)
+    var value = bytes.wordLE(at: byte) >> shift
+    if UInt64(width) &+ shift > 64 {  // the field runs into a ninth byte
+      value |= UInt64(bytes.wordLE(at: byte &+ 8)) << (64 &- shift)
+    }
+    return width == 64 ? value : value & ((1 << UInt64(width)) &- 1)
+  }
+
+  /// Appends fields of `width` bits to a packed byte array.
+  public struct Writer {
+    /// The packed bytes so far; the last byte may be partly filled.
+    public private(set) var bytes: [UInt8] = []
+    private var bitCount = 0
+
+    /// An empty writer.
+    public init() {}
+
+    /// Appends the low `width` bits (0 ... 64) of `value`.
+    public mutating func append(_ value: UInt64, width: Int) {
+      var remaining = width
+      var rest = width == 64 ? value : value & ((1 << UInt64(width)) &- 1)
+      while remaining > 0 {
+        let used = bitCount & 7
+        if used == 0 { bytes.append(0) }
+        let room = 8 - used
+        let take = min(room, remaining)
+        bytes[bytes.count - 1] |= UInt8(truncatingIfNeeded: (rest & ((1 << UInt64(take)) - 1)) << UInt64(used))
+        rest = take == 64 ? 0 : rest >> UInt64(take)
+        remaining -= take
+        bitCount += take
+      }
+    }
+
+    /// Appends `count` zero bits.
+    public mutating func appendZeros(_ count: Int) {
+      var remaining = count
+      while remaining > 0 {
+        let take = min(remaining, 64)
+        append(0, width: take)
+        remaining -= take
+      }
+    }
+  }
+}
+
+extension UInt64 {
+  /// The number of bits needed to write `self`: 0 for 0, else `64 - leadingZeroBitCount`.
+  @inlinable
+  public var significantBitCount: Int { 64 - leadingZeroBitCount }
+}

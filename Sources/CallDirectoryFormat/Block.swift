@@ -1,0 +1,115 @@
+/// The frame every block shares (`Spec/FORMAT.md`, "Blocks"): a 4-byte header whose first byte is
+/// the codec, a body, and a trailing CRC-32 of everything before it.
+///
+/// Parsing checks the frame (sizes, codec, payload cap) in O(1). The checksum is compared only
+/// by `checksumMatches()`, which streaming and the verifier call and lookups skip.
+public struct Block: Sendable {
+  /// The block's header bytes: codec, then three bytes whose meaning depends on the block kind.
+  public let header: (UInt8, UInt8, UInt8, UInt8)
+  /// How the payload is stored.
+  public let codec: BlockCodec
+  /// The payload itself (`raw`) or the deflate stream (`deflate`).
+  public let body: ByteView
+  /// The payload's length: the body's for `raw`, the declared inflated length for `deflate`.
+  public let payloadLength: Int
+  /// The whole block, trailer included.
+  public let bytes: ByteView
+  /// The block's number within its section, for messages.
+  public let number: Int
+
+  /// Checks a block's frame.
+  ///
+  /// - Parameters:
+  ///   - bytes: the block, from its codec byte to the end of its trailer.
+  ///   - number: the block's number in its section, for messages.
+  ///   - maximumPayload: the payload cap of this block kind.
+  /// - Throws: `FormatError` (offsets relative to the block) for a block too short for its frame,
+  ///   an unknown codec, or a payload over the cap.
+  public init(parsing bytes: ByteView, number: Int, maximumPayload: Int) throws(FormatError) {
+    let frame = Layout.blockHeaderSize + Layout.blockTrailerSize
+    guard bytes.count >= frame else {
+      throw FormatError(.truncated(needed: frame, available: bytes.count), at: 0)
+    }
+    header = (bytes.uncheckedByte(at: 0), bytes.uncheckedByte(at: 1), bytes.uncheckedByte(at: 2), bytes.uncheckedByte(at: 3))
+    guard let codec = BlockCodec(rawValue: header.0) else { throw FormatError(.unknownCodec(header.0), at: 0) }
+    self.codec = codec
+    let inner = try bytes.slice(offset: Layout.blockHeaderSize, length: bytes.count - frame)
+    switch codec {
+    case .raw:
+      body = inner
+      payloadLength = inner.count
+    case .deflate:
+      guard let declared = inner.uint32LE(at: 0) else {
+        throw FormatError(.malformedBlock(block: number, reason: "no payload length"), at: Layout.blockHeaderSize)
+      }
+      body = try inner.dropFirst(4)
+      payloadLength = Int(declared)
+    }
+    guard payloadLength <= maximumPayload else {
+      throw FormatError(
+        .malformedBlock(block: number, reason: "payload of \(payloadLength) bytes exceeds the \(maximumPayload)-byte cap"),
+        at: Layout.blockHeaderSize)
+    }
+    self.bytes = bytes
+    self.number = number
+  }
+
+  /// The CRC-32 stored in the trailer.
+  public var storedChecksum: UInt32 { bytes.uncheckedUInt32LE(at: bytes.count &- 4) }  // count >= 8, checked at parse
+
+  /// Whether the trailer matches the block's bytes.
+  ///
+  /// - Throws: `FormatError.blockChecksumMismatch` (offset relative to the block) when it does not.
+  /// - Complexity: O(block size).
+  public func checkChecksum() throws(FormatError) {
+    let computed = CRC32.checksum((try? bytes.slice(offset: 0, length: bytes.count &- 4)) ?? ByteView())
+    guard computed == storedChecksum else {
+      throw FormatError(.blockChecksumMismatch(block: number, stored: storedChecksum, computed: computed), at: bytes.count &- 4)
+    }
+  }
+
+  /// Calls `body` with the block's payload: the body itself, or the body inflated into a buffer
+  /// of exactly `payloadLength` bytes (at most the cap, so memory is bounded by one block).
+  ///
+  /// - Throws: `FormatError.inflateFailed` (offset relative to the block) when the deflate stream
+  ///   is corrupt, ends early, has trailing bytes, or does not inflate to exactly `payloadLength`;
+  ///   and whatever `body` throws.
+  public func withPayload<R>(_ body: (ByteView) throws(FormatError) -> R) throws(FormatError) -> R {
+    switch codec {
+    case .raw:
+      return try body(self.body)
+    case .deflate:
+      var buffer = [UInt8](repeating: 0, count: payloadLength)
+      let stream = self.body
+      let failure = unsafe buffer.withUnsafeMutableBytes { unsafe Deflate.inflate(stream, into: $0) }
+      if let failure {
+        throw FormatError(.inflateFailed(block: number, reason: failure), at: Layout.blockHeaderSize)
+      }
+      // Array.withUnsafeBytes rethrows untyped: carry the typed error out through a Result.
+      let result = unsafe buffer.withUnsafeBytes { raw in
+        Result { () throws(FormatError) -> R in try body(unsafe ByteView(raw)) }
+      }
+      return try result.get()
+    }
+  }
+
+  /// Frames `payload` as a block: `header` (its first byte is replaced by the codec), the payload
+  /// raw or deflated, then the CRC-32 trailer.
+  ///
+  /// The payload is deflated when that saves at least an eighth of it: below that, the cost of
+  /// inflating at lookup time is not worth the bytes (`Spec/FORMAT.md`, "Choosing a codec").
+  public static func encode(header: (UInt8, UInt8, UInt8), payload: [UInt8], allowDeflate: Bool = true) -> [UInt8] {
+    var block: [UInt8] = [BlockCodec.raw.rawValue, header.0, header.1, header.2]
+    if allowDeflate && payload.count >= 64, let deflated = Deflate.compress(payload),
+      deflated.count + 4 <= payload.count - payload.count / 8
+    {
+      block[0] = BlockCodec.deflate.rawValue
+      block.appendUInt32LE(UInt32(payload.count))
+      block.append(contentsOf: deflated)
+    } else {
+      block.append(contentsOf: payload)
+    }
+    block.appendUInt32LE(CRC32.checksum(block))
+    return block
+  }
+}

@@ -1,0 +1,46 @@
+import CZlib
+
+/// CRC-32 (ISO-HDLC, the polynomial of zlib, gzip and PNG), the checksum of every section and block.
+///
+/// The check value, the CRC-32 of the ASCII bytes `123456789`, is `0xCBF43926`.
+public struct CRC32: Sendable {
+  /// The checksum of the bytes given so far.
+  public private(set) var value: UInt32 = 0
+
+  /// A checksum of no bytes.
+  public init() {}
+
+  /// Adds `bytes` to the checksum.
+  /// - Complexity: O(n) in the byte count.
+  public mutating func update(_ bytes: ByteView) {
+    unsafe bytes.withUnsafeBytes { buffer in
+      var rest = unsafe buffer
+      // zlib takes a 32-bit length: feed huge regions in pieces.
+      while unsafe !rest.isEmpty {
+        let piece = min(rest.count, 1 << 30)
+        let pointer = unsafe rest.baseAddress.map { unsafe $0.assumingMemoryBound(to: Bytef.self) }
+        value = UInt32(truncatingIfNeeded: unsafe crc32(uLong(value), pointer, uInt(piece)))
+        unsafe rest = UnsafeRawBufferPointer(rebasing: rest[piece...])
+      }
+    }
+  }
+
+  /// Adds `bytes` to the checksum.
+  public mutating func update(_ bytes: [UInt8]) {
+    unsafe bytes.withUnsafeBytes { buffer in update(unsafe ByteView(buffer)) }
+  }
+
+  /// The checksum of `bytes`.
+  public static func checksum(_ bytes: ByteView) -> UInt32 {
+    var crc = CRC32()
+    crc.update(bytes)
+    return crc.value
+  }
+
+  /// The checksum of `bytes`.
+  public static func checksum(_ bytes: [UInt8]) -> UInt32 {
+    var crc = CRC32()
+    crc.update(bytes)
+    return crc.value
+  }
+}

@@ -1,0 +1,140 @@
+/// One kind of entry in a directory.
+public enum EntryKind: String, Sendable, CaseIterable {
+  /// Numbers to block.
+  case blocking = "block"
+  /// Numbers to identify, each with a label.
+  case identification = "identify"
+
+  /// The kind's data and index sections.
+  public var sections: (data: SectionType, index: SectionType) {
+    switch self {
+    case .blocking: (.blockingData, .blockingIndex)
+    case .identification: (.identificationData, .identificationIndex)
+    }
+  }
+}
+
+/// Where everything is in a directory file: the parsed header and the located sections and
+/// indexes (`Spec/FORMAT.md`, "File layout").
+///
+/// Making one is the whole of opening a file: O(section count) work, independent of the number of
+/// entries. Nothing is decompressed and no checksum but the header's is computed; blocks are
+/// checked as they are used.
+public struct DirectoryLayout: Sendable {
+  /// The whole file.
+  public let file: ByteView
+  /// The header and section table.
+  public let header: FileHeader
+  /// The blocking index.
+  public let blockingIndex: EntryIndex
+  /// The identification index.
+  public let identificationIndex: EntryIndex
+  /// The label index.
+  public let labelIndex: LabelIndex
+  /// The file offsets of the data sections, for placing errors.
+  public let dataOffsets: (blocking: Int, identification: Int, labels: Int)
+
+  /// Parses the header, locates the sections and checks the indexes' headers.
+  ///
+  /// - Throws: `FormatError` with file offsets: a bad header or table, a missing version 1
+  ///   section, an unknown section marked required, or a malformed index header.
+  /// - Complexity: O(section count).
+  public init(parsing file: ByteView) throws(FormatError) {
+    let header = try FileHeader(parsing: file)
+    for entry in header.sections where SectionType(rawValue: entry.typeName) == nil {
+      if entry.flags & SectionFlags.required != 0 {
+        throw FormatError(.unknownRequiredSection(entry.typeName), at: Int(entry.offset))
+      }
+    }
+    func view(_ type: SectionType) throws(FormatError) -> (ByteView, Int) {
+      guard let entry = header.section(type) else { throw FormatError(.missingSection(type.rawValue), at: 0) }
+      // The header parser proved every section lies inside the file.
+      return (try file.slice(offset: Int(entry.offset), length: Int(entry.length)), Int(entry.offset))
+    }
+    func index<T>(_ type: SectionType, data: ByteView, _ make: (ByteView, Int) throws(FormatError) -> T) throws(FormatError) -> T {
+      let (section, base) = try view(type)
+      do { return try make(section, data.count) } catch { throw error.placed(in: type.rawValue, base: base) }
+    }
+    let (blockingData, blockingBase) = try view(.blockingData)
+    let (identificationData, identificationBase) = try view(.identificationData)
+    let (labelData, labelBase) = try view(.labelData)
+    self.file = file
+    self.header = header
+    blockingIndex = try index(.blockingIndex, data: blockingData) { (s, n) throws(FormatError) in try EntryIndex(parsing: s, dataLength: n) }
+    identificationIndex = try index(.identificationIndex, data: identificationData) { (s, n) throws(FormatError) in try EntryIndex(parsing: s, dataLength: n) }
+    labelIndex = try index(.labelIndex, data: labelData) { (s, n) throws(FormatError) in try LabelIndex(parsing: s, dataLength: n) }
+    dataOffsets = (blockingBase, identificationBase, labelBase)
+  }
+
+  /// The index of `kind`.
+  @inlinable
+  public func index(_ kind: EntryKind) -> EntryIndex {
+    kind == .blocking ? blockingIndex : identificationIndex
+  }
+
+  /// The section table entry of `type` (present: the parser checked).
+  public func section(_ type: SectionType) -> SectionEntry {
+    header.section(type) ?? SectionEntry(type: type.code, flags: 0, offset: 0, length: 0, checksum: 0)
+  }
+
+  /// Entry block `number` of `kind`, its frame and header checked (not its checksum).
+  ///
+  /// - Throws: `FormatError` with file offsets.
+  /// - Complexity: O(1).
+  public func entryBlock(_ kind: EntryKind, _ number: Int) throws(FormatError) -> EntryBlock {
+    let index = index(kind)
+    let (data, index_) = kind == .blocking ? (dataOffsets.blocking, section(.blockingIndex)) : (dataOffsets.identification, section(.identificationIndex))
+    let range: Range<Int>
+    do { range = try index.blockRange(number) } catch { throw error.placed(in: kind.sections.index.rawValue, base: Int(index_.offset)) }
+    do {
+      let bytes = try file.slice(offset: data &+ range.lowerBound, length: range.count)
+      return try EntryBlock(
+        parsing: bytes, number: number, entryCount: index.entryCount(ofBlock: number), identification: kind == .identification)
+    } catch {
+      throw error.placed(in: kind.sections.data.rawValue, base: data &+ range.lowerBound)
+    }
+  }
+
+  /// The file offset of entry block `number` of `kind` (0 when the index record is damaged).
+  public func blockOffset(_ kind: EntryKind, _ number: Int) -> Int {
+    let base = kind == .blocking ? dataOffsets.blocking : dataOffsets.identification
+    return base &+ ((try? index(kind).blockRange(number).lowerBound) ?? 0)
+  }
+
+  /// The file offset of label block `number` (0 when the index record is damaged).
+  public func labelBlockOffset(_ number: Int) -> Int {
+    dataOffsets.labels &+ ((try? labelIndex.blockRange(number).lowerBound) ?? 0)
+  }
+
+  /// Label block `number`, its frame and header checked (not its checksum).
+  /// - Throws: `FormatError` with file offsets.
+  public func labelBlock(_ number: Int, labelCount: Int) throws(FormatError) -> LabelBlock {
+    let range: Range<Int>
+    do { range = try labelIndex.blockRange(number) } catch { throw error.placed(in: SectionType.labelIndex.rawValue, base: Int(section(.labelIndex).offset)) }
+    let base = dataOffsets.labels &+ range.lowerBound
+    do {
+      return try LabelBlock(parsing: try file.slice(offset: base, length: range.count), number: number, labelCount: labelCount)
+    } catch {
+      throw error.placed(in: SectionType.labelData.rawValue, base: base)
+    }
+  }
+
+  /// Calls `body` with the UTF-8 bytes of label `id`, or returns `nil` when `id` is out of range.
+  ///
+  /// - Throws: `FormatError` when the label's block or index record is malformed.
+  /// - Complexity: O(log label blocks), plus inflating one label block when it is deflated.
+  public func withLabel<R>(_ id: Int, _ body: (ByteView) throws(FormatError) -> R) throws(FormatError) -> R? {
+    let found: (block: Int, position: Int, count: Int)?
+    do { found = try labelIndex.locate(id) } catch { throw error.placed(in: SectionType.labelIndex.rawValue, base: Int(section(.labelIndex).offset)) }
+    guard let found else { return nil }
+    let block = try labelBlock(found.block, labelCount: found.count)
+    let base = labelBlockOffset(found.block)
+    do {
+      return try block.block.withPayload { (payload) throws(FormatError) -> R in
+        try body(try block.label(at: found.position, in: payload))
+      }
+    } catch {
+      throw error.placed(in: SectionType.labelData.rawValue, base: base)
+    }
+  }
+}

@@ -1,0 +1,173 @@
+/// The number codec of entry blocks: Elias-Fano coding of offsets from the block's first number
+/// (`Spec/FORMAT.md`, "Entry payload").
+///
+/// A block of `m` ascending numbers `n0 < n1 < ... < n(m-1)` stores `n0` in the index and the
+/// `m - 1` offsets `x(j) = n(j) - n0` (strictly ascending, all >= 1) here. Each offset is split into
+/// its low `l` bits, packed at fixed width, and its high part `x(j) >> l`, written in unary: the
+/// offset of entry `j` sets bit `(x(j) >> l) + (j - 1)` of the high bit vector. The result is
+/// within about half a bit per entry of the information-theoretic bound for the block, and a
+/// number is found with a popcount walk over the high words and a single low-bits read, without
+/// decoding the block.
+public enum EliasFano {
+  /// The low-bit width the writer uses for `count` offsets whose largest is `maximum`:
+  /// `floor(log2(maximum / count))`, or 0 when `maximum < count`. It keeps the high vector under
+  /// `2 * count` bits.
+  @inlinable
+  public static func lowBits(count: Int, maximum: UInt64) -> Int {
+    guard count > 0 else { return 0 }
+    let ratio = maximum / UInt64(count)
+    return ratio == 0 ? 0 : ratio.significantBitCount - 1
+  }
+
+  /// The two encoded parts of a block's offsets.
+  public struct Encoded: Sendable {
+    /// The low-bit width `l`.
+    public var lowBits: Int
+    /// `count * l` bits, packed.
+    public var low: [UInt8]
+    /// The unary high parts, `ceil(((max >> l) + count) / 8)` bytes.
+    public var high: [UInt8]
+  }
+
+  /// Encodes the offsets of `numbers` from `numbers.first`.
+  ///
+  /// - Precondition: `numbers` is non-empty and strictly ascending.
+  /// - Complexity: O(m).
+  public static func encode(_ numbers: ArraySlice<Int64>) -> Encoded {
+    let first = numbers[numbers.startIndex]
+    let count = numbers.count - 1
+    guard count > 0 else { return Encoded(lowBits: 0, low: [], high: []) }
+    // Ascending numbers in 1 ... Int64.max - 1: each offset fits in 63 bits without wrapping.
+    let maximum = UInt64(numbers[numbers.endIndex - 1] &- first)
+    let l = lowBits(count: count, maximum: maximum)
+    var low = BitPacking.Writer()
+    var high = BitPacking.Writer()
+    var previousHigh: UInt64 = 0
+    for number in numbers.dropFirst() {
+      let offset = UInt64(number &- first)
+      low.append(offset, width: l)
+      let highPart = offset >> UInt64(l)
+      high.appendZeros(Int(highPart - previousHigh))
+      high.append(1, width: 1)
+      previousHigh = highPart
+    }
+    return Encoded(lowBits: l, low: low.bytes, high: high.bytes)
+  }
+}
+
+/// A view of one block's Elias-Fano parts, for searching and decoding.
+///
+/// Every read is safe whatever the bytes hold: positions past the parts read as zero bits, and
+/// every loop is bounded by the parts' sizes, so a damaged block gives wrong answers (which the
+/// checksums and the verifier catch) but never a trap, a read outside the block or a hang.
+public struct EliasFanoView: Sendable {
+  /// The number of offsets (`m - 1`).
+  public let count: Int
+  /// The low-bit width `l`, 0 ... 62.
+  public let lowBits: Int
+  /// The packed low parts.
+  public let low: ByteView
+  /// The unary high parts.
+  public let high: ByteView
+
+  /// A view over already located parts.
+  @inlinable
+  public init(count: Int, lowBits: Int, low: ByteView, high: ByteView) {
+    self.count = count
+    self.lowBits = lowBits
+    self.low = low
+    self.high = high
+  }
+
+  /// The index `j` (1 ... count) of the offset equal to `target`, or `nil` when there is none.
+  ///
+  /// - Complexity: O(high bytes / 8) word operations, plus O(1) per offset sharing `target`'s
+  ///   high part.
+  @inlinable
+  public func find(_ target: UInt64) -> Int? {
+    let highPart = target >> UInt64(lowBits)
+    let bitLength = high.count &* 8  // high.count <= the payload cap, so no overflow
+    // Position just after the `highPart`-th zero: where offsets with this high part begin.
+    var position = 0
+    if highPart > 0 {
+      guard let zero = positionOfZero(highPart &- 1) else { return nil }
+      position = zero &+ 1
+    }
+    let targetLow = lowBits == 0 ? 0 : target & ((1 << UInt64(lowBits)) &- 1)
+    while position < bitLength {
+      let word = high.wordLE(at: position >> 3) >> UInt64(position & 7)
+      guard word & 1 == 1 else { return nil }
+      // Ones before `position` = position - zeros before it, and the zeros before it are `highPart`.
+      let element = position &- Int(truncatingIfNeeded: highPart)
+      guard element >= 0 && element < count else { return nil }
+      let lowPart = BitPacking.field(low, bitOffset: element &* lowBits, width: lowBits)
+      if lowPart == targetLow { return element &+ 1 }
+      if lowPart > targetLow { return nil }
+      position &+= 1
+    }
+    return nil
+  }
+
+  /// The bit position of the zero with 0-based rank `rank` in the high vector, if there is one.
+  @usableFromInline
+  func positionOfZero(_ rank: UInt64) -> Int? {
+    var remaining = rank
+    var byte = 0
+    while byte < high.count {
+      let word = ~high.wordLE(at: byte)
+      // Bits past the end of the vector read as zero, so `~word` has them set: mask them out.
+      let valid = min(64, (high.count &- byte) &* 8)
+      let zeros = valid == 64 ? word : word & ((1 << UInt64(valid)) &- 1)
+      let zeroCount = UInt64(zeros.nonzeroBitCount)
+      if remaining < zeroCount {
+        var bits = zeros
+        var skip = remaining
+        while skip > 0 {
+          bits &= bits &- 1
+          skip &-= 1
+        }
+        return byte &* 8 &+ bits.trailingZeroBitCount
+      }
+      remaining &-= zeroCount
+      byte &+= 8
+    }
+    return nil
+  }
+
+  /// Calls `body` with each offset in order, `j` = 1 ... count, and checks the encoding.
+  ///
+  /// - Returns: `nil` when the encoding is canonical, else the reason it is not: the high vector
+  ///   does not hold exactly `count` ones, has bits set after the last one or is longer than
+  ///   needed, or an offset is not above the one before it. Decoding stops at the first problem.
+  /// - Throws: whatever `body` throws.
+  /// - Complexity: O(count + high bytes).
+  public func forEach<E: Error>(_ body: (Int, UInt64) throws(E) -> Void) throws(E) -> String? {
+    if count == 0 { return high.count == 0 ? nil : "the high bits are longer than needed" }
+    var element = 0
+    var previous: UInt64 = 0
+    var byte = 0
+    while byte < high.count {
+      var word = high.wordLE(at: byte)
+      while word != 0 {
+        let position = byte &* 8 &+ word.trailingZeroBitCount
+        let highPart = UInt64(position &- element)  // position >= element: each one follows `element` ones
+        guard highPart <= (UInt64.max >> UInt64(lowBits)) >> 1 else { return "offset \(element + 1) overflows" }
+        let lowPart = BitPacking.field(low, bitOffset: element &* lowBits, width: lowBits)
+        let offset = highPart << UInt64(lowBits) | lowPart
+        guard offset > previous else { return "offset \(element + 1) is not above the one before it" }
+        try body(element &+ 1, offset)
+        previous = offset
+        element &+= 1
+        word &= word &- 1
+        if element == count {
+          // Canonical end: no bit set after the last one, which lies in the last byte.
+          guard word == 0 else { return "the high bits hold more than \(count) offsets" }
+          guard position >> 3 == high.count &- 1 else { return "the high bits are longer than needed" }
+          return nil
+        }
+      }
+      byte &+= 8
+    }
+    return "the high bits hold \(element) offsets, expected \(count)"
+  }
+}

@@ -1,0 +1,101 @@
+/// An entry block: a block whose header bytes are (codec, low bits, label bits, reserved) and whose
+/// payload holds a run of one kind's entries (`Spec/FORMAT.md`, "Entry blocks").
+///
+/// Payload layout for `m` entries, low-bit width `l` and label-id width `w`:
+///
+///     label ids  ceil(m * w / 8) bytes     id of entry j at bits j*w ..< (j+1)*w  (w = 0: none)
+///     low bits   ceil((m-1) * l / 8) bytes  low part of offset j at bits (j-1)*l ..< j*l
+///     high bits  the rest                   unary high parts (EliasFano)
+public struct EntryBlock: Sendable {
+  /// The block frame.
+  public let block: Block
+  /// The entries in the block (from the index).
+  public let entryCount: Int
+  /// The low-bit width of the number codec.
+  public let lowBits: Int
+  /// The width of each label id; 0 in blocking blocks.
+  public let labelBits: Int
+
+  /// Checks an entry block's frame and header.
+  ///
+  /// - Parameters:
+  ///   - bytes: the block's bytes.
+  ///   - number: the block's number in its section.
+  ///   - entryCount: the entries the index says it holds (at least 1).
+  ///   - identification: whether this is an identification block (label ids present).
+  /// - Throws: `FormatError` (offsets relative to the block).
+  public init(parsing bytes: ByteView, number: Int, entryCount: Int, identification: Bool) throws(FormatError) {
+    block = try Block(parsing: bytes, number: number, maximumPayload: Layout.maximumEntryPayload)
+    lowBits = Int(block.header.1)
+    labelBits = Int(block.header.2)
+    self.entryCount = entryCount
+    guard lowBits <= Layout.maximumLowBits else {
+      throw FormatError(.invalidField(field: "low bits", value: UInt64(lowBits)), at: 1)
+    }
+    guard identification ? labelBits <= Layout.maximumLabelBits : labelBits == 0 else {
+      throw FormatError(.invalidField(field: "label bits", value: UInt64(labelBits)), at: 2)
+    }
+    guard block.header.3 == 0 else { throw FormatError(.nonzeroReserved(field: "entry block header"), at: 3) }
+  }
+
+  /// Calls `body` with the decoded layout of the payload.
+  /// - Throws: `FormatError` when the payload is too short for its fixed-size parts, or inflating fails.
+  public func withPayload<R>(_ body: (EntryPayload) throws(FormatError) -> R) throws(FormatError) -> R {
+    try block.withPayload { (payload) throws(FormatError) -> R in
+      try body(try EntryPayload(payload, entryCount: entryCount, lowBits: lowBits, labelBits: labelBits, block: block.number))
+    }
+  }
+
+  /// Encodes a block of ascending `numbers` and, for identification, their `labelIds`.
+  ///
+  /// The low-bit width is `EliasFano.lowBits`, the label width the fewest bits that hold the
+  /// largest id (0 when every id is 0).
+  /// - Precondition: `numbers` is non-empty and strictly ascending; `labelIds` is empty or as long.
+  public static func encode(_ numbers: ArraySlice<Int64>, labelIds: ArraySlice<UInt32>, allowDeflate: Bool = true) -> [UInt8] {
+    let numbersPart = EliasFano.encode(numbers)
+    let width = UInt64(labelIds.max() ?? 0).significantBitCount
+    var payload: [UInt8] = []
+    if !labelIds.isEmpty {
+      var ids = BitPacking.Writer()
+      for id in labelIds { ids.append(UInt64(id), width: width) }
+      payload = ids.bytes
+    }
+    payload.append(contentsOf: numbersPart.low)
+    payload.append(contentsOf: numbersPart.high)
+    return Block.encode(header: (UInt8(numbersPart.lowBits), UInt8(width), 0), payload: payload, allowDeflate: allowDeflate)
+  }
+}
+
+/// The parts of an entry block's payload.
+public struct EntryPayload: Sendable {
+  /// The Elias-Fano parts of the numbers after the first.
+  public let numbers: EliasFanoView
+  /// The packed label ids (empty in blocking blocks).
+  public let labelIds: ByteView
+  /// The label id width.
+  public let labelBits: Int
+
+  /// Splits `payload` into its parts.
+  /// - Throws: `FormatError.malformedBlock` when the fixed-size parts do not fit.
+  public init(_ payload: ByteView, entryCount: Int, lowBits: Int, labelBits: Int, block: Int) throws(FormatError) {
+    // entryCount <= 4096 and widths <= 62: the products are small.
+    let idBytes = BitPacking.byteCount(count: entryCount, width: labelBits)
+    let lowBytes = BitPacking.byteCount(count: entryCount &- 1, width: lowBits)
+    guard idBytes <= payload.count, lowBytes <= payload.count &- idBytes else {
+      throw FormatError(
+        .malformedBlock(block: block, reason: "a \(payload.count)-byte payload cannot hold \(idBytes) bytes of label ids and \(lowBytes) of low bits"),
+        at: Layout.blockHeaderSize)
+    }
+    labelIds = try payload.slice(offset: 0, length: idBytes)
+    numbers = EliasFanoView(
+      count: entryCount &- 1, lowBits: lowBits, low: try payload.slice(offset: idBytes, length: lowBytes),
+      high: try payload.dropFirst(idBytes &+ lowBytes))
+    self.labelBits = labelBits
+  }
+
+  /// The label id of entry `entry` (0-based within the block).
+  @inlinable
+  public func labelId(at entry: Int) -> UInt32 {
+    UInt32(truncatingIfNeeded: BitPacking.field(labelIds, bitOffset: entry &* labelBits, width: labelBits))
+  }
+}

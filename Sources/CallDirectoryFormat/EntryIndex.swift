@@ -1,0 +1,120 @@
+/// The sparse index over one kind's entry blocks (`Spec/FORMAT.md`, "Entry index").
+///
+/// Record `i` holds block `i`'s first number and the block's offset in the data section. Block `i`
+/// holds entries `i * entriesPerBlock ..< min((i + 1) * entriesPerBlock, entryCount)`, so counts
+/// need not be stored. Parsing checks only the index's own size rules (O(1)); record values are
+/// checked when used (`blockRange(_:)`) and in full by the verifier.
+public struct EntryIndex: Sendable {
+  /// The number of entries of this kind.
+  public let entryCount: Int
+  /// The entries in every block but the last.
+  public let entriesPerBlock: Int
+  /// The number of blocks: `ceil(entryCount / entriesPerBlock)`.
+  public let blockCount: Int
+  /// The records, `blockCount * 16` bytes.
+  public let records: ByteView
+  /// The length of the data section the offsets point into.
+  public let dataLength: Int
+
+  /// Checks and wraps an index section.
+  ///
+  /// - Parameters:
+  ///   - section: the index section's bytes.
+  ///   - dataLength: the length of the matching data section.
+  /// - Throws: `FormatError` with section-relative offsets when the header is malformed or the
+  ///   section's length does not match its block count.
+  /// - Complexity: O(1).
+  public init(parsing section: ByteView, dataLength: Int) throws(FormatError) {
+    guard section.count >= Layout.entryIndexHeaderSize else {
+      throw FormatError(.truncated(needed: Layout.entryIndexHeaderSize, available: section.count), at: 0)
+    }
+    let rawCount = section.uncheckedUInt64LE(at: 0)
+    let rawPerBlock = section.uncheckedUInt32LE(at: 8)
+    guard rawPerBlock >= UInt32(Layout.minimumEntriesPerBlock) && rawPerBlock <= UInt32(Layout.maximumEntriesPerBlock)
+    else {
+      throw FormatError(.invalidField(field: "entries per block", value: UInt64(rawPerBlock)), at: 8)
+    }
+    guard section.uncheckedUInt32LE(at: 12) == 0 else { throw FormatError(.nonzeroReserved(field: "index header"), at: 12) }
+    let perBlock = UInt64(rawPerBlock)
+    // Division first: no overflow for any 64-bit count.
+    let blocks = rawCount / perBlock + (rawCount % perBlock == 0 ? 0 : 1)
+    let recordBytes = UInt64(section.count - Layout.entryIndexHeaderSize)
+    guard recordBytes % UInt64(Layout.entryIndexRecordSize) == 0,
+      blocks == recordBytes / UInt64(Layout.entryIndexRecordSize)
+    else {
+      throw FormatError(
+        .malformedIndex("\(rawCount) entries in blocks of \(perBlock) need \(blocks) records, the section has room for \(recordBytes / 16)"),
+        at: 0)
+    }
+    // blocks is bounded by the section length, and entryCount by blocks * 4096: both fit in Int.
+    entryCount = Int(rawCount)
+    entriesPerBlock = Int(perBlock)
+    blockCount = Int(blocks)
+    records = try section.slice(offset: Layout.entryIndexHeaderSize, length: section.count - Layout.entryIndexHeaderSize)
+    self.dataLength = dataLength
+  }
+
+  /// The first number of block `block`, as stored (the verifier checks it is in range).
+  /// Precondition: `0 <= block < blockCount`.
+  @inlinable
+  public func firstNumber(ofBlock block: Int) -> UInt64 {
+    records.uncheckedUInt64LE(at: block &* Layout.entryIndexRecordSize)  // block < blockCount: inside records
+  }
+
+  /// The number of entries in block `block`. Precondition: `0 <= block < blockCount`.
+  @inlinable
+  public func entryCount(ofBlock block: Int) -> Int {
+    min(entriesPerBlock, entryCount &- block &* entriesPerBlock)  // block * perBlock < entryCount
+  }
+
+  /// The byte range of block `block` in the data section.
+  ///
+  /// - Throws: `FormatError` (offset relative to the index section) when the block's offset or the
+  ///   next block's offset is out of order or past the data section, or the block is shorter than
+  ///   a block header and trailer.
+  /// - Complexity: O(1).
+  public func blockRange(_ block: Int) throws(FormatError) -> Range<Int> {
+    try BlockRanges.range(
+      block, count: blockCount, dataLength: dataLength, recordOffset: Layout.entryIndexHeaderSize,
+      recordSize: Layout.entryIndexRecordSize
+    ) { records.uncheckedUInt64LE(at: $0 &* Layout.entryIndexRecordSize &+ 8) }
+  }
+
+  /// The last block whose first number is at most `number`, or `nil` when `number` is below the
+  /// first block's first number.
+  ///
+  /// A damaged index that is not ascending gives some block or `nil`, never a trap or a hang.
+  /// - Complexity: O(log blockCount).
+  @inlinable
+  public func block(containing number: UInt64) -> Int? {
+    var low = 0
+    var high = blockCount  // invariant: blocks < low start at or below `number`, blocks >= high above it
+    while low < high {
+      let middle = low &+ (high &- low) >> 1
+      if firstNumber(ofBlock: middle) <= number { low = middle &+ 1 } else { high = middle }
+    }
+    return low == 0 ? nil : low &- 1
+  }
+}
+
+/// Locates block `i` of a data section from the offsets stored in an index: the block runs from
+/// its own offset to the next block's offset, or to the end of the section.
+enum BlockRanges {
+  static func range(
+    _ block: Int, count: Int, dataLength: Int, recordOffset: Int, recordSize: Int, offset: (Int) -> UInt64
+  ) throws(FormatError) -> Range<Int> {
+    let at = recordOffset &+ block &* recordSize &+ 8  // place of the offset field, for messages
+    let start = offset(block)
+    let end = block &+ 1 < count ? offset(block &+ 1) : UInt64(dataLength)
+    guard block > 0 || start == 0 else {
+      throw FormatError(.malformedIndex("the first block starts at \(start), not 0"), at: at)
+    }
+    guard start <= end, end <= UInt64(dataLength) else {
+      throw FormatError(.malformedIndex("block \(block) spans \(start)..<\(end) of a \(dataLength)-byte data section"), at: at)
+    }
+    guard end - start >= UInt64(Layout.blockHeaderSize + Layout.blockTrailerSize) else {
+      throw FormatError(.malformedIndex("block \(block) is only \(end - start) bytes"), at: at)
+    }
+    return Int(start)..<Int(end)  // both <= dataLength, an Int
+  }
+}

@@ -1,0 +1,56 @@
+/// The fixed header and the section table at the start of every file (`Spec/FORMAT.md`,
+/// "File header" and "Section table").
+public struct FileHeader: Sendable, Equatable {
+  /// The major format version (1).
+  public var major: UInt16
+  /// The minor format version.
+  public var minor: UInt16
+  /// The whole file's length in bytes.
+  public var fileLength: UInt64
+  /// The section table, in file order.
+  public var sections: [SectionEntry]
+
+  /// A header with the given fields.
+  public init(major: UInt16 = FormatVersion.major, minor: UInt16 = FormatVersion.minor, fileLength: UInt64, sections: [SectionEntry]) {
+    self.major = major
+    self.minor = minor
+    self.fileLength = fileLength
+    self.sections = sections
+  }
+
+  /// The bytes the header and a table of `sectionCount` entries take.
+  public static func size(sectionCount: Int) -> Int {
+    Layout.headerSize + sectionCount * Layout.sectionEntrySize
+  }
+
+  /// The entry for `type`, if the table has one.
+  public func section(_ type: SectionType) -> SectionEntry? {
+    sections.first { $0.type == type.code }
+  }
+}
+
+/// One entry of the section table: where a section lies and its checksum.
+public struct SectionEntry: Sendable, Equatable {
+  /// The four ASCII bytes of the section's type, read as a little-endian `UInt32`.
+  public var type: UInt32
+  /// `SectionFlags`: bit 0 marks a section a reader must understand.
+  public var flags: UInt32
+  /// The offset of the section's first byte from the start of the file.
+  public var offset: UInt64
+  /// The section's length in bytes.
+  public var length: UInt64
+  /// The CRC-32 of the section's bytes.
+  public var checksum: UInt32
+
+  /// An entry with the given fields.
+  public init(type: UInt32, flags: UInt32, offset: UInt64, length: UInt64, checksum: UInt32) {
+    self.type = type
+    self.flags = flags
+    self.offset = offset
+    self.length = length
+    self.checksum = checksum
+  }
+
+  /// The type as text, for messages.
+  public var typeName: String { SectionType.name(of: type) }
+}

@@ -1,0 +1,102 @@
+/// The format version this package reads and writes (`Spec/FORMAT.md`, "Versioning").
+///
+/// A reader accepts every file whose major version equals `major`, whatever its minor version:
+/// minor versions only add optional sections, which a reader that does not know them skips.
+public enum FormatVersion {
+  /// The major version: a file with another major version is refused.
+  public static let major: UInt16 = 1
+  /// The highest minor version this package knows and writes.
+  public static let minor: UInt16 = 0
+}
+
+/// The fixed byte layout of the file (`Spec/FORMAT.md`, "File layout"). All integers are
+/// little-endian; nothing is aligned.
+public enum Layout {
+  /// The eight magic bytes `89 43 44 49 52 0D 0A 1A` ("\x89CDIR\r\n\x1A"): a high byte to catch
+  /// 7-bit transfers, CR LF to catch newline conversion, and DOS end-of-file to stop `type`.
+  public static let magic: [UInt8] = [0x89, 0x43, 0x44, 0x49, 0x52, 0x0D, 0x0A, 0x1A]
+  /// Bytes in the fixed file header.
+  public static let headerSize = 32
+  /// Bytes in one section table entry.
+  public static let sectionEntrySize = 32
+  /// The most sections a file may have.
+  public static let maximumSectionCount = 64
+  /// Bytes at the start of an entry index section, before its block entries.
+  public static let entryIndexHeaderSize = 16
+  /// Bytes in one entry index record: the block's first number and its offset.
+  public static let entryIndexRecordSize = 16
+  /// Bytes at the start of a label index section, before its block entries.
+  public static let labelIndexHeaderSize = 8
+  /// Bytes in one label index record: the block's first label id, reserved, and its offset.
+  public static let labelIndexRecordSize = 16
+  /// Bytes of a block's header (codec and parameters) before its body.
+  public static let blockHeaderSize = 4
+  /// Bytes of a block's trailing checksum.
+  public static let blockTrailerSize = 4
+  /// The fewest entries a writer may put in a full entry block.
+  public static let minimumEntriesPerBlock = 1
+  /// The most entries a writer may put in one entry block.
+  public static let maximumEntriesPerBlock = 4096
+  /// The most payload bytes (raw, or after inflating) of an entry block.
+  public static let maximumEntryPayload = 65_536
+  /// The most payload bytes (raw, or after inflating) of a label block.
+  public static let maximumLabelPayload = 131_072
+  /// The widest low-bits field of the Elias-Fano number codec.
+  public static let maximumLowBits = 62
+  /// The widest label id field of an identification block.
+  public static let maximumLabelBits = 32
+}
+
+/// How a block's payload is stored (`Spec/FORMAT.md`, "Block codecs").
+public enum BlockCodec: UInt8, Sendable {
+  /// The payload bytes follow the header as they are.
+  case raw = 0
+  /// A `UInt32` payload length, then the payload as a raw deflate stream (RFC 1951).
+  case deflate = 1
+}
+
+/// The sections of a version 1 file, in the order a writer lays them out.
+public enum SectionType: String, Sendable, CaseIterable {
+  /// Blocking numbers, in entry blocks.
+  case blockingData = "BDAT"
+  /// The sparse index over the blocking blocks.
+  case blockingIndex = "BIDX"
+  /// Identification numbers and their label ids, in entry blocks.
+  case identificationData = "IDAT"
+  /// The sparse index over the identification blocks.
+  case identificationIndex = "IIDX"
+  /// The label strings, in label blocks.
+  case labelData = "LDAT"
+  /// The index over the label blocks.
+  case labelIndex = "LIDX"
+
+  /// The type as the four bytes stored in the section table.
+  public var code: UInt32 {
+    var value: UInt32 = 0
+    for (index, byte) in rawValue.utf8.enumerated() { value |= UInt32(byte) << (UInt32(index) * 8) }
+    return value
+  }
+
+  /// Renders a stored four-byte type for messages (non-printable bytes as `\xNN`).
+  public static func name(of code: UInt32) -> String {
+    var name = ""
+    for shift in stride(from: 0, to: 32, by: 8) {
+      let byte = UInt8(truncatingIfNeeded: code >> UInt32(shift))
+      if byte >= 0x20 && byte < 0x7F {
+        name.unicodeScalars.append(Unicode.Scalar(byte))
+      } else {
+        let digits = String(byte, radix: 16, uppercase: true)
+        name += "\\x" + (digits.count == 1 ? "0" + digits : digits)
+      }
+    }
+    return name
+  }
+}
+
+/// Section flags (`Spec/FORMAT.md`, "Section table").
+public enum SectionFlags {
+  /// A reader that does not know the section's type must refuse the file.
+  public static let required: UInt32 = 1
+  /// Every flag version 1 defines; other bits are reserved and must be zero.
+  public static let known: UInt32 = required
+}

@@ -1,0 +1,53 @@
+/// A label block: a block whose header bytes are (codec, 0, 0, 0) and whose payload holds a run of
+/// consecutive labels (`Spec/FORMAT.md`, "Label blocks").
+///
+/// Payload for `c` labels: `c + 1` little-endian `UInt32` offsets (`o[0] = 0`), then the labels'
+/// UTF-8 bytes; label `k` is bytes `o[k] ..< o[k+1]` of that area, and `o[c]` is the area's size.
+public struct LabelBlock: Sendable {
+  /// The block frame.
+  public let block: Block
+  /// The labels the index says the block holds.
+  public let labelCount: Int
+
+  /// Checks a label block's frame and header.
+  /// - Throws: `FormatError` (offsets relative to the block).
+  public init(parsing bytes: ByteView, number: Int, labelCount: Int) throws(FormatError) {
+    block = try Block(parsing: bytes, number: number, maximumPayload: Layout.maximumLabelPayload)
+    self.labelCount = labelCount
+    guard block.header.1 == 0, block.header.2 == 0, block.header.3 == 0 else {
+      throw FormatError(.nonzeroReserved(field: "label block header"), at: 1)
+    }
+  }
+
+  /// The bytes of label `position` within the payload `payload`.
+  ///
+  /// - Throws: `FormatError.malformedBlock` when the offsets table does not fit, or the label's
+  ///   offsets are out of order or past the end.
+  /// - Complexity: O(1).
+  public func label(at position: Int, in payload: ByteView) throws(FormatError) -> ByteView {
+    let tableBytes = (labelCount &+ 1) &* 4  // labelCount <= 2^32, so no overflow on 64-bit Int
+    guard tableBytes <= payload.count, position >= 0, position < labelCount else {
+      throw FormatError(.malformedBlock(block: block.number, reason: "the offsets of \(labelCount) labels do not fit"), at: Layout.blockHeaderSize)
+    }
+    let area = payload.count &- tableBytes
+    let start = Int(payload.uncheckedUInt32LE(at: position &* 4))
+    let end = Int(payload.uncheckedUInt32LE(at: position &* 4 &+ 4))
+    guard start <= end, end <= area else {
+      throw FormatError(.malformedBlock(block: block.number, reason: "label \(position) spans \(start)..<\(end) of \(area) bytes"), at: Layout.blockHeaderSize)
+    }
+    return try payload.slice(offset: tableBytes &+ start, length: end &- start)
+  }
+
+  /// Encodes `labels` (each 1 ... 65,534 bytes) as a label block.
+  public static func encode(_ labels: ArraySlice<[UInt8]>, allowDeflate: Bool = true) -> [UInt8] {
+    var payload: [UInt8] = []
+    var offset: UInt32 = 0
+    payload.appendUInt32LE(0)
+    for label in labels {
+      offset += UInt32(label.count)
+      payload.appendUInt32LE(offset)
+    }
+    for label in labels { payload.append(contentsOf: label) }
+    return Block.encode(header: (0, 0, 0), payload: payload, allowDeflate: allowDeflate)
+  }
+}

@@ -1,0 +1,78 @@
+/// The index over the label blocks (`Spec/FORMAT.md`, "Label index").
+///
+/// Record `i` holds the id of block `i`'s first label and the block's offset in the label data
+/// section; block `i` holds the labels from its first id up to the next block's first id.
+public struct LabelIndex: Sendable {
+  /// The number of distinct labels.
+  public let labelCount: Int
+  /// The number of label blocks.
+  public let blockCount: Int
+  /// The records, `blockCount * 16` bytes.
+  public let records: ByteView
+  /// The length of the label data section.
+  public let dataLength: Int
+
+  /// Checks and wraps a label index section.
+  ///
+  /// - Throws: `FormatError` (section-relative offsets) when the counts are inconsistent or the
+  ///   section's length does not match its block count.
+  /// - Complexity: O(1).
+  public init(parsing section: ByteView, dataLength: Int) throws(FormatError) {
+    guard section.count >= Layout.labelIndexHeaderSize else {
+      throw FormatError(.truncated(needed: Layout.labelIndexHeaderSize, available: section.count), at: 0)
+    }
+    let labels = Int(section.uncheckedUInt32LE(at: 0))
+    let blocks = Int(section.uncheckedUInt32LE(at: 4))
+    guard blocks <= labels, (blocks == 0) == (labels == 0) else {
+      throw FormatError(.malformedIndex("\(blocks) label blocks for \(labels) labels"), at: 4)
+    }
+    guard section.count - Layout.labelIndexHeaderSize == blocks * Layout.labelIndexRecordSize else {
+      throw FormatError(.malformedIndex("\(blocks) label blocks need \(blocks * 16) bytes of records, the section has \(section.count - 8)"), at: 4)
+    }
+    labelCount = labels
+    blockCount = blocks
+    records = try section.slice(offset: Layout.labelIndexHeaderSize, length: section.count - Layout.labelIndexHeaderSize)
+    self.dataLength = dataLength
+  }
+
+  /// The id of block `block`'s first label, as stored. Precondition: `0 <= block < blockCount`.
+  @inlinable
+  public func firstLabel(ofBlock block: Int) -> Int {
+    Int(records.uncheckedUInt32LE(at: block &* Layout.labelIndexRecordSize))
+  }
+
+  /// The block holding label `id` and the label's position in it, or `nil` when `id` is out of range.
+  ///
+  /// - Throws: `FormatError` when the records around the block are not ascending or reserved bits are set.
+  /// - Complexity: O(log blockCount).
+  public func locate(_ id: Int) throws(FormatError) -> (block: Int, position: Int, count: Int)? {
+    guard id >= 0 && id < labelCount else { return nil }
+    var low = 0
+    var high = blockCount
+    while low < high {
+      let middle = low &+ (high &- low) >> 1
+      if firstLabel(ofBlock: middle) <= id { low = middle &+ 1 } else { high = middle }
+    }
+    guard low > 0 else { throw FormatError(.malformedIndex("the first label block does not start at label 0"), at: 8) }
+    let block = low &- 1
+    let first = firstLabel(ofBlock: block)
+    let next = block &+ 1 < blockCount ? firstLabel(ofBlock: block &+ 1) : labelCount
+    let at = Layout.labelIndexHeaderSize &+ block &* Layout.labelIndexRecordSize
+    guard (block == 0 ? first == 0 : true), first < next, next <= labelCount else {
+      throw FormatError(.malformedIndex("label block \(block) covers labels \(first)..<\(next)"), at: at)
+    }
+    guard records.uncheckedUInt32LE(at: block &* Layout.labelIndexRecordSize &+ 4) == 0 else {
+      throw FormatError(.nonzeroReserved(field: "label index record"), at: at &+ 4)
+    }
+    return (block, id &- first, next &- first)
+  }
+
+  /// The byte range of block `block` in the label data section.
+  /// - Throws: `FormatError` (offset relative to the index section) when the offsets are out of order or past the end.
+  public func blockRange(_ block: Int) throws(FormatError) -> Range<Int> {
+    try BlockRanges.range(
+      block, count: blockCount, dataLength: dataLength, recordOffset: Layout.labelIndexHeaderSize,
+      recordSize: Layout.labelIndexRecordSize
+    ) { records.uncheckedUInt64LE(at: $0 &* Layout.labelIndexRecordSize &+ 8) }
+  }
+}

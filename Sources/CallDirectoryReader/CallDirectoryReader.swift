@@ -1,0 +1,72 @@
+import CallDirectoryFormat
+import CallDirectorySystem
+
+/// A call directory file opened for reading, memory-mapped.
+///
+/// Opening reads the header, the section table and the index headers: O(1) work whatever the
+/// number of entries, with nothing decompressed. Every later read is checked against the mapping,
+/// so no file, however damaged, makes the reader trap or read outside it; damage shows as a thrown
+/// `FormatError` or, where no check can tell (a changed number inside a block), as a different
+/// answer, which `verify` detects through the checksums.
+///
+/// A reader is immutable and `Sendable`: share one between threads.
+///
+///     let directory = try CallDirectoryReader(path: "list.calldir")
+///     try directory.forEachBlocking { number in print(number) }
+public final class CallDirectoryReader: Sendable {
+  /// Where everything is in the file.
+  public let layout: DirectoryLayout
+  /// The path the file was opened from, or `nil` for in-memory bytes.
+  public let path: String?
+  private let storage: FileStorage
+
+  /// Opens and maps the file at `path`.
+  /// - Throws: `FormatError`: `.system` when the file cannot be opened or mapped, else what is
+  ///   wrong with its header, section table or indexes.
+  /// - Complexity: O(1) in the number of entries.
+  public init(path: String) throws(FormatError) {
+    do {
+      storage = try FileStorage(mapping: path)
+    } catch {
+      throw FormatError(.system(operation: error.operation, path: path, errno: error.errno, message: error.message), at: 0)
+    }
+    layout = try DirectoryLayout(parsing: storage.view)
+    self.path = path
+  }
+
+  /// Opens a copy of `bytes` (a file read from standard input or the network).
+  /// - Throws: `FormatError` for a malformed header, section table or index.
+  public init(bytes: [UInt8]) throws(FormatError) {
+    storage = FileStorage(copying: bytes)
+    layout = try DirectoryLayout(parsing: storage.view)
+    path = nil
+  }
+
+  /// The identity (device and inode) of the file that was mapped, to notice when the path is replaced.
+  public var fileIdentity: FileIdentity? { storage.identity }
+
+  /// The file's format version.
+  public var version: (major: UInt16, minor: UInt16) { (layout.header.major, layout.header.minor) }
+
+  /// The number of blocking entries.
+  public var blockingCount: Int { layout.blockingIndex.entryCount }
+
+  /// The number of identification entries.
+  public var identificationCount: Int { layout.identificationIndex.entryCount }
+
+  /// The number of distinct labels.
+  public var labelCount: Int { layout.labelIndex.labelCount }
+
+  /// The file's size in bytes.
+  public var fileSize: Int { layout.file.count }
+
+  /// The UTF-8 text of label `id`, or `nil` when there is no such label.
+  /// - Throws: `FormatError` when the label's block is damaged.
+  /// - Complexity: O(log label blocks) plus inflating one label block when it is deflated.
+  public func label(id: Int) throws(FormatError) -> String? {
+    try layout.withLabel(id) { (bytes) throws(FormatError) -> String in
+      guard UTF8Validation.isValid(bytes) else { throw FormatError(.invalidUTF8(id: id), at: 0) }
+      return String(decoding: bytes.bytes, as: UTF8.self)
+    }
+  }
+}

@@ -1,0 +1,100 @@
+import CallDirectoryFormat
+
+/// Reads one kind's entries in ascending order, one block at a time.
+///
+/// Before handing out a block's entries the cursor checks the block's checksum, its encoding, and
+/// that its numbers are in range, strictly ascending and above the previous block's, so every
+/// entry it returns is one a CallKit load accepts. Memory: one block's numbers and label ids
+/// (at most 4,096 entries).
+public struct EntryCursor: Sendable {
+  /// One entry: its number and, for identification, its label id.
+  public struct Entry: Sendable, Equatable {
+    /// The phone number.
+    public var number: Int64
+    /// The label id (0 for blocking entries).
+    public var labelId: UInt32
+  }
+
+  private let layout: DirectoryLayout
+  private let kind: EntryKind
+  private var nextBlock = 0
+  private var numbers: [Int64] = []
+  private var labelIds: [UInt32] = []
+  private var position = 0
+  private var previous: Int64 = 0
+
+  init(layout: DirectoryLayout, kind: EntryKind) {
+    self.layout = layout
+    self.kind = kind
+  }
+
+  /// The next entry, or `nil` after the last.
+  /// - Throws: `FormatError` with the file offset of the damaged block.
+  public mutating func next() throws(FormatError) -> Entry? {
+    if position == numbers.count {
+      guard nextBlock < layout.index(kind).blockCount else { return nil }
+      try decode(block: nextBlock)
+      nextBlock += 1
+      position = 0
+    }
+    defer { position += 1 }
+    return Entry(number: numbers[position], labelId: labelIds.isEmpty ? 0 : labelIds[position])
+  }
+
+  /// Decodes and checks block `number` into `numbers` and `labelIds`.
+  private mutating func decode(block number: Int) throws(FormatError) {
+    numbers.removeAll(keepingCapacity: true)
+    labelIds.removeAll(keepingCapacity: true)
+    let decoded = try BlockDecoder.decode(layout: layout, kind: kind, block: number, after: previous)
+    numbers = decoded.numbers
+    labelIds = decoded.labelIds
+    previous = numbers.last ?? previous
+  }
+}
+
+/// Decodes a whole entry block with every check: the one decoding path streaming and the verifier share.
+public enum BlockDecoder {
+  /// Block `block` of `kind`: its numbers and label ids, checked.
+  ///
+  /// - Parameter after: the last number of the block before (0 for the first block); the block's
+  ///   numbers must all be above it.
+  /// - Throws: `FormatError` with file offsets: a damaged frame, checksum, payload or deflate
+  ///   stream; numbers out of range or not ascending; a first number that differs from the index.
+  public static func decode(
+    layout: DirectoryLayout, kind: EntryKind, block: Int, after: Int64
+  ) throws(FormatError) -> (numbers: [Int64], labelIds: [UInt32]) {
+    let entryBlock = try layout.entryBlock(kind, block)
+    let index = layout.index(kind)
+    let base = layout.blockOffset(kind, block)
+    let sectionName = kind.sections.data.rawValue
+    do throws(FormatError) {
+      try entryBlock.block.checkChecksum()
+      let first = index.firstNumber(ofBlock: block)
+      guard first >= UInt64(Limits.minimumNumber) && first <= UInt64(Limits.maximumNumber) else {
+        throw FormatError(.numberOutOfRange(first), at: 0)
+      }
+      let firstNumber = Int64(first)
+      guard firstNumber > after else { throw FormatError(.notAscending(previous: after, next: firstNumber), at: 0) }
+      var numbers: [Int64] = [firstNumber]
+      var labelIds: [UInt32] = []
+      numbers.reserveCapacity(entryBlock.entryCount)  // at most 4096: bounded by the format
+      try entryBlock.withPayload { (payload) throws(FormatError) in
+        let failure = try payload.numbers.forEach { (_, offset) throws(FormatError) in
+          let (value, overflow) = firstNumber.addingReportingOverflow(Int64(offset))  // offset < 2^63
+          guard !overflow, value <= Limits.maximumNumber else {
+            throw FormatError(.numberOutOfRange(UInt64(bitPattern: firstNumber) &+ offset), at: 0)
+          }
+          numbers.append(value)
+        }
+        if let failure { throw FormatError(.malformedBlock(block: block, reason: failure), at: 0) }
+        if kind == .identification {
+          labelIds.reserveCapacity(entryBlock.entryCount)
+          for entry in 0..<entryBlock.entryCount { labelIds.append(payload.labelId(at: entry)) }
+        }
+      }
+      return (numbers, labelIds)
+    } catch {
+      throw error.placed(in: sectionName, base: base)
+    }
+  }
+}

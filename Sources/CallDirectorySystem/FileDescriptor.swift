@@ -1,0 +1,146 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// An open file descriptor: a thin typed wrapper over the POSIX calls this package needs, each
+/// retried on `EINTR` and turned into a `SystemError` on failure.
+public struct FileDescriptor: Sendable {
+  /// The raw descriptor.
+  public let rawValue: CInt
+  /// The path it was opened from, for messages.
+  public let path: String
+
+  /// Standard input.
+  public static let standardInput = FileDescriptor(rawValue: 0, path: "<stdin>")
+  /// Standard output.
+  public static let standardOutput = FileDescriptor(rawValue: 1, path: "<stdout>")
+  /// Standard error.
+  public static let standardError = FileDescriptor(rawValue: 2, path: "<stderr>")
+
+  /// Wraps an already open descriptor.
+  public init(rawValue: CInt, path: String) {
+    self.rawValue = rawValue
+    self.path = path
+  }
+
+  /// Opens `path` for reading.
+  /// - Throws: `SystemError` from `open`.
+  public static func openForReading(_ path: String) throws(SystemError) -> FileDescriptor {
+    let fd = try retrying("open", path) { unsafe open(path, O_RDONLY | O_CLOEXEC) }
+    return FileDescriptor(rawValue: fd, path: path)
+  }
+
+  /// Creates `path`, which must not exist yet, for writing with permissions `mode`.
+  /// - Throws: `SystemError` from `open` (`EEXIST` if it exists).
+  public static func createExclusive(_ path: String, mode: mode_t = 0o644) throws(SystemError) -> FileDescriptor {
+    let fd = try retrying("open", path) { unsafe open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode) }
+    return FileDescriptor(rawValue: fd, path: path)
+  }
+
+  /// The file's size in bytes, from `fstat`.
+  public func size() throws(SystemError) -> Int {
+    var info = stat()
+    _ = try FileDescriptor.retrying("fstat", path) { unsafe fstat(rawValue, &info) }
+    return Int(info.st_size)
+  }
+
+  /// The file's device and inode numbers, which change when the path is replaced by a rename.
+  public func identity() throws(SystemError) -> FileIdentity {
+    var info = stat()
+    _ = try FileDescriptor.retrying("fstat", path) { unsafe fstat(rawValue, &info) }
+    return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+  }
+
+  /// Writes all of `bytes`, looping over short writes.
+  public func writeAll(_ bytes: UnsafeRawBufferPointer) throws(SystemError) {
+    var done = 0
+    while done < bytes.count {
+      let written = try FileDescriptor.retrying("write", path) {
+        unsafe systemWrite(rawValue, bytes.baseAddress.map { unsafe $0 + done }, bytes.count - done)
+      }
+      done += written
+    }
+  }
+
+  /// Writes all of `bytes`.
+  public func writeAll(_ bytes: [UInt8]) throws(SystemError) {
+    let result = unsafe bytes.withUnsafeBytes { raw in
+      Result { () throws(SystemError) in try unsafe writeAll(raw) }
+    }
+    try result.get()
+  }
+
+  /// Reads up to `buffer.count` bytes; 0 means end of file.
+  public func read(into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
+    try FileDescriptor.retrying("read", path) { unsafe systemRead(rawValue, buffer.baseAddress, buffer.count) }
+  }
+
+  /// Reads everything up to the end of the file.
+  /// - Parameter limit: the most bytes to accept; more is an `EFBIG` error.
+  public func readAll(limit: Int = .max) throws(SystemError) -> [UInt8] {
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+      let count = try unsafe chunk.withUnsafeMutableBytes { raw in
+        Result { () throws(SystemError) -> Int in try unsafe read(into: raw) }
+      }.get()
+      if count == 0 { return bytes }
+      guard bytes.count <= limit - count else { throw SystemError(operation: "read", path: path, errno: EFBIG) }
+      bytes.append(contentsOf: chunk[0..<count])
+    }
+  }
+
+  /// Flushes the file's data and metadata to stable storage.
+  public func sync() throws(SystemError) {
+    _ = try FileDescriptor.retrying("fsync", path) { fsync(rawValue) }
+  }
+
+  /// Closes the descriptor (not retried on `EINTR`: on Linux the descriptor is gone either way).
+  public func close() throws(SystemError) {
+    let result = systemClose(rawValue)
+    if result != 0 { throw SystemError.current("close", path: path) }
+  }
+
+  /// Calls `body`, then closes the descriptor whether or not `body` threw.
+  public func closeAfter<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
+    defer { try? close() }
+    return try body()
+  }
+
+  /// Runs a system call until it does not fail with `EINTR`; a negative result becomes a `SystemError`.
+  static func retrying<T: BinaryInteger>(_ operation: String, _ path: String, _ call: () -> T) throws(SystemError) -> T {
+    while true {
+      let result = call()
+      if result >= 0 { return result }
+      let code = currentErrno()
+      if code != EINTR { throw SystemError(operation: operation, path: path, errno: code) }
+    }
+  }
+}
+
+/// Which file a path named when it was opened: replacing the path by a rename changes it.
+public struct FileIdentity: Sendable, Equatable, Hashable {
+  /// The device number.
+  public var device: UInt64
+  /// The inode number.
+  public var inode: UInt64
+}
+
+// One seam per system call whose name a method here shadows.
+#if canImport(Glibc)
+  private let systemRead = unsafe Glibc.read
+  private let systemWrite = unsafe Glibc.write
+  private let systemClose = Glibc.close
+#elseif canImport(Musl)
+  private let systemRead = unsafe Musl.read
+  private let systemWrite = unsafe Musl.write
+  private let systemClose = Musl.close
+#elseif canImport(Darwin)
+  private let systemRead = unsafe Darwin.read
+  private let systemWrite = unsafe Darwin.write
+  private let systemClose = Darwin.close
+#endif

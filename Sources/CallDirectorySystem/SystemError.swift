@@ -1,0 +1,47 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A failed operating-system call: which, on what path, and the `errno` it set.
+public struct SystemError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The call, such as `open` or `rename`.
+  public var operation: String
+  /// The path it was about.
+  public var path: String
+  /// The `errno` value.
+  public var errno: Int32
+
+  /// An error for `operation` on `path` with the current `errno`.
+  public static func current(_ operation: String, path: String) -> SystemError {
+    SystemError(operation: operation, path: path, errno: currentErrno())
+  }
+
+  /// An error with explicit fields.
+  public init(operation: String, path: String, errno: Int32) {
+    self.operation = operation
+    self.path = path
+    self.errno = errno
+  }
+
+  /// The system's text for `errno`, such as "No such file or directory".
+  public var message: String {
+    guard let text = unsafe strerror(errno) else { return "error \(errno)" }
+    return unsafe String(cString: text)
+  }
+
+  /// `"PATH: OPERATION failed: MESSAGE"`.
+  public var description: String { "\(path): \(operation) failed: \(message)" }
+}
+
+/// The calling thread's `errno`.
+func currentErrno() -> Int32 {
+  #if canImport(Glibc) || canImport(Musl)
+    return Glibc.errno
+  #else
+    return Darwin.errno
+  #endif
+}

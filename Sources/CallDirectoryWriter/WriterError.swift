@@ -1,0 +1,37 @@
+import CallDirectoryFormat
+import CallDirectorySystem
+
+/// Why a directory could not be built or written.
+public enum WriterError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// A number lies outside `1 ... Int64.max - 1`.
+  case numberOutOfRange(Int64)
+  /// A label is empty or longer than 65,534 UTF-8 bytes.
+  case badLabelLength(number: Int64, length: Int)
+  /// A label given as bytes is not valid UTF-8.
+  case invalidUTF8(number: Int64)
+  /// One number was given two different labels.
+  case conflictingLabels(number: Int64, first: String, second: String)
+  /// More distinct labels than a `UInt32` id can name.
+  case tooManyLabels
+  /// An option is outside its allowed range.
+  case invalidOption(String)
+  /// Writing the file failed.
+  case system(SystemError)
+
+  /// A one-line message naming the number or file at fault.
+  public var description: String {
+    switch self {
+    case .numberOutOfRange(let number): return "number \(number) is outside 1...\(Limits.maximumNumber)"
+    case .badLabelLength(let number, let length):
+      return length == 0
+        ? "empty label for +\(number)"
+        : "label for +\(number) is \(length) bytes, longer than \(Limits.maximumLabelBytes)"
+    case .invalidUTF8(let number): return "label for +\(number) is not valid UTF-8"
+    case .conflictingLabels(let number, let first, let second):
+      return "+\(number) has two labels: \"\(first)\" and \"\(second)\""
+    case .tooManyLabels: return "more than \(UInt32.max) distinct labels"
+    case .invalidOption(let message): return message
+    case .system(let error): return error.description
+    }
+  }
+}
