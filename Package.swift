@@ -44,7 +44,7 @@ let package = Package(
         "CallDirectoryLookup", "CallDirectoryListing",
       ],
       swiftSettings: strict),
-    .target(name: "CallDirectoryCLI", dependencies: ["CallDirectory"], swiftSettings: strict),
+    .target(name: "CallDirectoryCLI", dependencies: ["CallDirectory", "CallDirectorySystem"], swiftSettings: strict),
     .executableTarget(name: "calldir", dependencies: ["CallDirectoryCLI"], swiftSettings: strict),
     .executableTarget(name: "calldir-bench", dependencies: ["CallDirectory", "CZlib"], swiftSettings: strict),
     .testTarget(

@@ -54,6 +54,10 @@ public struct FormatError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidUTF8(id: Int)
     /// Labels are not strictly ascending in byte order (out of order or duplicated).
     case labelsNotAscending(id: Int)
+    /// The file holds more entries, blocking and identification together, than CallKit accepts in
+    /// one load (`CXErrorCodeCallDirectoryManagerError.maximumEntriesExceeded`). The file itself is
+    /// well formed; only a CallKit load would refuse it.
+    case maximumEntriesExceeded(count: Int, limit: Int)
     /// An operating-system call failed.
     case system(operation: String, path: String, errno: Int32, message: String)
   }
@@ -123,6 +127,8 @@ extension FormatError.Kind {
       return "label \(id) is \(length) bytes (allowed: \(Limits.minimumLabelBytes)...\(Limits.maximumLabelBytes))"
     case .invalidUTF8(let id): return "label \(id) is not valid UTF-8"
     case .labelsNotAscending(let id): return "label \(id) is not after the label before it (out of order or duplicated)"
+    case .maximumEntriesExceeded(let count, let limit):
+      return "\(count) entries, blocking and identification together, exceed CallKit's limit of \(limit) per load"
     case .system(let operation, let path, let errno, let message):
       return "\(path): \(operation) failed: \(message) (errno \(errno))"
     }

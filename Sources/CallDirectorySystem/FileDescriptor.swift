@@ -94,6 +94,9 @@ public struct FileDescriptor: Sendable {
     }
   }
 
+  /// Whether the descriptor is a terminal.
+  public var isTerminal: Bool { isatty(rawValue) == 1 }
+
   /// Flushes the file's data and metadata to stable storage.
   public func sync() throws(SystemError) {
     _ = try FileDescriptor.retrying("fsync", path) { fsync(rawValue) }

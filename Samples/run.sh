@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# The samples walk-through: pack the sample lists, verify the result, look numbers up, and check
+# that the packed file is the committed Samples/sample.calldir and unpacks to its listing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+swift build -c release --product calldir >/dev/null
+calldir="$(swift build -c release --show-bin-path)/calldir"
+out="$(mktemp -d)"
+trap 'rm -rf "$out"' EXIT
+
+"$calldir" pack --block Samples/blocklist.txt --identify Samples/callerid.csv -o "$out/sample.calldir"
+"$calldir" verify --callkit "$out/sample.calldir"
+"$calldir" lookup "$out/sample.calldir" "+1 (202) 555-0100" "+1 202 555 0110" "+44 20 7946 0100" "+1 202 555 0199"
+"$calldir" lookup --json "$out/sample.calldir" "tel:+81-3-5555-0100"
+"$calldir" info "$out/sample.calldir"
+"$calldir" unpack "$out/sample.calldir" -o "$out/sample-listing.csv"
+cmp "$out/sample.calldir" Samples/sample.calldir
+cmp "$out/sample-listing.csv" Samples/sample-listing.csv
+"$calldir" pack "$out/sample-listing.csv" -o "$out/repacked.calldir"
+cmp "$out/repacked.calldir" Samples/sample.calldir
+echo "samples: ok"

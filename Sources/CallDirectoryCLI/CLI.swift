@@ -1,0 +1,122 @@
+import CallDirectory
+import CallDirectorySystem
+
+/// Runs `calldir` commands: the whole program but for reading `CommandLine.arguments` and exiting.
+public enum CLI {
+  /// The tool's version.
+  public static let version = "0.1.0"
+
+  /// Exit codes, as grep, diff and cmp use them.
+  public enum ExitCode {
+    /// Success.
+    public static let success: Int32 = 0
+    /// Invalid data or a failed check.
+    public static let failure: Int32 = 1
+    /// Wrong usage.
+    public static let usage: Int32 = 2
+  }
+
+  /// Parses and runs `arguments` (without the program name).
+  /// - Returns: the exit code.
+  public static func main(_ arguments: [String], console: Console) -> Int32 {
+    let command: Command
+    do {
+      command = try Command.parse(arguments)
+    } catch {
+      console.diagnose(error.message)
+      console.writeError("Try 'calldir \(error.command.map { "help " + $0 } ?? "--help")'.\n")
+      return ExitCode.usage
+    }
+    return run(command, console: console)
+  }
+
+  /// Runs a parsed command.
+  /// - Returns: the exit code.
+  public static func run(_ command: Command, console: Console) -> Int32 {
+    do {
+      switch command {
+      case .help(let topic):
+        try console.print(HelpText.text(for: topic))
+        return ExitCode.success
+      case .version:
+        try console.print(
+          "calldir \(version) (call directory format \(FormatVersion.major).\(FormatVersion.minor): reads \(FormatVersion.major).x, writes \(FormatVersion.major).\(FormatVersion.minor))")
+        return ExitCode.success
+      case .pack(let options): return try Pack(options: options, console: console).run()
+      case .unpack(let file, let output): return try Unpack(file: file, output: output, console: console).run()
+      case .verify(let files, let callKit, let json):
+        return try Verify(files: files, callKit: callKit, json: json, console: console).run()
+      case .lookup(let file, let numbers, let country, let json):
+        return try Lookup(file: file, numbers: numbers, country: country, json: json, console: console).run()
+      case .info(let file, let json): return try Info(file: file, json: json, console: console).run()
+      }
+    } catch let failure as CommandFailure {
+      console.diagnose(failure.message)
+      return ExitCode.failure
+    } catch let error as SystemError {
+      console.diagnose(error.description)
+      return ExitCode.failure
+    } catch {
+      console.diagnose(String(describing: error))
+      return ExitCode.failure
+    }
+  }
+}
+
+/// A command that could not do its work: exit code 1 with this message.
+struct CommandFailure: Error {
+  let message: String
+  init(_ message: String) { self.message = message }
+}
+
+/// Reading the files commands take, where `-` is standard input.
+enum Inputs {
+  /// The name to show for `path` in messages.
+  static func displayName(_ path: String) -> String { path == "-" ? "<stdin>" : path }
+
+  /// All bytes of `path`, or of standard input for `-`.
+  static func read(_ path: String, console: Console) throws(CommandFailure) -> [UInt8] {
+    do {
+      if path == "-" { return try console.readInput() }
+      let file = try FileDescriptor.openForReading(path)
+      return try file.closeAfter { () throws(SystemError) in try file.readAll() }
+    } catch {
+      throw CommandFailure("\(displayName(path)): cannot read: \(error.message)")
+    }
+  }
+
+  /// Opens a directory: mapped from `path`, or read whole from standard input for `-`.
+  static func openDirectory(_ path: String, console: Console) throws(CommandFailure) -> CallDirectoryReader {
+    let bytes = path == "-" ? try read(path, console: console) : nil
+    do {
+      if let bytes { return try CallDirectoryReader(bytes: bytes) }
+      return try CallDirectoryReader(path: path)
+    } catch {
+      if case .system(_, _, _, let message) = error.kind { throw CommandFailure("\(path): cannot open: \(message)") }
+      throw CommandFailure("\(displayName(path)): \(error)")
+    }
+  }
+
+  /// Writes `produce`'s output to `path` atomically, or to standard output for `-`.
+  static func write(
+    to path: String, console: Console, _ produce: (_ sink: ([UInt8]) throws(SystemError) -> Void) throws(CommandFailure) -> Void
+  ) throws(CommandFailure) {
+    if path == "-" {
+      do {
+        try produce { (bytes) throws(SystemError) in try console.writeOutput(bytes) }
+      }
+      return
+    }
+    do {
+      try AtomicFile.write(to: path) { (sink) throws(CommandFailure) in
+        // Both closures are non-escaping; the sink is only called while `produce` runs.
+        try withoutActuallyEscaping(sink) { (sink) throws(CommandFailure) in try produce(sink) }
+      }
+    } catch {
+      switch error {
+      case .system(let failure): throw CommandFailure("\(path): cannot write: \(failure.message)")
+      case .producer(let failure): throw failure
+      }
+    }
+  }
+}

@@ -1,0 +1,76 @@
+import CallDirectorySystem
+
+/// Where a command's input comes from and its output goes: the process's standard streams, or
+/// buffers in tests.
+public final class Console {
+  /// Reads all of standard input.
+  let readInput: () throws(SystemError) -> [UInt8]
+  /// Writes bytes to standard output.
+  let writeOutput: ([UInt8]) throws(SystemError) -> Void
+  /// Writes text to standard error.
+  let writeError: (String) -> Void
+  /// Whether standard error is a terminal: summaries and progress are shown only then.
+  let errorIsTerminal: Bool
+
+  /// A console over the given functions.
+  public init(
+    readInput: @escaping () throws(SystemError) -> [UInt8], writeOutput: @escaping ([UInt8]) throws(SystemError) -> Void,
+    writeError: @escaping (String) -> Void, errorIsTerminal: Bool = false
+  ) {
+    self.errorIsTerminal = errorIsTerminal
+    self.readInput = readInput
+    self.writeOutput = writeOutput
+    self.writeError = writeError
+  }
+
+  /// The process's standard input, output and error.
+  public static func standard() -> Console {
+    Console(
+      readInput: { () throws(SystemError) in try FileDescriptor.standardInput.readAll() },
+      writeOutput: { (bytes) throws(SystemError) in try FileDescriptor.standardOutput.writeAll(bytes) },
+      writeError: { text in try? FileDescriptor.standardError.writeAll(Array(text.utf8)) },
+      errorIsTerminal: FileDescriptor.standardError.isTerminal)
+  }
+
+  /// Writes a line of text to standard output.
+  func print(_ line: String) throws(SystemError) {
+    try writeOutput(Array((line + "\n").utf8))
+  }
+
+  /// Writes a one-line summary of finished work to standard error, when it is a terminal
+  /// (quiet when piped, as scripts expect).
+  func summary(_ line: String) {
+    if errorIsTerminal { writeError(line + "\n") }
+  }
+
+  /// Writes a diagnostic line to standard error, prefixed with the program name.
+  func diagnose(_ line: String) {
+    writeError("calldir: " + line + "\n")
+  }
+}
+
+/// A console that keeps what commands write, for tests and embedding.
+public final class CapturedConsole {
+  /// What was written to standard output.
+  public private(set) var output: [UInt8] = []
+  /// What was written to standard error.
+  public private(set) var error = ""
+  /// What standard input holds.
+  public var input: [UInt8]
+
+  /// A capture with `input` as standard input.
+  public init(input: [UInt8] = []) {
+    self.input = input
+  }
+
+  /// The console writing into this capture.
+  public var console: Console {
+    Console(
+      readInput: { () throws(SystemError) in self.input },
+      writeOutput: { (bytes) throws(SystemError) in self.output.append(contentsOf: bytes) },
+      writeError: { self.error += $0 })
+  }
+
+  /// Standard output as text.
+  public var outputText: String { String(decoding: output, as: UTF8.self) }
+}

@@ -1,0 +1,118 @@
+/// The help text of `calldir` and each command, with examples.
+enum HelpText {
+  static func text(for topic: String?) -> String {
+    switch topic {
+    case "pack": return pack
+    case "unpack": return unpack
+    case "verify": return verify
+    case "lookup": return lookup
+    case "info": return info
+    case "help": return overview
+    default: return overview
+    }
+  }
+
+  static let overview = """
+    calldir: build, check and query call directory files (call-blocking and caller-ID lists).
+
+    Usage: calldir COMMAND [OPTIONS]
+
+    Commands:
+      pack      build a directory from block lists, identify CSVs and listings
+      unpack    write a directory's listing CSV
+      verify    check files completely; exit 1 if any is damaged
+      lookup    tell whether numbers are blocked or identified
+      info      show what a file holds and what each part costs
+      help      show help for a command
+
+    Options:
+      -h, --help     show this help
+      -V, --version  show the tool's and the format's versions
+
+    Exit codes: 0 success, 1 invalid data or a failed check, 2 wrong usage.
+    A file named - is standard input (or standard output for -o).
+
+    Examples:
+      calldir pack --block spam.txt --identify callerid.csv -o list.calldir
+      calldir verify list.calldir
+      calldir lookup list.calldir +12025550100 "+1 (202) 555-0123"
+    """
+
+  static let pack = """
+    Usage: calldir pack [LISTING.csv]... [--block FILE]... [--identify FILE]... [--country CC] -o OUT
+
+    Build a directory from any mix of inputs, in any order; entries are sorted, exact duplicates
+    merged, and a number given two different labels is refused. The output is written atomically:
+    a failed pack never leaves a partial file and never touches an existing one.
+
+    Inputs:
+      LISTING.csv            what unpack writes: kind,number,label (kind is block or identify)
+      -b, --block FILE       one number a line; blank lines and lines starting with # skipped
+      -i, --identify FILE    CSV number,label (RFC 4180 quoting; optional header number,label)
+
+    Options:
+      -o, --output OUT       the directory to write (- for standard output); required
+      -c, --country CC       calling code for numbers written without +, e.g. 1 or 44
+      --entries-per-block N  entries per block, 1...4096 (default 512)
+
+    Numbers are accepted as people write them: +1 (202) 555-0100, +1-202-555-0100,
+    tel:+1-202-555-0100, 12025550100 (CallKit's form: full international digits).
+
+    Examples:
+      calldir pack --block spam.txt -o spam.calldir
+      calldir pack --country 44 --identify contacts.csv -o contacts.calldir
+      calldir unpack old.calldir | calldir pack - -o copy.calldir
+    """
+
+  static let unpack = """
+    Usage: calldir unpack FILE [-o OUT]
+
+    Write the directory's listing as CSV with the header kind,number,label: every blocking entry
+    ascending, then every identification entry ascending; numbers as + and digits. pack reads the
+    listing back into identical bytes.
+
+    Options:
+      -o, --output OUT   where to write (default: standard output)
+
+    Example:
+      calldir unpack list.calldir -o list.csv
+    """
+
+  static let verify = """
+    Usage: calldir verify FILE... [--callkit] [--json]
+
+    Check every byte of each file: checksums, structure, numbers strictly ascending and in range,
+    label ids and labels valid. Lists every problem found with its byte offset.
+    Exit 0 when every file is valid, 1 when any is not.
+
+    Options:
+      --callkit   also flag what a CallKit load would refuse (more than 2,000,000 entries)
+      --json      one JSON object per file
+
+    Example:
+      calldir verify --callkit list.calldir
+    """
+
+  static let lookup = """
+    Usage: calldir lookup FILE NUMBER... [--country CC] [--json]
+
+    Answer for each number, in order: blocked, identified (with its label) or not listed.
+
+    Options:
+      -c, --country CC   calling code for numbers written without +
+      --json             one object a line: {"number":"+12025550100","blocked":true,"label":"Acme"}
+
+    Example:
+      calldir lookup list.calldir +12025550100 --json
+    """
+
+  static let info = """
+    Usage: calldir info FILE [--json]
+
+    Show the format version, entry and label counts, number ranges, blocks, section sizes and
+    bytes per entry.
+
+    Example:
+      calldir info list.calldir --json
+    """
+}

@@ -1,0 +1,126 @@
+import CallDirectory
+import CallDirectorySystem
+
+/// `calldir info`: what is inside a file and what each part costs.
+struct Info {
+  let file: String
+  let json: Bool
+  let console: Console
+
+  func run() throws(CommandFailure) -> Int32 {
+    let reader = try Inputs.openDirectory(file, console: console)
+    let summary: DirectorySummary
+    do { summary = try DirectorySummary(reader) } catch { throw CommandFailure("\(Inputs.displayName(file)): \(error)") }
+    let text = json ? JSON.render(summary.json(file: file)) : summary.text(file: file)
+    do { try console.print(text) } catch { throw CommandFailure("cannot write: \(error.message)") }
+    return CLI.ExitCode.success
+  }
+}
+
+/// The figures `info` shows, gathered from the header and the indexes (no block is decoded
+/// except the last of each kind, for its last number).
+struct DirectorySummary {
+  struct Kind {
+    var entries: Int
+    var blocks: Int
+    var entriesPerBlock: Int
+    var deflatedBlocks: Int
+    var first: Int64?
+    var last: Int64?
+  }
+
+  var version: (UInt16, UInt16)
+  var size: Int
+  var blocking: Kind
+  var identification: Kind
+  var labels: Int
+  var labelBlocks: Int
+  var sections: [SectionEntry]
+
+  init(_ reader: CallDirectoryReader) throws(FormatError) {
+    let layout = reader.layout
+    func kind(_ kind: EntryKind) throws(FormatError) -> Kind {
+      let index = layout.index(kind)
+      var deflated = 0
+      for block in 0..<index.blockCount where try layout.entryBlock(kind, block).block.codec == .deflate { deflated += 1 }
+      var last: Int64?
+      if index.blockCount > 0 {
+        last = try BlockDecoder.decode(layout: layout, kind: kind, block: index.blockCount - 1, after: 0).numbers.last
+      }
+      let first = index.blockCount > 0 ? Int64(truncatingIfNeeded: index.firstNumber(ofBlock: 0)) : nil
+      return Kind(
+        entries: index.entryCount, blocks: index.blockCount, entriesPerBlock: index.entriesPerBlock, deflatedBlocks: deflated,
+        first: first, last: last)
+    }
+    version = reader.version
+    size = reader.fileSize
+    blocking = try kind(.blocking)
+    identification = try kind(.identification)
+    labels = reader.labelCount
+    labelBlocks = layout.labelIndex.blockCount
+    sections = layout.header.sections
+  }
+
+  var bytesPerEntry: Double {
+    let entries = blocking.entries + identification.entries
+    return entries == 0 ? 0 : Double(size) / Double(entries)
+  }
+
+  func text(file: String) -> String {
+    var lines = [
+      "file:            \(Inputs.displayName(file))",
+      "format version:  \(version.0).\(version.1)",
+      "size:            \(size) bytes",
+      "blocking:        \(describe(blocking))",
+      "identification:  \(describe(identification))",
+      "labels:          \(labels) distinct, in \(labelBlocks) blocks",
+      "bytes per entry: \(format(bytesPerEntry))",
+      "sections:",
+    ]
+    for section in sections {
+      lines.append("  \(section.typeName)  \(pad(String(section.length), 10)) bytes at \(section.offset)")
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  func json(file: String) -> JSON.Value {
+    func kind(_ kind: Kind) -> JSON.Value {
+      .object([
+        ("entries", .int(kind.entries)), ("blocks", .int(kind.blocks)), ("entriesPerBlock", .int(kind.entriesPerBlock)),
+        ("deflatedBlocks", .int(kind.deflatedBlocks)),
+        ("first", kind.first.map { .string(formatInternational($0)) } ?? .null),
+        ("last", kind.last.map { .string(formatInternational($0)) } ?? .null),
+      ])
+    }
+    return .object([
+      ("file", .string(Inputs.displayName(file))), ("version", .string("\(version.0).\(version.1)")), ("size", .int(size)),
+      ("blocking", kind(blocking)), ("identification", kind(identification)),
+      ("labels", .object([("count", .int(labels)), ("blocks", .int(labelBlocks))])),
+      ("bytesPerEntry", .double((bytesPerEntry * 1000).rounded() / 1000)),
+      (
+        "sections",
+        .array(
+          sections.map {
+            .object([("type", .string($0.typeName)), ("offset", .int(Int($0.offset))), ("length", .int(Int($0.length)))])
+          })
+      ),
+    ])
+  }
+
+  private func describe(_ kind: Kind) -> String {
+    var text = "\(kind.entries) entries in \(kind.blocks) blocks of \(kind.entriesPerBlock)"
+    if kind.deflatedBlocks > 0 { text += " (\(kind.deflatedBlocks) deflated)" }
+    if let first = kind.first, let last = kind.last { text += ", \(formatInternational(first)) to \(formatInternational(last))" }
+    return text
+  }
+
+  private func format(_ value: Double) -> String {
+    let scaled = Int((value * 1000).rounded())
+    let fraction = String(scaled % 1000)
+    return "\(scaled / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
+  }
+
+  private func pad(_ text: String, _ width: Int) -> String {
+    String(repeating: " ", count: max(0, width - text.count)) + text
+  }
+}

@@ -1,0 +1,59 @@
+import CallDirectory
+import CallDirectorySystem
+
+/// `calldir verify`: every problem of every file, then exit 0 only when all are valid.
+struct Verify {
+  let files: [String]
+  let callKit: Bool
+  let json: Bool
+  let console: Console
+
+  func run() throws(CommandFailure) -> Int32 {
+    var options = VerificationOptions()
+    options.callKit = callKit
+    var allValid = true
+    for file in files {
+      let report: VerificationReport
+      if file == "-" {
+        report = Verifier.verify(try Inputs.read(file, console: console), options: options)
+      } else {
+        report = Verifier.verify(path: file, options: options)
+      }
+      allValid = allValid && report.isValid
+      let name = Inputs.displayName(file)
+      do {
+        if json {
+          try console.print(JSON.render(Verify.json(report, file: name)))
+        } else {
+          for problem in report.problems { try console.print("\(name): \(problem)") }
+          if report.truncatedProblemList { try console.print("\(name): (more problems not listed)") }
+          try console.print(
+            report.isValid
+              ? "\(name): ok (\(report.blockingCount) blocking, \(report.identificationCount) identification, \(report.labelCount) labels)"
+              : "\(name): INVALID (\(report.problems.count) problem\(report.problems.count == 1 ? "" : "s"))")
+        }
+      } catch {
+        throw CommandFailure("cannot write: \(error.message)")
+      }
+    }
+    return allValid ? CLI.ExitCode.success : CLI.ExitCode.failure
+  }
+
+  static func json(_ report: VerificationReport, file: String) -> JSON.Value {
+    .object([
+      ("file", .string(file)), ("valid", .bool(report.isValid)), ("blocking", .int(report.blockingCount)),
+      ("identification", .int(report.identificationCount)), ("labels", .int(report.labelCount)),
+      (
+        "problems",
+        .array(
+          report.problems.map { problem in
+            .object([
+              ("offset", .int(problem.error.offset)), ("section", problem.error.section.map { .string($0) } ?? .null),
+              ("message", .string(problem.error.kind.message)), ("callKit", .bool(problem.isCallKitLimit)),
+            ])
+          })
+      ),
+      ("truncated", .bool(report.truncatedProblemList)),
+    ])
+  }
+}

@@ -1,0 +1,67 @@
+import CallDirectoryFormat
+
+/// Reads a block list: a text file with one phone number per line.
+///
+/// - Lines end with LF; a CR before the LF is dropped. A UTF-8 byte order mark at the very
+///   start is skipped.
+/// - Spaces and tabs around a number are ignored. Blank lines, and lines whose first non-blank
+///   character is `#`, are skipped. A `#` after a number is not a comment: it is an invalid
+///   character.
+/// - Each number goes through the given ``PhoneNumberParser``.
+///
+/// Every record is `EntryKind.blocking` with a `nil` label and the line it came from.
+public enum BlockListParser {
+  /// Parses `bytes`, handing each number to `body` in input order.
+  ///
+  /// - Parameters:
+  ///   - bytes: The whole input, UTF-8.
+  ///   - file: The input's name for messages; `-` is shown as `<stdin>`.
+  ///   - parser: How numbers are read.
+  ///   - body: Called once per number; an error it throws stops parsing and is rethrown.
+  /// - Throws: ``ListingError`` at the first bad line, naming `file`, the line and the text.
+  /// - Complexity: O(*n*) in the input; allocates nothing per line unless it throws.
+  public static func parse(
+    bytes: [UInt8], file: String, parser: PhoneNumberParser,
+    each body: (ListingRecord) throws(ListingError) -> Void
+  ) throws(ListingError) {
+    let end = bytes.count
+    let hasBOM = end >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
+    var lineStart = hasBOM ? 3 : 0
+    var line = 1
+    while lineStart < end {
+      var lineEnd = lineStart
+      while lineEnd < end && bytes[lineEnd] != 0x0A { lineEnd += 1 }
+      let next = lineEnd + 1
+
+      var last = lineEnd
+      if last > lineStart && bytes[last - 1] == 0x0D { last -= 1 }
+      var first = lineStart
+      while first < last && (bytes[first] == 0x20 || bytes[first] == 0x09) { first += 1 }
+      while last > first && (bytes[last - 1] == 0x20 || bytes[last - 1] == 0x09) { last -= 1 }
+
+      if first < last && bytes[first] != 0x23 {  // not blank, not a '#' comment
+        let number: Int64
+        do {
+          number = try parser.parse(utf8: bytes[first..<last])
+        } catch {
+          throw ListingError(file: file, line: line, message: error.description)
+        }
+        try body(ListingRecord(kind: .blocking, number: number, label: nil, line: line))
+      }
+      lineStart = next
+      line += 1
+    }
+  }
+
+  /// Parses `bytes` into an array of records.
+  ///
+  /// - Throws: ``ListingError`` at the first bad line.
+  /// - Complexity: O(*n*) in the input.
+  public static func parse(bytes: [UInt8], file: String, parser: PhoneNumberParser) throws(ListingError)
+    -> [ListingRecord]
+  {
+    var records: [ListingRecord] = []
+    try parse(bytes: bytes, file: file, parser: parser) { records.append($0) }
+    return records
+  }
+}

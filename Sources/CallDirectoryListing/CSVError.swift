@@ -1,0 +1,50 @@
+/// Why bytes are not well-formed RFC 4180 CSV, and the 1-based line where the problem is.
+public struct CSVError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// The rule the input broke.
+  public enum Kind: Equatable, Sendable {
+    /// A `"` inside a field that did not begin with `"`.
+    case quoteInUnquotedField
+    /// A byte other than `,`, LF or CRLF right after a closing quote.
+    case characterAfterClosingQuote(UInt8)
+    /// A quoted field that reaches the end of the input; ``CSVError/line`` is where it began.
+    case unterminatedQuotedField
+    /// A carriage return outside quotes that is not followed by a line feed.
+    case bareCarriageReturn
+    /// A field holding bytes that are not well-formed UTF-8.
+    case invalidUTF8
+  }
+
+  /// The rule the input broke.
+  public var kind: Kind
+  /// The 1-based line of the problem; for an unterminated quoted field, the line of its opening
+  /// quote.
+  public var line: Int
+
+  /// Creates an error of `kind` on `line`.
+  public init(kind: Kind, line: Int) {
+    self.kind = kind
+    self.line = line
+  }
+
+  /// The problem as a phrase without the line, for messages that add their own location.
+  public var message: String {
+    switch kind {
+    case .quoteInUnquotedField:
+      return "quote inside an unquoted field (quote the whole field and double the quote: \"\")"
+    case .characterAfterClosingQuote(let byte):
+      let shown =
+        byte >= 0x20 && byte < 0x7F
+        ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(String(byte, radix: 16, uppercase: true))"
+      return "\(shown) after a closing quote (expected ',' or the end of the line)"
+    case .unterminatedQuotedField:
+      return "quoted field opened on line \(line) is never closed"
+    case .bareCarriageReturn:
+      return "carriage return not followed by a line feed"
+    case .invalidUTF8:
+      return "invalid UTF-8"
+    }
+  }
+
+  /// `line N: message`.
+  public var description: String { "line \(line): \(message)" }
+}

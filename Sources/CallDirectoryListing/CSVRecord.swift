@@ -1,0 +1,49 @@
+/// One record of a CSV input: its fields, without quotes and with `""` turned into `"`, and the
+/// line where it begins.
+///
+/// A record refers to the reader's input rather than copying it; fields are `ArraySlice`s of that
+/// input, or of a small buffer for quoted fields that contained doubled quotes. Every field has
+/// been checked to be well-formed UTF-8.
+public struct CSVRecord: Sendable {
+  /// Where one field's bytes are: a range of the input, or of the unescaped-field buffer.
+  struct Field: Sendable {
+    var range: Range<Int>
+    var isUnescaped: Bool
+  }
+
+  /// The 1-based line on which the record begins.
+  public let line: Int
+  /// Whether the record is a blank line: empty, or only spaces and tabs, without quotes.
+  public let isBlank: Bool
+  let input: [UInt8]
+  let unescaped: [UInt8]
+  let fields: [Field]
+
+  init(line: Int, isBlank: Bool, input: [UInt8], unescaped: [UInt8], fields: [Field]) {
+    self.line = line
+    self.isBlank = isBlank
+    self.input = input
+    self.unescaped = unescaped
+    self.fields = fields
+  }
+
+  /// The count of fields; at least 1 (an empty line is one empty field).
+  public var count: Int { fields.count }
+
+  /// The UTF-8 bytes of field `index`.
+  ///
+  /// - Precondition: `0 <= index < count`.
+  /// - Complexity: O(1); does not copy.
+  public subscript(index: Int) -> ArraySlice<UInt8> {
+    let field = fields[index]
+    return field.isUnescaped ? unescaped[field.range] : input[field.range]
+  }
+
+  /// Field `index` as a String.
+  ///
+  /// - Precondition: `0 <= index < count`.
+  /// - Complexity: O(*n*) in the field's length; allocates the string.
+  public func string(at index: Int) -> String {
+    String(decoding: self[index], as: UTF8.self)
+  }
+}

@@ -1,0 +1,62 @@
+import CallDirectoryFormat
+
+/// Reads an identification list: RFC 4180 CSV (see ``CSVReader``) of `number,label` records.
+///
+/// - Every record has exactly two fields. The first non-blank record is skipped when it is the
+///   header `number,label` in any letter case. Blank lines are skipped.
+/// - The number goes through the given ``PhoneNumberParser``, which ignores spaces around it.
+/// - The label is taken verbatim, without trimming, and must be 1 ... 65,534 UTF-8 bytes
+///   (`Limits.isValidLabelLength`); labels with commas, quotes or line breaks must be quoted.
+///
+/// Every record is `EntryKind.identification` with the line on which its CSV record begins.
+public enum IdentifyCSVParser {
+  /// The header words, in order.
+  static let header = ["number", "label"]
+
+  /// Parses `bytes`, handing each entry to `body` in input order.
+  ///
+  /// - Parameters:
+  ///   - bytes: The whole input, UTF-8.
+  ///   - file: The input's name for messages; `-` is shown as `<stdin>`.
+  ///   - parser: How numbers are read.
+  ///   - body: Called once per entry; an error it throws stops parsing and is rethrown.
+  /// - Throws: ``ListingError`` at the first problem: malformed CSV or UTF-8, a record without
+  ///   exactly two fields, a bad number, an empty or over-long label.
+  /// - Complexity: O(*n*) in the input; allocates one String per label.
+  public static func parse(
+    bytes: [UInt8], file: String, parser: PhoneNumberParser,
+    each body: (ListingRecord) throws(ListingError) -> Void
+  ) throws(ListingError) {
+    var reader = CSVReader(bytes)
+    var sawRecord = false
+    while true {
+      let next: CSVRecord?
+      do { next = try reader.next() } catch { throw ListingError(file: file, csv: error) }
+      guard let record = next else { return }
+      if record.isBlank { continue }
+      defer { sawRecord = true }
+      if !sawRecord && isHeader(record, header) { continue }
+      guard record.count == 2 else {
+        let hint = record.count > 2 ? "; quote labels that contain commas" : ""
+        throw ListingError(
+          file: file, line: record.line,
+          message: "expected 2 fields (number,label), found \(record.count)\(hint)")
+      }
+      let number = try parseNumber(record[0], with: parser, file: file, line: record.line)
+      let label = try parseLabel(record[1], file: file, line: record.line)
+      try body(ListingRecord(kind: .identification, number: number, label: label, line: record.line))
+    }
+  }
+
+  /// Parses `bytes` into an array of records.
+  ///
+  /// - Throws: ``ListingError`` at the first problem.
+  /// - Complexity: O(*n*) in the input.
+  public static func parse(bytes: [UInt8], file: String, parser: PhoneNumberParser) throws(ListingError)
+    -> [ListingRecord]
+  {
+    var records: [ListingRecord] = []
+    try parse(bytes: bytes, file: file, parser: parser) { records.append($0) }
+    return records
+  }
+}

@@ -1,0 +1,31 @@
+/// The written international form of a stored number: `+` and its decimal digits.
+///
+/// `formatInternational(12025550100)` is `"+12025550100"`. Every number in `1 ... Int64.max - 1`
+/// gives text that ``PhoneNumberParser/formatDomain`` parses back to the same number. Other
+/// values give `+` followed by their decimal form (`"+0"`, `"+-5"`), which no parser accepts.
+///
+/// - Complexity: O(1); allocates the returned string.
+public func formatInternational(_ number: Int64) -> String {
+  "+" + String(number)
+}
+
+extension Array where Element == UInt8 {
+  /// Appends the international form of `number` (`+` and its digits) without building a String.
+  mutating func appendInternational(_ number: Int64) {
+    append(0x2B)
+    appendDecimal(number)
+  }
+
+  /// Appends the decimal digits of `number`, with `-` when it is negative.
+  mutating func appendDecimal(_ number: Int64) {
+    if number < 0 { append(0x2D) }
+    // The magnitude, so that Int64.min needs no special case.
+    var rest = number.magnitude
+    let start = count
+    repeat {
+      append(UInt8(truncatingIfNeeded: rest % 10) &+ 0x30)
+      rest /= 10
+    } while rest != 0
+    self[start...].reverse()
+  }
+}

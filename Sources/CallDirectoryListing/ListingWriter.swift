@@ -1,0 +1,128 @@
+import CallDirectoryFormat
+
+/// Writes a listing, the CSV that ``ListingParser`` reads, into a byte buffer.
+///
+/// The output is UTF-8 with LF line ends: the header `kind,number,label`, then one row per entry,
+/// `block,+12025550100,` or `identify,+12025550100,Acme Support`. A label is quoted, with its
+/// quotes doubled, when it contains `,`, `"`, CR or LF, or begins or ends with a space or tab
+/// (so that tools which trim unquoted fields keep it intact). Reading the output back with
+/// ``ListingParser`` and ``PhoneNumberParser/formatDomain`` gives the same entries.
+///
+/// For large outputs, hand the buffer on whenever ``isFull`` with ``flush(to:)``:
+///
+/// ```swift
+/// var writer = ListingWriter()
+/// for record in records {
+///   writer.append(record)
+///   try writer.flushIfFull { try output.write($0) }
+/// }
+/// try writer.flush { try output.write($0) }
+/// ```
+public struct ListingWriter: Sendable {
+  /// The buffered size, in bytes, at which ``isFull`` becomes true: 64 KiB.
+  public static let flushThreshold = 65_536
+
+  // The kind column's words are the raw values of the format's `EntryKind`.
+  private static let blockPrefix = Array("\(EntryKind.blocking.rawValue),".utf8)
+  private static let identifyPrefix = Array("\(EntryKind.identification.rawValue),".utf8)
+
+  /// The bytes written and not yet flushed.
+  public private(set) var bytes: [UInt8] = []
+
+  /// Creates a writer, with the header line in its buffer unless `header` is false.
+  public init(header: Bool = true) {
+    bytes.reserveCapacity(Self.flushThreshold + 256)
+    if header { bytes.append(contentsOf: "kind,number,label\n".utf8) }
+  }
+
+  /// Whether the buffer has reached ``flushThreshold`` bytes.
+  public var isFull: Bool { bytes.count >= Self.flushThreshold }
+
+  /// Appends the row for `record`. The label of an `EntryKind.blocking` record is not written;
+  /// the record's line is ignored.
+  ///
+  /// - Precondition: `record.number` is in `1 ... Int64.max - 1`; an identify record has a label
+  ///   of 1 ... 65,534 UTF-8 bytes. A row breaking these could not be read back.
+  /// - Complexity: O(*n*) in the label's length, amortised.
+  public mutating func append(_ record: ListingRecord) {
+    switch record.kind {
+    case .blocking:
+      appendBlock(record.number)
+    case .identification:
+      guard let label = record.label else { preconditionFailure("identify record without a label") }
+      appendIdentification(record.number, label: label)
+    }
+  }
+
+  /// Appends `block,+NUMBER,`.
+  ///
+  /// - Precondition: `number` is in `1 ... Int64.max - 1`.
+  public mutating func appendBlock(_ number: Int64) {
+    precondition(Limits.isValidNumber(number), "number \(number) is outside 1...Int64.max-1")
+    bytes.append(contentsOf: Self.blockPrefix)
+    bytes.appendInternational(number)
+    bytes.append(contentsOf: ",\n".utf8)
+  }
+
+  /// Appends `identify,+NUMBER,LABEL`, quoting the label where needed.
+  ///
+  /// - Precondition: `number` is in `1 ... Int64.max - 1`; `label` has 1 ... 65,534 UTF-8 bytes.
+  public mutating func appendIdentification(_ number: Int64, label: String) {
+    precondition(Limits.isValidNumber(number), "number \(number) is outside 1...Int64.max-1")
+    precondition(Limits.isValidLabelLength(label.utf8.count), "label length is outside 1...65534 bytes")
+    bytes.append(contentsOf: Self.identifyPrefix)
+    bytes.appendInternational(number)
+    bytes.append(0x2C)
+    appendField(label)
+    bytes.append(0x0A)
+  }
+
+  /// Hands the buffered bytes to `sink` and empties the buffer, keeping its capacity.
+  ///
+  /// - Throws: Whatever `sink` throws; the buffer is then left as it was.
+  public mutating func flush<Failure: Error>(to sink: ([UInt8]) throws(Failure) -> Void) throws(Failure) {
+    if bytes.isEmpty { return }
+    try sink(bytes)
+    bytes.removeAll(keepingCapacity: true)
+  }
+
+  /// Calls ``flush(to:)`` when ``isFull``.
+  ///
+  /// - Throws: Whatever `sink` throws.
+  public mutating func flushIfFull<Failure: Error>(to sink: ([UInt8]) throws(Failure) -> Void) throws(Failure) {
+    if isFull { try flush(to: sink) }
+  }
+
+  /// The complete listing of `records`, header first.
+  ///
+  /// - Precondition: as for ``append(_:)``.
+  /// - Complexity: O(*n*) in the size of the output.
+  public static func render(_ records: some Sequence<ListingRecord>) -> [UInt8] {
+    var writer = ListingWriter()
+    for record in records { writer.append(record) }
+    return writer.bytes
+  }
+
+  /// Appends `text` as one CSV field, quoted when a reader could otherwise misread it.
+  private mutating func appendField(_ text: String) {
+    let utf8 = text.utf8
+    var needsQuotes = false
+    for byte in utf8 where byte == 0x2C || byte == 0x22 || byte == 0x0D || byte == 0x0A {
+      needsQuotes = true
+      break
+    }
+    if !needsQuotes, let first = utf8.first, let last = utf8.last {
+      needsQuotes = first == 0x20 || first == 0x09 || last == 0x20 || last == 0x09
+    }
+    guard needsQuotes else {
+      bytes.append(contentsOf: utf8)
+      return
+    }
+    bytes.append(0x22)
+    for byte in utf8 {
+      bytes.append(byte)
+      if byte == 0x22 { bytes.append(0x22) }
+    }
+    bytes.append(0x22)
+  }
+}

@@ -1,0 +1,85 @@
+/// Why a piece of text is not an acceptable phone number, and the text itself.
+///
+/// Thrown by ``PhoneNumberParser/parse(_:)`` and its byte-level forms. ``description`` is a complete
+/// sentence fit to show a person, for example
+/// `invalid character 'x' in number "+1 202 55x 0100"`.
+public struct PhoneNumberError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// The rule the text broke.
+  public enum Kind: Equatable, Sendable {
+    /// The text is empty or holds only spaces and tabs.
+    case empty
+    /// The text holds separators, a `+` or a `tel:` prefix, but not a single digit.
+    case noDigits
+    /// A character that is neither a digit, a separator nor a leading `+`.
+    ///
+    /// `offset` is the character's 0-based UTF-8 byte offset in ``PhoneNumberError/input``. Bytes
+    /// that are not valid UTF-8 are reported as U+FFFD.
+    case invalidCharacter(Character, offset: Int)
+    /// A `+` that is not the first character of the number (including a second `+`).
+    ///
+    /// `offset` is its 0-based UTF-8 byte offset in ``PhoneNumberError/input``.
+    case misplacedPlus(offset: Int)
+    /// An international number whose first digit, after the `+` or the international prefix, is 0.
+    case leadingZero
+    /// Fewer digits than the parser's digit limits allow; counts include the country code.
+    case tooFewDigits(found: Int, minimum: Int)
+    /// More digits than the parser's digit limits allow; counts include the country code.
+    case tooManyDigits(found: Int, maximum: Int)
+    /// The digits are within the limits but their value is outside `1 ... Int64.max - 1`.
+    case outOfRange
+    /// Without `+`, under country code 1, a digit string that is not a North American number:
+    /// neither 10 digits with an area code starting 2-9 nor 11 digits starting with 1.
+    case invalidNationalNumber(digits: Int)
+    /// A `tel:` URI with a local number (no `+`), whose meaning depends on a context that is not
+    /// interpreted.
+    case localTelURI
+  }
+
+  /// The rule the text broke.
+  public var kind: Kind
+  /// The text as given, with invalid UTF-8 shown as U+FFFD.
+  public var input: String
+
+  /// Creates an error for `input` that broke the rule `kind`.
+  public init(kind: Kind, input: String) {
+    self.kind = kind
+    self.input = input
+  }
+
+  /// A human message naming the problem and quoting the input.
+  public var description: String {
+    let quoted = "\"\(Self.escaped(input))\""
+    switch kind {
+    case .empty:
+      return "empty phone number"
+    case .noDigits:
+      return "no digits in number \(quoted)"
+    case .invalidCharacter(let character, _):
+      return "invalid character '\(Self.escaped(String(character)))' in number \(quoted)"
+    case .misplacedPlus:
+      return "misplaced '+' in number \(quoted) (a '+' may only begin the number)"
+    case .leadingZero:
+      return "international number \(quoted) starts with 0 after the country prefix"
+    case .tooFewDigits(let found, let minimum):
+      return "too few digits in number \(quoted): \(found), at least \(minimum) needed"
+    case .tooManyDigits(let found, let maximum):
+      return "too many digits in number \(quoted): \(found), at most \(maximum) allowed"
+    case .outOfRange:
+      return "number \(quoted) is out of range (1 ... 9223372036854775806)"
+    case .invalidNationalNumber(let digits):
+      return "number \(quoted) is not a North American number: \(digits) digits; "
+        + "expected 10 digits with an area code starting 2-9, or 11 digits starting with 1"
+    case .localTelURI:
+      return "tel: URI \(quoted) is not global (it must continue with '+')"
+    }
+  }
+
+  /// Escapes control characters, quotes and backslashes so the message stays on one line.
+  private static func escaped(_ text: String) -> String {
+    var result = ""
+    for scalar in text.unicodeScalars {
+      result += scalar.escaped(asASCII: false)
+    }
+    return result
+  }
+}

@@ -1,0 +1,116 @@
+/// Turns a phone number as people write it into the integer form a call directory stores
+/// (the digits of the full international number, as CallKit's `CXCallDirectoryPhoneNumber`).
+///
+/// Rules, applied in this order:
+///
+/// 1. Spaces and tabs around the number are ignored. A `tel:` prefix (any letter case) is accepted
+///    for RFC 3966 global numbers (`tel:+1-202-555-0100`); everything from the first `;` of a
+///    `tel:` URI on (its parameters, such as `;ext=7`) is ignored. A `tel:` URI whose number does
+///    not begin with `+` is a local number and is rejected (``PhoneNumberError/Kind/localTelURI``).
+/// 2. Inside the number the visual separators space, `-`, `.`, `(`, `)` and `/` are ignored. Any
+///    other character (a letter, `*`, `#`, a tab between digits, a non-ASCII character) is an
+///    error naming that character. A `+` is allowed only as the first character; a second `+`,
+///    or a `+` after anything else, is ``PhoneNumberError/Kind/misplacedPlus(offset:)``.
+/// 3. With a leading `+` the digits are the full international number; its first digit must not
+///    be 0.
+/// 4. Without `+` and without a default country code, the digits are also the full international
+///    number (CallKit's own form, `12025550100`); the first digit must not be 0.
+/// 5. Without `+` and with a default country code CC, the digits are a national number:
+///    - Under CC 1 (the North American Numbering Plan): digits beginning with the international
+///      prefix `011` are the international number that follows it; 11 digits beginning with 1
+///      are already international (`1 202 555 0123`); 10 digits whose first digit is 2-9 are a
+///      national number and get the 1 prefixed (`(201) 555-0123` gives 12015550123). Any other
+///      digit string is ``PhoneNumberError/Kind/invalidNationalNumber(digits:)``.
+///    - Under any other CC: digits beginning with the international prefix `00` are the
+///      international number that follows it. Otherwise one leading trunk prefix `0` is dropped
+///      and CC is prefixed (`020 7946 0958` under CC 44 gives 442079460958). Italy (39) and
+///      San Marino (378) keep the leading 0, because it is part of their international numbers
+///      (`06 6988 0000` under CC 39 gives 390669880000). Trunk prefixes other than 0 (such as
+///      Russia's 8) are not recognised.
+///    - An international number after `00` or `011` must not begin with 0.
+/// 6. The count of digits of the international number (country code included, prefixes
+///    excluded) must lie within ``digitLimits``, and its value within `1 ... Int64.max - 1`
+///    (`Limits.isValidNumber`). Overflow is detected while accumulating; parsing never traps.
+///
+/// Parsing takes time linear in the input and, on success, allocates nothing for the byte-level
+/// forms. A parser is an immutable value, safe to share across tasks.
+public struct PhoneNumberParser: Sendable {
+  /// The digit counts of numbers written by people: 7 ... 15, E.164's maximum being 15.
+  public static let e164Digits: ClosedRange<Int> = 7...15
+  /// The digit counts of every number the file format can store, `1 ... Int64.max - 1`:
+  /// 1 ... 19. Used to read back listings, so that every stored number round-trips.
+  public static let formatDomainDigits: ClosedRange<Int> = 1...19
+  /// The country calling codes a parser accepts as its default: 1 ... 999.
+  public static let countryCodes: ClosedRange<Int> = 1...999
+
+  /// A parser for listings written from call directories: no default country code, digit
+  /// limits ``formatDomainDigits``.
+  public static let formatDomain = PhoneNumberParser(digitLimits: formatDomainDigits)
+
+  /// The country calling code applied to numbers written without `+`, or `nil` when such
+  /// numbers are full international numbers.
+  public let defaultCountryCode: Int?
+  /// The allowed count of digits of the international number, country code included.
+  public let digitLimits: ClosedRange<Int>
+
+  /// The default country code as a value to prefix, and its count of digits.
+  let countryCode: Int64
+  let countryCodeDigits: Int
+
+  /// Creates a parser.
+  ///
+  /// - Parameters:
+  ///   - defaultCountryCode: The calling code (1 ... 999) applied to numbers written without
+  ///     `+`, for example 1 for the North American Numbering Plan or 44 for the United Kingdom.
+  ///     When `nil`, digits without `+` are a full international number (`12025550100`).
+  ///   - digitLimits: The allowed count of digits, country code included; must lie within
+  ///     ``formatDomainDigits``. Defaults to ``e164Digits``.
+  /// - Precondition: `defaultCountryCode` is `nil` or in ``countryCodes``; `digitLimits` lies
+  ///   within ``formatDomainDigits``. These are checked because a wrong value is a programming
+  ///   error, not bad input.
+  public init(defaultCountryCode: Int? = nil, digitLimits: ClosedRange<Int> = PhoneNumberParser.e164Digits) {
+    if let code = defaultCountryCode {
+      precondition(Self.countryCodes.contains(code), "country calling code \(code) is not in 1...999")
+    }
+    precondition(
+      digitLimits.lowerBound >= Self.formatDomainDigits.lowerBound
+        && digitLimits.upperBound <= Self.formatDomainDigits.upperBound,
+      "digit limits \(digitLimits) are not within \(Self.formatDomainDigits)")
+    self.defaultCountryCode = defaultCountryCode
+    self.digitLimits = digitLimits
+    let code = defaultCountryCode ?? 0
+    self.countryCode = Int64(code)
+    self.countryCodeDigits = code >= 100 ? 3 : (code >= 10 ? 2 : 1)
+  }
+
+  /// Parses `text` under the rules above.
+  ///
+  /// - Returns: The international number, in `1 ... Int64.max - 1`.
+  /// - Throws: ``PhoneNumberError``, whose `input` is `text`.
+  /// - Complexity: O(*n*) in the length of `text`; copies its UTF-8 once.
+  public func parse(_ text: some StringProtocol) throws(PhoneNumberError) -> Int64 {
+    let bytes = Array(text.utf8)
+    return try scan(bytes[...])
+  }
+
+  /// Parses the UTF-8 bytes of one field, the fast path used by the file parsers.
+  ///
+  /// - Returns: The international number, in `1 ... Int64.max - 1`.
+  /// - Throws: ``PhoneNumberError``, whose `input` is the bytes decoded as UTF-8.
+  /// - Complexity: O(*n*) in the count of bytes; allocates nothing unless it throws.
+  public func parse(utf8 bytes: ArraySlice<UInt8>) throws(PhoneNumberError) -> Int64 {
+    try scan(bytes)
+  }
+
+  /// Parses the UTF-8 bytes of one field held in any collection.
+  ///
+  /// Prefer ``parse(utf8:)-(ArraySlice<UInt8>)`` where the bytes are in an array: this form is
+  /// generic, so it is slower when called from another module.
+  ///
+  /// - Returns: The international number, in `1 ... Int64.max - 1`.
+  /// - Throws: ``PhoneNumberError``, whose `input` is the bytes decoded as UTF-8.
+  /// - Complexity: O(*n*) in the count of bytes; allocates nothing unless it throws.
+  public func parse(utf8 bytes: some Collection<UInt8>) throws(PhoneNumberError) -> Int64 {
+    try scan(bytes)
+  }
+}

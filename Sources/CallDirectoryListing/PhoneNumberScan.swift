@@ -1,0 +1,195 @@
+// The single pass behind every `PhoneNumberParser.parse` form. It keeps the first few digits
+// aside because the prefix rules (`00`, `011`, trunk `0`, NANP length) are decided only once
+// the whole number has been seen, and it never builds a String unless it is about to throw.
+
+private let space: UInt8 = 0x20
+private let tab: UInt8 = 0x09
+private let plus: UInt8 = 0x2B
+private let semicolon: UInt8 = 0x3B
+private let zero: UInt8 = 0x30
+private let nine: UInt8 = 0x39
+
+/// Powers of ten that fit in an `Int64`: 10^0 ... 10^18.
+private let powersOfTen: [Int64] = {
+  var powers: [Int64] = [1]
+  for _ in 1...18 { powers.append(powers[powers.count - 1] * 10) }
+  return powers
+}()
+
+/// Country codes whose national numbers keep their leading 0 in international form.
+private let countryCodesKeepingLeadingZero: Set<Int64> = [39, 378]
+
+extension PhoneNumberParser {
+  func scan<Bytes: Collection<UInt8>>(_ bytes: Bytes) throws(PhoneNumberError) -> Int64 {
+    let end = bytes.endIndex
+    var index = bytes.startIndex
+    var offset = 0
+
+    while index != end, bytes[index] == space || bytes[index] == tab {
+      bytes.formIndex(after: &index)
+      offset += 1
+    }
+    if index == end { throw Self.failure(.empty, bytes) }
+
+    let isTelURI = Self.hasTelPrefix(bytes, at: index)
+    if isTelURI {
+      for _ in 0..<4 { bytes.formIndex(after: &index) }
+      offset += 4
+      while index != end, bytes[index] == space || bytes[index] == tab {
+        bytes.formIndex(after: &index)
+        offset += 1
+      }
+    }
+    let contentOffset = offset
+
+    var hasPlus = false
+    var value: Int64 = 0
+    var overflowed = false
+    var digitCount = 0
+    // The first four digits, most significant first, packed one per byte.
+    var leading: UInt32 = 0
+    // A tab is whitespace only when nothing but whitespace follows it.
+    var pendingTabOffset = -1
+    var sawNonSpace = false
+
+    scanning: while index != end {
+      let byte = bytes[index]
+      if byte != space && byte != tab {
+        if pendingTabOffset >= 0 {
+          throw Self.failure(.invalidCharacter("\t", offset: pendingTabOffset), bytes)
+        }
+        sawNonSpace = true
+      }
+      switch byte {
+      case zero...nine:
+        let digit = byte &- zero
+        if digitCount < 4 { leading |= UInt32(digit) << (8 * (3 - digitCount)) }
+        digitCount += 1
+        if !overflowed {
+          let (shifted, o1) = value.multipliedReportingOverflow(by: 10)
+          let (sum, o2) = shifted.addingReportingOverflow(Int64(digit))
+          if o1 || o2 { overflowed = true } else { value = sum }
+        }
+        // `011` under country code 1 is a prefix, not part of the number: its value is dropped
+        // here, while it is still three digits and cannot have overflowed.
+        if digitCount == 3, countryCode == 1, !hasPlus, leading == 0x0001_0100 {
+          value = 0
+        }
+      case space:
+        break
+      case tab:
+        if pendingTabOffset < 0 { pendingTabOffset = offset }
+      case 0x2D, 0x2E, 0x28, 0x29, 0x2F:  // - . ( ) /
+        break
+      case plus:
+        if offset != contentOffset { throw Self.failure(.misplacedPlus(offset: offset), bytes) }
+        hasPlus = true
+      case semicolon where isTelURI:
+        break scanning
+      default:
+        throw Self.failure(.invalidCharacter(Self.character(in: bytes, at: offset), offset: offset), bytes)
+      }
+      bytes.formIndex(after: &index)
+      offset += 1
+    }
+
+    if digitCount == 0 {
+      throw Self.failure(sawNonSpace || isTelURI ? .noDigits : .empty, bytes)
+    }
+    if isTelURI && !hasPlus { throw Self.failure(.localTelURI, bytes) }
+
+    func digit(_ position: Int) -> UInt32 { (leading >> (8 * (3 - position))) & 0xFF }
+
+    // The international number's digit count and value, before the limits are checked.
+    var internationalDigits = digitCount
+    var number = value
+    if hasPlus || defaultCountryCode == nil {
+      if digit(0) == 0 { throw Self.failure(.leadingZero, bytes) }
+    } else if countryCode == 1 {
+      if digitCount >= 3 && digit(0) == 0 && digit(1) == 1 && digit(2) == 1 {
+        internationalDigits = digitCount - 3
+        if internationalDigits > 0 && digit(3) == 0 { throw Self.failure(.leadingZero, bytes) }
+      } else if digitCount == 11 && digit(0) == 1 {
+        // Already international.
+      } else if digitCount == 10 && digit(0) >= 2 {
+        internationalDigits = 11
+        number = value &+ powersOfTen[10]  // value < 10^10, cannot overflow
+      } else {
+        throw Self.failure(.invalidNationalNumber(digits: digitCount), bytes)
+      }
+    } else if digitCount >= 2 && digit(0) == 0 && digit(1) == 0 {
+      internationalDigits = digitCount - 2
+      if internationalDigits > 0 && digit(2) == 0 { throw Self.failure(.leadingZero, bytes) }
+    } else {
+      var nationalDigits = digitCount
+      if digit(0) == 0 && !countryCodesKeepingLeadingZero.contains(countryCode) {
+        nationalDigits -= 1
+      }
+      internationalDigits = countryCodeDigits + nationalDigits
+      if nationalDigits == 0 {
+        throw Self.failure(
+          .tooFewDigits(found: internationalDigits, minimum: max(digitLimits.lowerBound, countryCodeDigits + 1)),
+          bytes)
+      }
+      if !overflowed {
+        if nationalDigits > 18 {
+          overflowed = true
+        } else {
+          let (shifted, o1) = countryCode.multipliedReportingOverflow(by: powersOfTen[nationalDigits])
+          let (sum, o2) = shifted.addingReportingOverflow(value)
+          if o1 || o2 { overflowed = true } else { number = sum }
+        }
+      }
+    }
+
+    if internationalDigits < digitLimits.lowerBound {
+      throw Self.failure(.tooFewDigits(found: internationalDigits, minimum: digitLimits.lowerBound), bytes)
+    }
+    if internationalDigits > digitLimits.upperBound {
+      throw Self.failure(.tooManyDigits(found: internationalDigits, maximum: digitLimits.upperBound), bytes)
+    }
+    if overflowed || !(number >= 1 && number <= Int64.max - 1) {
+      throw Self.failure(.outOfRange, bytes)
+    }
+    return number
+  }
+
+  /// Whether `tel:` in any letter case starts at `index`.
+  private static func hasTelPrefix<Bytes: Collection<UInt8>>(_ bytes: Bytes, at start: Bytes.Index) -> Bool {
+    let expected: (UInt8, UInt8, UInt8, UInt8) = (0x74, 0x65, 0x6C, 0x3A)  // t e l :
+    var index = start
+    for position in 0..<4 {
+      guard index != bytes.endIndex else { return false }
+      var byte = bytes[index]
+      // ASCII letters differ from their upper case only in bit 5; ':' must match exactly.
+      if position < 3 { byte |= 0x20 }
+      let want: UInt8
+      switch position {
+      case 0: want = expected.0
+      case 1: want = expected.1
+      case 2: want = expected.2
+      default: want = expected.3
+      }
+      if byte != want { return false }
+      bytes.formIndex(after: &index)
+    }
+    return true
+  }
+
+  /// The Unicode scalar starting at byte `offset`, or U+FFFD where the bytes are not UTF-8.
+  private static func character<Bytes: Collection<UInt8>>(in bytes: Bytes, at offset: Int) -> Character {
+    let tail = bytes.dropFirst(offset).prefix(4)
+    var iterator = tail.makeIterator()
+    var decoder = UTF8()
+    switch decoder.decode(&iterator) {
+    case .scalarValue(let scalar): return Character(scalar)
+    case .emptyInput, .error: return "\u{FFFD}"
+    }
+  }
+
+  private static func failure<Bytes: Collection<UInt8>>(_ kind: PhoneNumberError.Kind, _ bytes: Bytes)
+    -> PhoneNumberError
+  {
+    PhoneNumberError(kind: kind, input: String(decoding: bytes, as: UTF8.self))
+  }
+}

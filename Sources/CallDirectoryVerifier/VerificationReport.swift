@@ -1,0 +1,23 @@
+/// The outcome of verifying one file: every problem found, in the order found, and the counts the
+/// file declares.
+///
+///     let report = Verifier.verify(path: "list.calldir")
+///     if !report.isValid { report.problems.forEach { print($0) } }
+public struct VerificationReport: Sendable, Equatable {
+  /// The problems found, at most `VerificationOptions.maximumProblems` of them: header and
+  /// section table first, then section checksums, the CallKit limit, blocking entries,
+  /// identification entries and labels, each in file order.
+  public var problems: [VerificationProblem]
+  /// Whether verification stopped because there were more problems than the list may hold.
+  public var truncatedProblemList: Bool
+  /// The blocking entries the file's index declares (0 when the header cannot be read).
+  public var blockingCount: Int
+  /// The identification entries the file's index declares (0 when the header cannot be read).
+  public var identificationCount: Int
+  /// The labels the file's label index declares (0 when the header cannot be read).
+  public var labelCount: Int
+
+  /// Whether no problem was found: the reader may trust every byte of the file, and, when the
+  /// CallKit checks were asked for, CallKit would accept it.
+  public var isValid: Bool { problems.isEmpty }
+}

@@ -1,0 +1,84 @@
+import CallDirectoryFormat
+import CallDirectoryReader
+
+extension VerificationPass {
+  /// Checks every index record and entry block of `kind`, and the label ids of identification
+  /// entries.
+  ///
+  /// Numbers must be strictly ascending across the whole kind (CallKit refuses a load with
+  /// entries out of order or duplicated). A bad block is reported and the walk goes on with the
+  /// next: its index record still gives a lower bound for the numbers after it.
+  /// - Complexity: O(entries); memory O(one block).
+  mutating func checkEntries(_ kind: EntryKind) {
+    let index = layout.index(kind)
+    let indexSection = layout.section(kind.sections.index)
+    checkUnindexedData(kind.sections.data, blockCount: index.blockCount)
+    // Every number of the next block must be above this: the last number decoded, or, after a
+    // block that could not be decoded, that block's first number.
+    var lowerBound: Int64 = 0
+    var previousFirst: Int64?
+    var decodedEntries = 0
+    var decodedAll = true
+    for block in 0..<index.blockCount where !problems.isOverflowing {
+      // block < blockCount, whose records lie inside the index section: no overflow.
+      let record = Int(indexSection.offset) &+ Layout.entryIndexHeaderSize &+ block &* Layout.entryIndexRecordSize
+      let stored = index.firstNumber(ofBlock: block)
+      guard stored >= UInt64(Limits.minimumNumber) && stored <= UInt64(Limits.maximumNumber) else {
+        problems.record(FormatError(.numberOutOfRange(stored), at: record, section: kind.sections.index.rawValue))
+        // The numbers cannot be placed, but the block's frame and checksum can still be checked.
+        checkFrame(kind, block)
+        decodedAll = false
+        continue
+      }
+      let first = Int64(stored)
+      var after = lowerBound
+      if let previousFirst, first <= previousFirst {
+        problems.record(
+          FormatError(.notAscending(previous: previousFirst, next: first), at: record, section: kind.sections.index.rawValue))
+        // Reported once, here: the block is still decoded, without the order check against the one before.
+        after = 0
+      }
+      previousFirst = first
+      do {
+        let decoded = try BlockDecoder.decode(layout: layout, kind: kind, block: block, after: after)
+        decodedEntries &+= decoded.numbers.count  // bounded by the index's entry count
+        lowerBound = decoded.numbers.last ?? first
+        if kind == .identification { checkLabelIds(decoded.labelIds, block: block) }
+      } catch {
+        problems.record(error)
+        lowerBound = first
+        decodedAll = false
+      }
+    }
+    if decodedAll && !problems.isOverflowing && decodedEntries != index.entryCount {
+      problems.record(
+        FormatError(
+          .malformedIndex("the index declares \(index.entryCount) entries, the blocks hold \(decodedEntries)"),
+          at: Int(indexSection.offset), section: kind.sections.index.rawValue))
+    }
+  }
+
+  /// Checks the frame and checksum of a block whose numbers cannot be decoded.
+  private mutating func checkFrame(_ kind: EntryKind, _ block: Int) {
+    let entryBlock: EntryBlock
+    do { entryBlock = try layout.entryBlock(kind, block) } catch {
+      problems.record(error)
+      return
+    }
+    do { try entryBlock.block.checkChecksum() } catch {
+      problems.record(error.placed(in: kind.sections.data.rawValue, base: layout.blockOffset(kind, block)))
+    }
+  }
+
+  /// Reports every label id of an identification block that names no label.
+  private mutating func checkLabelIds(_ ids: [UInt32], block: Int) {
+    let labelCount = layout.labelIndex.labelCount
+    let place = layout.blockOffset(.identification, block)
+    for id in ids where Int(id) >= labelCount && !problems.isOverflowing {
+      problems.record(
+        FormatError(
+          .labelIdOutOfRange(id: id, labelCount: labelCount), at: place,
+          section: SectionType.identificationData.rawValue))
+    }
+  }
+}

@@ -1,0 +1,133 @@
+import CallDirectoryFormat
+import CallDirectoryReader
+
+/// Checks a whole call directory file: everything the reader trusts, plus a full decode.
+///
+/// The reader checks only what it touches, so a file it opens may still hold a damaged block it
+/// has not read yet. The verifier reads every byte: the header and section table, every
+/// section's checksum, every index record, every entry block and every label block. A file it
+/// passes streams and answers lookups without a single error. It reports every problem it finds
+/// with its place, not only the first, and carries on past each one wherever the structure
+/// still allows it. No input makes it trap, hang or allocate more than one block's payload plus
+/// the problem list.
+///
+///     let report = Verifier.verify(path: "list.calldir")
+///     guard report.isValid else {
+///       for problem in report.problems { print(problem) }
+///       return
+///     }
+public enum Verifier {
+  /// Verifies the file held in `bytes`.
+  ///
+  /// - Parameters:
+  ///   - bytes: the whole file.
+  ///   - options: the checks and the problem cap.
+  /// - Returns: every problem found, up to the cap, and the counts the file declares.
+  /// - Complexity: O(file size); memory O(one block) plus the problem list.
+  public static func verify(_ bytes: [UInt8], options: VerificationOptions = VerificationOptions()) -> VerificationReport {
+    unsafe bytes.withUnsafeBytes { unsafe verify(ByteView($0), options: options) }
+  }
+
+  /// Verifies the file at `path`, memory-mapped: the file is read once, never copied.
+  ///
+  /// - Parameters:
+  ///   - path: the file to verify.
+  ///   - options: the checks and the problem cap.
+  /// - Returns: every problem found, up to the cap; a file that cannot be opened or mapped gives
+  ///   one problem of kind `.system`.
+  /// - Complexity: O(file size); memory O(one block) plus the problem list.
+  public static func verify(path: String, options: VerificationOptions = VerificationOptions()) -> VerificationReport {
+    do {
+      return try CallDirectoryReader.withMappedBytes(path: path) { verify($0, options: options) }
+    } catch {
+      var problems = ProblemList(limit: options.maximumProblems)
+      problems.record(error)
+      return VerificationReport(problems: problems, layout: nil)
+    }
+  }
+
+  /// Verifies the file in `file`, which the caller keeps alive until this returns.
+  ///
+  /// - Parameters:
+  ///   - file: the whole file.
+  ///   - options: the checks and the problem cap.
+  /// - Returns: every problem found, up to the cap, and the counts the file declares.
+  /// - Complexity: O(file size); memory O(one block) plus the problem list.
+  public static func verify(_ file: ByteView, options: VerificationOptions = VerificationOptions()) -> VerificationReport {
+    var problems = ProblemList(limit: options.maximumProblems)
+    // Without a header and section table nothing else can be located: that is the one problem.
+    let header: FileHeader
+    do { header = try FileHeader(parsing: file) } catch {
+      problems.record(error)
+      return VerificationReport(problems: problems, layout: nil)
+    }
+    // Checked before the indexes are parsed, so a damaged index header still names its section.
+    checkSectionChecksums(header, in: file, into: &problems)
+    let layout: DirectoryLayout
+    do { layout = try DirectoryLayout(parsing: file) } catch {
+      problems.record(error)
+      return VerificationReport(problems: problems, layout: nil)
+    }
+    var pass = VerificationPass(layout: layout, problems: problems)
+    // Whole-file limits come before the block checks, so a capped list still names them.
+    if options.callKit { pass.checkCallKitLimits() }
+    pass.checkEntries(.blocking)
+    pass.checkEntries(.identification)
+    pass.checkLabels()
+    return VerificationReport(problems: pass.problems, layout: layout)
+  }
+
+  /// Compares every section's CRC-32, known type or not, with the section table.
+  private static func checkSectionChecksums(_ header: FileHeader, in file: ByteView, into problems: inout ProblemList) {
+    for entry in header.sections where !problems.isOverflowing {
+      // The header parser proved that every section lies inside the file.
+      guard let bytes = try? file.slice(offset: Int(entry.offset), length: Int(entry.length)) else { continue }
+      let computed = CRC32.checksum(bytes)
+      if computed != entry.checksum {
+        problems.record(
+          FormatError(
+            .sectionChecksumMismatch(stored: entry.checksum, computed: computed), at: Int(entry.offset),
+            section: entry.typeName))
+      }
+    }
+  }
+}
+
+/// The checks that need located sections, with the problems found so far.
+struct VerificationPass {
+  let layout: DirectoryLayout
+  var problems: ProblemList
+
+  /// Flags a file CallKit would refuse to load whole.
+  mutating func checkCallKitLimits() {
+    // Each count is bounded by its index section's size, so the sum cannot overflow.
+    let total = layout.blockingIndex.entryCount &+ layout.identificationIndex.entryCount
+    if total > Limits.callKitMaximumEntriesPerLoad {
+      problems.record(
+        FormatError(.maximumEntriesExceeded(count: total, limit: Limits.callKitMaximumEntriesPerLoad), at: 0),
+        callKitLimit: true)
+    }
+  }
+
+  /// Reports a data section that holds bytes although its index lists no blocks: nothing would
+  /// ever read or check them.
+  mutating func checkUnindexedData(_ type: SectionType, blockCount: Int) {
+    let section = layout.section(type)
+    if blockCount == 0 && section.length > 0 {
+      problems.record(
+        FormatError(
+          .malformedIndex("the index lists no blocks, but the data section holds \(section.length) bytes"),
+          at: Int(section.offset), section: type.rawValue))
+    }
+  }
+}
+
+extension VerificationReport {
+  init(problems: ProblemList, layout: DirectoryLayout?) {
+    self.init(
+      problems: problems.problems, truncatedProblemList: problems.isOverflowing,
+      blockingCount: layout?.blockingIndex.entryCount ?? 0,
+      identificationCount: layout?.identificationIndex.entryCount ?? 0,
+      labelCount: layout?.labelIndex.labelCount ?? 0)
+  }
+}

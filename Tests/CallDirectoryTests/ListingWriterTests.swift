@@ -1,0 +1,100 @@
+import CallDirectoryFormat
+import Testing
+
+@testable import CallDirectoryListing
+
+@Suite("Listing writer")
+struct ListingWriterTests {
+  typealias Support = ListingTestSupport
+
+  static func text(_ records: [ListingRecord]) -> String {
+    String(decoding: ListingWriter.render(records), as: UTF8.self)
+  }
+
+  @Test("Header, block rows with a trailing comma, identify rows")
+  func rows() {
+    #expect(
+      Self.text([.block(12_025_550_100), .identify(12_025_550_101, label: "Acme Support")])
+        == "kind,number,label\nblock,+12025550100,\nidentify,+12025550101,Acme Support\n")
+    #expect(Self.text([]) == "kind,number,label\n")
+    var writer = ListingWriter(header: false)
+    writer.appendBlock(1)
+    #expect(writer.bytes == Support.bytes("block,+1,\n"))
+  }
+
+  @Test("A block record's label is not written")
+  func blockLabelDropped() {
+    #expect(
+      Self.text([ListingRecord(kind: .blocking, number: 5_550_100, label: "ignored")])
+        == "kind,number,label\nblock,+5550100,\n")
+  }
+
+  @Test(
+    "Quoting rules",
+    arguments: [
+      ("plain", "plain"), ("a,b", "\"a,b\""), ("say \"hi\"", "\"say \"\"hi\"\"\""), ("a\nb", "\"a\nb\""),
+      ("a\rb", "\"a\rb\""), (" lead", "\" lead\""), ("trail ", "\"trail \""), ("\ttab", "\"\ttab\""),
+      ("tab\t", "\"tab\t\""), ("in side", "in side"), ("\"", "\"\"\"\""), ("电话", "电话"), ("#1", "#1"),
+    ] as [(String, String)])
+  func quoting(label: String, field: String) {
+    #expect(
+      Self.text([.identify(12_025_550_100, label: label)]) == "kind,number,label\nidentify,+12025550100,\(field)\n")
+  }
+
+  @Test("Numbers at both ends of the domain")
+  func numberDigits() {
+    #expect(
+      Self.text([.block(1), .block(Int64.max - 1), .block(10), .block(1_000_000_000_000_000_000)])
+        == "kind,number,label\nblock,+1,\nblock,+9223372036854775806,\nblock,+10,\nblock,+1000000000000000000,\n")
+  }
+
+  @Test("Flushing hands over the buffer and empties it")
+  func flushing() {
+    var writer = ListingWriter()
+    var flushed: [UInt8] = []
+    var flushes = 0
+    let sink = { (chunk: [UInt8]) in
+      flushed += chunk
+      flushes += 1
+    }
+    var expected = ListingWriter()
+    for index in 0..<10_000 {
+      let record = ListingRecord.identify(Int64(12_025_550_000 + index), label: "Label number \(index)")
+      writer.append(record)
+      expected.append(record)
+      writer.flushIfFull(to: sink)
+      #expect(writer.bytes.count < ListingWriter.flushThreshold + 100)
+    }
+    #expect(flushes > 0)
+    writer.flush(to: sink)
+    #expect(writer.bytes.isEmpty)
+    #expect(flushed == expected.bytes)
+    let before = flushes
+    writer.flush(to: sink)
+    #expect(flushes == before)
+  }
+
+  @Test("A failing sink keeps the buffer")
+  func failingSink() {
+    struct Failure: Error {}
+    var writer = ListingWriter()
+    writer.appendBlock(12_025_550_100)
+    let before = writer.bytes
+    #expect(throws: Failure.self) {
+      try writer.flush { (_: [UInt8]) throws(Failure) in throw Failure() }
+    }
+    #expect(writer.bytes == before)
+  }
+}
+
+@Suite("Listing kinds")
+struct ListingKindTests {
+  @Test("The kind column uses the format's EntryKind raw values")
+  func rawValues() throws {
+    #expect(EntryKind.blocking.rawValue == "block")
+    #expect(EntryKind.identification.rawValue == "identify")
+    let records = try ListingParser.parse(
+      bytes: Array("block,+12025550100,\nidentify,+12025550101,A\n".utf8), file: "k", parser: .formatDomain)
+    #expect(records.map(\.kind) == [.blocking, .identification])
+  }
+}

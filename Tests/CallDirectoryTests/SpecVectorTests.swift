@@ -1,0 +1,90 @@
+import CallDirectory
+import Foundation
+import Testing
+
+/// The test vectors of `Spec/vectors/`: each file must decode to its listing, its listing must
+/// encode to the identical file, and it must verify clean.
+///
+/// Set `CALLDIR_WRITE_VECTORS=1` to (re)write the `.calldir` files from their listings after a
+/// deliberate, specified change of the format.
+@Suite struct SpecVectorTests {
+  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+  static let vectors = root.appendingPathComponent("Spec/vectors")
+
+  struct Vector: CustomStringConvertible, Sendable {
+    var name: String
+    var entriesPerBlock: Int
+    var description: String { name }
+  }
+
+  static func manifest() throws -> [Vector] {
+    let text = try String(contentsOf: vectors.appendingPathComponent("MANIFEST"), encoding: .utf8)
+    return text.split(separator: "\n").compactMap { line in
+      let fields = line.split(separator: " ")
+      guard !line.hasPrefix("#"), fields.count == 2, let size = Int(fields[1]) else { return nil }
+      return Vector(name: String(fields[0]), entriesPerBlock: size)
+    }
+  }
+
+  static func pack(listing: [UInt8], entriesPerBlock: Int) throws -> [UInt8] {
+    var builder = DirectoryBuilder()
+    builder.options.entriesPerBlock = entriesPerBlock
+    for record in try ListingParser.parse(bytes: listing, file: "listing", parser: .formatDomain) {
+      switch record.kind {
+      case .blocking: try builder.block(record.number)
+      case .identification: try builder.identify(record.number, label: record.label ?? "")
+      }
+    }
+    return try builder.encoded()
+  }
+
+  static func unpack(_ reader: CallDirectoryReader) throws -> [UInt8] {
+    var writer = ListingWriter()
+    try reader.forEachBlocking { writer.appendBlock($0) }
+    try reader.forEachIdentification { writer.appendIdentification($0, label: $1) }
+    return writer.bytes
+  }
+
+  @Test func manifestIsNotEmpty() throws {
+    #expect(try Self.manifest().count >= 5)
+  }
+
+  @Test(arguments: try manifest())
+  func vector(_ vector: Vector) throws {
+    let listing = try [UInt8](Data(contentsOf: Self.vectors.appendingPathComponent(vector.name + ".csv")))
+    let fileURL = Self.vectors.appendingPathComponent(vector.name + ".calldir")
+    let encoded = try Self.pack(listing: listing, entriesPerBlock: vector.entriesPerBlock)
+    if ProcessInfo.processInfo.environment["CALLDIR_WRITE_VECTORS"] == "1" {
+      try Data(encoded).write(to: fileURL)
+    }
+    let file = try [UInt8](Data(contentsOf: fileURL))
+    #expect(encoded == file, "the writer no longer produces \(vector.name).calldir")
+    let reader = try CallDirectoryReader(path: fileURL.path)
+    #expect(try Self.unpack(reader) == listing, "\(vector.name).calldir no longer decodes to its listing")
+    let report = Verifier.verify(file, options: VerificationOptions())
+    #expect(report.isValid, "\(report.problems)")
+  }
+
+  /// The hex dump in `Spec/FORMAT.md` section 14.1 is the bytes of `tiny.calldir`.
+  @Test func specHexDumpMatchesTinyVector() throws {
+    let spec = try String(contentsOf: Self.root.appendingPathComponent("Spec/FORMAT.md"), encoding: .utf8)
+    guard let start = spec.range(of: "<!-- hexdump tiny.calldir -->"), let end = spec.range(of: "<!-- end hexdump -->") else {
+      Issue.record("FORMAT.md has no hex dump markers")
+      return
+    }
+    var dumped: [UInt8] = []
+    for line in spec[start.upperBound..<end.lowerBound].split(separator: "\n") {
+      // Lines look like: `0000  89 43 44 ...  | comment`; take the hex pairs between the offset and `|`.
+      let body = line.split(separator: "|", maxSplits: 1).first ?? ""
+      let fields = body.split(separator: " ")
+      guard fields.count > 1, fields[0].count == 4, Int(fields[0], radix: 16) != nil else { continue }
+      for pair in fields.dropFirst() {
+        guard pair.count == 2, let byte = UInt8(pair, radix: 16) else { break }
+        dumped.append(byte)
+      }
+    }
+    let file = try [UInt8](Data(contentsOf: Self.vectors.appendingPathComponent("tiny.calldir")))
+    #expect(dumped == file)
+  }
+}

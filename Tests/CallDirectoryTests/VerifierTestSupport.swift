@@ -1,0 +1,183 @@
+import CallDirectory
+
+/// A directory file taken apart into its sections, to patch fields and put back together with the
+/// section checksums and the header checksum recomputed, so that a hostile value gets past the
+/// checksums and reaches the checks behind them.
+struct CraftedFile {
+  struct Section {
+    var type: UInt32
+    var flags: UInt32
+    var bytes: [UInt8]
+  }
+
+  var sections: [Section]
+
+  init(sections: [Section]) {
+    self.sections = sections
+  }
+
+  /// The sections of a file the reader opens.
+  init(_ file: [UInt8]) throws {
+    let header = try CallDirectoryReader(bytes: file).layout.header
+    sections = header.sections.map { entry in
+      Section(type: entry.type, flags: entry.flags, bytes: Array(file[Int(entry.offset)..<Int(entry.offset + entry.length)]))
+    }
+  }
+
+  /// The file: header and table with fresh checksums, then the sections in order.
+  var bytes: [UInt8] {
+    var offset = UInt64(FileHeader.size(sectionCount: sections.count))
+    var table: [SectionEntry] = []
+    for section in sections {
+      table.append(
+        SectionEntry(
+          type: section.type, flags: section.flags, offset: offset, length: UInt64(section.bytes.count),
+          checksum: CRC32.checksum(section.bytes)))
+      offset += UInt64(section.bytes.count)
+    }
+    var file = FileHeader(fileLength: offset, sections: table).encoded()
+    for section in sections { file.append(contentsOf: section.bytes) }
+    return file
+  }
+
+  /// The bytes of the section of `type`.
+  subscript(type: SectionType) -> [UInt8] {
+    get { sections.first { $0.type == type.code }?.bytes ?? [] }
+    set {
+      if let index = sections.firstIndex(where: { $0.type == type.code }) { sections[index].bytes = newValue }
+    }
+  }
+
+  /// The file offset where the section of `type` starts.
+  func offset(of type: SectionType) -> Int {
+    var offset = FileHeader.size(sectionCount: sections.count)
+    for section in sections {
+      if section.type == type.code { return offset }
+      offset += section.bytes.count
+    }
+    return offset
+  }
+
+  /// The blocks' ranges in `kind`'s data section, as its (undamaged) index gives them.
+  func blockRanges(_ kind: EntryKind) -> [Range<Int>] {
+    let index = self[kind.sections.index]
+    let blocks = (index.count - Layout.entryIndexHeaderSize) / Layout.entryIndexRecordSize
+    return Self.ranges(
+      (0..<blocks).map { Int(index.uint64LE(at: Layout.entryIndexHeaderSize + $0 * Layout.entryIndexRecordSize + 8)) },
+      end: self[kind.sections.data].count)
+  }
+
+  /// The label blocks' ranges in the label data section.
+  func labelBlockRanges() -> [Range<Int>] {
+    let index = self[.labelIndex]
+    let blocks = Int(index.uint32LE(at: 4))
+    return Self.ranges(
+      (0..<blocks).map { Int(index.uint64LE(at: Layout.labelIndexHeaderSize + $0 * Layout.labelIndexRecordSize + 8)) },
+      end: self[.labelData].count)
+  }
+
+  private static func ranges(_ starts: [Int], end: Int) -> [Range<Int>] {
+    starts.indices.map { starts[$0]..<($0 + 1 < starts.count ? starts[$0 + 1] : end) }
+  }
+
+  /// Recomputes the trailing CRC-32 of the block at `range` of section `type`.
+  mutating func resealBlock(in type: SectionType, _ range: Range<Int>) {
+    var data = self[type]
+    data.setUInt32LE(CRC32.checksum(Array(data[range.lowerBound..<(range.upperBound - 4)])), at: range.upperBound - 4)
+    self[type] = data
+  }
+
+  /// Overwrites bytes of section `type` starting at `offset`.
+  mutating func patch(_ type: SectionType, at offset: Int, _ bytes: [UInt8]) {
+    var data = self[type]
+    data.replaceSubrange(offset..<(offset + bytes.count), with: bytes)
+    self[type] = data
+  }
+
+  /// Overwrites a little-endian `UInt64` of section `type`.
+  mutating func patch(_ type: SectionType, at offset: Int, uint64 value: UInt64) {
+    var bytes: [UInt8] = []
+    bytes.appendUInt64LE(value)
+    patch(type, at: offset, bytes)
+  }
+
+  /// Overwrites a little-endian `UInt32` of section `type`.
+  mutating func patch(_ type: SectionType, at offset: Int, uint32 value: UInt32) {
+    var bytes: [UInt8] = []
+    bytes.appendUInt32LE(value)
+    patch(type, at: offset, bytes)
+  }
+}
+
+extension Array where Element == UInt8 {
+  /// The little-endian `UInt32` at `offset`.
+  func uint32LE(at offset: Int) -> UInt32 {
+    (0..<4).reduce(0) { $0 | UInt32(self[offset + $1]) << (8 * UInt32($1)) }
+  }
+
+  /// The little-endian `UInt64` at `offset`.
+  func uint64LE(at offset: Int) -> UInt64 {
+    (0..<8).reduce(0) { $0 | UInt64(self[offset + $1]) << (8 * UInt64($1)) }
+  }
+}
+
+/// Small files for the damage tests, with what they hold.
+enum VerifierSamples {
+  static let labels = ["Acme Support", String(repeating: "Spam call ", count: 12), "Z", "Пекарня", "🍕 Pizza"]
+
+  /// 32 numbers 2^20 apart (their block deflates: its low bits are all zero), then 36 random ones,
+  /// in blocks of 32.
+  static let blocking: [Int64] = {
+    var random = SeededGenerator(seed: 0x5EED_B10C)
+    let spaced = (0..<32).map { 12_000_000_000 + Int64($0) << 20 }
+    let scattered = (0..<36).map { _ in 12_100_000_000 + Int64.random(in: 0..<5_000_000, using: &random) }
+    return Array(Set(spaced + scattered)).sorted()
+  }()
+
+  /// Ten numbers in blocks of 4; the first names the last label, so its block's ids are 3 bits wide.
+  static let identification: [(Int64, String)] = (0..<10).map { entry in
+    (13_000_000_000 + Int64(entry) * 7919, labels[(4 + entry) % labels.count])
+  }
+
+  /// The contents the small file holds.
+  static var contents: Contents {
+    Contents(blocking: blocking, identification: identification).canonical
+  }
+
+  /// A few hundred bytes with several blocks of each kind, one deflated entry block and one
+  /// deflated label block: blocking sections from a writer with 32 entries per block, the rest from
+  /// one with 4 and small label blocks.
+  static func smallFile() throws -> [UInt8] {
+    var blockingOptions = DirectoryBuilder.Options()
+    blockingOptions.entriesPerBlock = 32
+    let blockingFile = try CraftedFile(Contents(blocking: blocking).encoded(options: blockingOptions))
+    var otherOptions = DirectoryBuilder.Options()
+    otherOptions.entriesPerBlock = 4
+    otherOptions.labelBlockTarget = 64
+    var file = try CraftedFile(Contents(identification: identification).encoded(options: otherOptions))
+    file[.blockingData] = blockingFile[.blockingData]
+    file[.blockingIndex] = blockingFile[.blockingIndex]
+    return file.bytes
+  }
+
+  /// Numbers worth looking up in the small file: present ones of each kind and absent ones.
+  static var probes: [Int64] {
+    [blocking[0], blocking[5], blocking[40], blocking[blocking.count - 1], identification[0].0, identification[9].0]
+      + [1, 12_000_000_001, 12_100_000_000, Int64.max - 1]
+  }
+}
+
+/// Uses a possibly damaged file every way a reader can: open, stream both kinds, pull a cursor
+/// past a thrown error, look up numbers and labels. Errors are expected; a trap fails the test run.
+func exerciseReader(_ bytes: [UInt8], probes: [Int64]) {
+  guard let reader = try? CallDirectoryReader(bytes: bytes) else { return }
+  _ = try? reader.forEachBlocking { _ in }
+  _ = try? reader.forEachIdentification { _, _ in }
+  for kind in EntryKind.allCases {
+    var cursor = reader.cursor(kind)
+    // Bounded: a damaged count must not make this loop long.
+    for _ in 0..<min(reader.layout.index(kind).entryCount + 2, 200) { _ = try? cursor.next() }
+  }
+  for number in probes { _ = try? reader.lookup(number) }
+  for id in [0, 1, 2, reader.labelCount - 1, reader.labelCount, Int(UInt32.max)] { _ = try? reader.label(id: id) }
+}
