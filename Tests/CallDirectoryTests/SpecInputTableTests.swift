@@ -1,0 +1,37 @@
+import CallDirectory
+import Foundation
+import Testing
+
+/// The examples table of `Spec/INPUT.md` section 1, checked row by row against the parser.
+@Suite struct SpecInputTableTests {
+  struct Row: CustomStringConvertible, Sendable {
+    var written: String
+    var country: Int?
+    var expected: String
+    var description: String { "\(written) [\(country.map(String.init) ?? "-")]" }
+  }
+
+  static func rows() throws -> [Row] {
+    let url = SpecVectorTests.root.appendingPathComponent("Spec/INPUT.md")
+    let text = try String(contentsOf: url, encoding: .utf8)
+    return text.split(separator: "\n").compactMap { line -> Row? in
+      let cells = line.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+      guard cells.count == 5, cells[1].hasPrefix("`"), cells[1].hasSuffix("`") else { return nil }
+      return Row(written: String(cells[1].dropFirst().dropLast()), country: Int(cells[2]), expected: cells[3])
+    }
+  }
+
+  @Test func tableIsThere() throws {
+    #expect(try Self.rows().count >= 10)
+  }
+
+  @Test(arguments: try rows())
+  func row(_ row: Row) {
+    let parser = PhoneNumberParser(defaultCountryCode: row.country)
+    if row.expected.hasPrefix("error:") {
+      #expect(throws: PhoneNumberError.self) { try parser.parse(row.written) }
+    } else {
+      #expect((try? parser.parse(row.written)) == Int64(row.expected))
+    }
+  }
+}
