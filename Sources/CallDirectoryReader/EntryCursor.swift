@@ -43,8 +43,9 @@ public struct EntryCursor: Sendable {
 
   /// Decodes and checks block `number` into `numbers` and `labelIds`.
   private mutating func decode(block number: Int) throws(FormatError) {
-    numbers.removeAll(keepingCapacity: true)
-    labelIds.removeAll(keepingCapacity: true)
+    // The arrays change only once the block has decoded: after a throw `position == numbers.count`
+    // still holds, so a caller that pulls again retries the block (and gets the error again)
+    // instead of indexing an emptied array.
     let decoded = try BlockDecoder.decode(layout: layout, kind: kind, block: number, after: previous)
     numbers = decoded.numbers
     labelIds = decoded.labelIds
@@ -67,12 +68,15 @@ public enum BlockDecoder {
     let index = layout.index(kind)
     let base = layout.blockOffset(kind, block)
     let sectionName = kind.sections.data.rawValue
+    let first = index.firstNumber(ofBlock: block)
+    guard first >= UInt64(Limits.minimumNumber) && first <= UInt64(Limits.maximumNumber) else {
+      // The first number is stored in the index record, not in the block: place the error there.
+      let record = Int(layout.section(kind.sections.index).offset) &+ Layout.entryIndexHeaderSize
+        &+ block &* Layout.entryIndexRecordSize  // block < blockCount: inside the index section
+      throw FormatError(.numberOutOfRange(first), at: record, section: kind.sections.index.rawValue)
+    }
     do throws(FormatError) {
       try entryBlock.block.checkChecksum()
-      let first = index.firstNumber(ofBlock: block)
-      guard first >= UInt64(Limits.minimumNumber) && first <= UInt64(Limits.maximumNumber) else {
-        throw FormatError(.numberOutOfRange(first), at: 0)
-      }
       let firstNumber = Int64(first)
       guard firstNumber > after else { throw FormatError(.notAscending(previous: after, next: firstNumber), at: 0) }
       var numbers: [Int64] = [firstNumber]

@@ -54,7 +54,9 @@ public enum LabelDecoder {
       try labelBlock.block.checkChecksum()
       return try labelBlock.block.withPayload { (payload) throws(FormatError) -> [String] in
         var labels: [String] = []
-        labels.reserveCapacity(next - first)  // bounded by the payload: each label has a 4-byte offset
+        // `next - first` comes from the index and may claim billions of labels: bound the
+        // reservation by the payload, where each label needs a 4-byte offset.
+        labels.reserveCapacity(min(next - first, payload.count / 4))
         for position in 0..<(next - first) {
           let bytes = try labelBlock.label(at: position, in: payload)
           guard Limits.isValidLabelLength(bytes.count) else {

@@ -4,9 +4,10 @@
 ///     let report = Verifier.verify(path: "list.calldir")
 ///     if !report.isValid { report.problems.forEach { print($0) } }
 public struct VerificationReport: Sendable, Equatable {
-  /// The problems found, at most `VerificationOptions.maximumProblems` of them: header and
-  /// section table first, then section checksums, the CallKit limit, blocking entries,
-  /// identification entries and labels, each in file order.
+  /// The problems found, at most `VerificationOptions.maximumProblems` of them, in the order
+  /// checked: section checksums, the index headers, the CallKit limit, then blocking entries,
+  /// identification entries and labels, each in file order. A header or section table that
+  /// cannot be read is the only problem: without it nothing else can be located.
   public var problems: [VerificationProblem]
   /// Whether verification stopped because there were more problems than the list may hold.
   public var truncatedProblemList: Bool

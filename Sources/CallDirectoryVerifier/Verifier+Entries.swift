@@ -19,7 +19,8 @@ extension VerificationPass {
     var previousFirst: Int64?
     var decodedEntries = 0
     var decodedAll = true
-    for block in 0..<index.blockCount where !problems.isOverflowing {
+    for block in 0..<index.blockCount {
+      guard !problems.isOverflowing else { return }
       // block < blockCount, whose records lie inside the index section: no overflow.
       let record = Int(indexSection.offset) &+ Layout.entryIndexHeaderSize &+ block &* Layout.entryIndexRecordSize
       let stored = index.firstNumber(ofBlock: block)
@@ -50,7 +51,7 @@ extension VerificationPass {
         decodedAll = false
       }
     }
-    if decodedAll && !problems.isOverflowing && decodedEntries != index.entryCount {
+    if decodedAll && decodedEntries != index.entryCount {
       problems.record(
         FormatError(
           .malformedIndex("the index declares \(index.entryCount) entries, the blocks hold \(decodedEntries)"),

@@ -15,7 +15,8 @@ extension VerificationPass {
     var previous: String?
     var decodedLabels = 0
     var decodedAll = true
-    for block in 0..<index.blockCount where !problems.isOverflowing {
+    for block in 0..<index.blockCount {
+      guard !problems.isOverflowing else { return }
       // block < blockCount, whose records lie inside the index section: no overflow.
       let recordOffset = block &* Layout.labelIndexRecordSize
       let record = Int(indexSection.offset) &+ Layout.labelIndexHeaderSize &+ recordOffset
@@ -54,7 +55,7 @@ extension VerificationPass {
       }
       decodedLabels &+= labels.count  // bounded by the label count
     }
-    if decodedAll && !problems.isOverflowing && decodedLabels != index.labelCount {
+    if decodedAll && decodedLabels != index.labelCount {
       problems.record(
         FormatError(
           .malformedIndex("the index declares \(index.labelCount) labels, the blocks hold \(decodedLabels)"),
@@ -91,7 +92,8 @@ extension VerificationPass {
         var found: [FormatError] = []
         if start != 0 {
           found.append(
-            FormatError(.malformedBlock(block: block, reason: "the first label offset is \(start), not 0"), at: Layout.blockHeaderSize))
+            FormatError(
+              .malformedBlock(block: block, reason: "the first label offset is \(start), not 0"), at: Layout.blockHeaderSize))
         }
         if Int(end) != area {
           found.append(

@@ -1,0 +1,160 @@
+import CallDirectory
+import Testing
+
+@Suite struct VerifierDamageTests {
+  @Test(arguments: [0x01, 0x80, 0xFF] as [UInt8])
+  func everySingleByteChangeIsReported(mask: UInt8) throws {
+    let bytes = try VerifierSamples.smallFile()
+    var missed: [Int] = []
+    for offset in bytes.indices {
+      var damaged = bytes
+      damaged[offset] ^= mask
+      if Verifier.verify(damaged).isValid { missed.append(offset) }
+      exerciseReader(damaged, probes: VerifierSamples.probes)
+    }
+    #expect(missed == [], "mask \(mask) of a \(bytes.count)-byte file")
+  }
+
+  @Test func everyTruncationIsReported() throws {
+    let bytes = try VerifierSamples.smallFile()
+    for length in 0..<bytes.count {
+      let prefix = Array(bytes[..<length])
+      let report = Verifier.verify(prefix)
+      #expect(report.problems.count == 1, "length \(length)")
+      #expect(throws: FormatError.self, "length \(length)") { try CallDirectoryReader(bytes: prefix) }
+      exerciseReader(prefix, probes: VerifierSamples.probes)
+    }
+  }
+
+  @Test func appendedByteIsReported() throws {
+    let bytes = try VerifierSamples.smallFile() + [0]
+    let problems = Verifier.verify(bytes).problems
+    #expect(problems.count == 1)
+    guard case .fileLengthMismatch(let declared, let actual) = problems.first?.error.kind else {
+      Issue.record("expected a file length mismatch, got \(problems)")
+      return
+    }
+    #expect(declared + 1 == UInt64(actual))
+    #expect(throws: FormatError.self) { try CallDirectoryReader(bytes: bytes) }
+  }
+
+  @Test func damageInTwoBlocksOfOneKindGivesTwoPlacedProblems() throws {
+    let bytes = try VerifierSamples.smallFile()
+    let file = try CraftedFile(bytes)
+    let ranges = file.blockRanges(.blocking)
+    try #require(ranges.count >= 3)
+    let base = file.offset(of: .blockingData)
+    var damaged = bytes
+    damaged[base + ranges[0].lowerBound + 8] ^= 0x04  // past the codec, parameters and declared length
+    damaged[base + ranges[2].lowerBound + 5] ^= 0x04
+    let problems = Verifier.verify(damaged).problems
+    let blockProblems = problems.filter {
+      if case .blockChecksumMismatch = $0.error.kind { return true } else { return false }
+    }
+    // Each names its own block's trailer: the walk went on past the first damaged block.
+    #expect(blockProblems.map(\.error.offset) == [base + ranges[0].upperBound - 4, base + ranges[2].upperBound - 4])
+    #expect(blockProblems.allSatisfy { $0.error.section == "BDAT" })
+    #expect(problems.contains { $0.error.kind.isSectionChecksumMismatch && $0.error.section == "BDAT" })
+  }
+
+  @Test func damageInTwoLabelBlocksGivesTwoPlacedProblems() throws {
+    let bytes = try VerifierSamples.smallFile()
+    let file = try CraftedFile(bytes)
+    let ranges = file.labelBlockRanges()
+    try #require(ranges.count >= 3)
+    let base = file.offset(of: .labelData)
+    var damaged = bytes
+    damaged[base + ranges[0].upperBound - 2] ^= 0x40
+    damaged[base + ranges[2].upperBound - 3] ^= 0x40
+    let problems = Verifier.verify(damaged).problems.filter { !$0.error.kind.isSectionChecksumMismatch }
+    #expect(problems.map(\.error.offset) == [base + ranges[0].upperBound - 4, base + ranges[2].upperBound - 4])
+    #expect(problems.allSatisfy { $0.error.section == "LDAT" })
+  }
+
+  @Test func damageInEverySectionIsReportedPerSection() throws {
+    let bytes = try VerifierSamples.smallFile()
+    let file = try CraftedFile(bytes)
+    var damaged = bytes
+    for type in SectionType.allCases {
+      // The last byte of each section: a block trailer or an index record's top byte.
+      damaged[file.offset(of: type) + file[type].count - 1] ^= 0x20
+    }
+    let problems = Verifier.verify(damaged).problems
+    let damagedSections = Set(problems.filter { $0.error.kind.isSectionChecksumMismatch }.compactMap(\.error.section))
+    #expect(damagedSections == Set(SectionType.allCases.map(\.rawValue)))
+    #expect(Set(problems.map(\.error.offset)).count >= SectionType.allCases.count)
+  }
+
+  @Test func problemListIsCapped() throws {
+    let bytes = try VerifierSamples.smallFile()
+    let file = try CraftedFile(bytes)
+    var damaged = bytes
+    for range in file.blockRanges(.blocking) { damaged[file.offset(of: .blockingData) + range.upperBound - 1] ^= 1 }
+    var options = VerificationOptions()
+    options.maximumProblems = 2
+    let capped = Verifier.verify(damaged, options: options)
+    #expect(capped.problems.count == 2)
+    #expect(capped.truncatedProblemList)
+    let full = Verifier.verify(damaged)
+    #expect(full.problems.count > 2 && !full.truncatedProblemList)
+    #expect(Array(full.problems.prefix(2)) == capped.problems)
+  }
+
+  @Test func cursorKeepsThrowingAfterADamagedBlock() throws {
+    let bytes = try VerifierSamples.smallFile()
+    let file = try CraftedFile(bytes)
+    var damaged = bytes
+    damaged[file.offset(of: .blockingData) + file.blockRanges(.blocking)[0].upperBound - 1] ^= 1
+    var cursor = try CallDirectoryReader(bytes: damaged).cursor(.blocking)
+    for _ in 0..<3 { #expect(throws: FormatError.self) { try cursor.next() } }
+  }
+}
+
+extension FormatError.Kind {
+  var isSectionChecksumMismatch: Bool {
+    if case .sectionChecksumMismatch = self { return true } else { return false }
+  }
+}
+
+@Suite struct VerifierResealedDamageTests {
+  /// Random damage behind fresh checksums reaches the structural checks. Whatever the verifier
+  /// says must hold: a file it passes streams and answers every lookup of what it streams.
+  @Test func resealedRandomDamageNeverContradictsTheVerifier() throws {
+    let seed: UInt64 = 0x5EA1_ED00
+    var random = SeededGenerator(seed: seed)
+    let original = try CraftedFile(try VerifierSamples.smallFile())
+    let dataRanges: [SectionType: [Range<Int>]] = [
+      .blockingData: original.blockRanges(.blocking), .identificationData: original.blockRanges(.identification),
+      .labelData: original.labelBlockRanges(),
+    ]
+    var passed = 0
+    for iteration in 0..<1000 {
+      var file = original
+      let type = SectionType.allCases.randomElement(using: &random)!
+      let count = file[type].count
+      guard count > 0 else { continue }
+      for _ in 0...Int.random(in: 0..<3, using: &random) {
+        let at = Int.random(in: 0..<count, using: &random)
+        file.patch(type, at: at, [file[type][at] ^ UInt8.random(in: 1...255, using: &random)])
+        if let block = dataRanges[type]?.first(where: { $0.contains(at) }), at < block.upperBound - 4 {
+          file.resealBlock(in: type, block)
+        }
+      }
+      let bytes = file.bytes
+      let report = Verifier.verify(bytes)
+      exerciseReader(bytes, probes: VerifierSamples.probes)
+      guard report.isValid else { continue }
+      passed += 1
+      let reader = try CallDirectoryReader(bytes: bytes)
+      let contents = try Contents.read(reader)
+      #expect(contents.blocking.count == report.blockingCount, "seed \(seed) iteration \(iteration)")
+      #expect(contents.identification.count == report.identificationCount, "seed \(seed) iteration \(iteration)")
+      for number in contents.blocking { #expect(try reader.isBlocked(number), "seed \(seed) iteration \(iteration)") }
+      for (number, label) in contents.identification {
+        #expect(try reader.label(for: number) == label, "seed \(seed) iteration \(iteration)")
+      }
+    }
+    // Most damage is caught; what passes is a different valid file, which the checks above replay.
+    #expect(passed < 500, "seed \(seed)")
+  }
+}

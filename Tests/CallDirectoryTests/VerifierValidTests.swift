@@ -1,0 +1,111 @@
+import CallDirectory
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+@Suite struct VerifierValidTests {
+  @Test func emptyDirectoryIsValid() throws {
+    let report = Verifier.verify(try Contents().encoded())
+    #expect(report.problems == [])
+    #expect(report.isValid && !report.truncatedProblemList)
+    #expect(report.blockingCount == 0 && report.identificationCount == 0 && report.labelCount == 0)
+  }
+
+  @Test func oneEntryEachIsValid() throws {
+    let contents = Contents(blocking: [12025550100], identification: [(12025550123, "Acme Support")])
+    let report = Verifier.verify(try contents.encoded())
+    #expect(report.problems == [])
+    #expect(report.blockingCount == 1 && report.identificationCount == 1 && report.labelCount == 1)
+  }
+
+  @Test func extremesAreValid() throws {
+    let contents = Contents(
+      blocking: [1, 2, Int64.max / 2, Int64.max - 2, Int64.max - 1],
+      identification: [(1, "one"), (Int64.max - 1, "max")])
+    #expect(Verifier.verify(try contents.encoded()).problems == [])
+  }
+
+  @Test(arguments: [1, 2, 4, 64, 4096])
+  func seededRandomIsValid(entriesPerBlock: Int) throws {
+    let seed: UInt64 = 0x0E21_F1E5 + UInt64(entriesPerBlock)
+    var random = SeededGenerator(seed: seed)
+    var contents = Contents()
+    for _ in 0..<3000 { contents.blocking.append(Int64.random(in: 1...Limits.maximumNumber, using: &random)) }
+    let labels = (0..<300).map { "label \($0) " + String(repeating: "é", count: $0 % 40) }
+    for _ in 0..<2000 {
+      contents.identification.append(
+        (12_000_000_000 + Int64.random(in: 0..<100_000, using: &random), labels.randomElement(using: &random)!))
+    }
+    var options = DirectoryBuilder.Options()
+    options.entriesPerBlock = entriesPerBlock
+    options.labelBlockTarget = 256
+    let canonical = contents.canonical
+    let report = Verifier.verify(try canonical.encoded(options: options), options: .callKitChecks)
+    #expect(report.problems == [], "seed \(seed)")
+    #expect(report.blockingCount == canonical.blocking.count, "seed \(seed)")
+    #expect(report.identificationCount == canonical.identification.count, "seed \(seed)")
+    #expect(report.labelCount == Set(canonical.identification.map(\.1)).count, "seed \(seed)")
+  }
+
+  @Test func smallFileIsValidAndHasDeflatedBlocks() throws {
+    let bytes = try VerifierSamples.smallFile()
+    #expect(Verifier.verify(bytes).problems == [])
+    #expect(try Contents.read(CallDirectoryReader(bytes: bytes)) == VerifierSamples.contents)
+    let file = try CraftedFile(bytes)
+    let codecs = file.blockRanges(.blocking).map { file[.blockingData][$0.lowerBound] }
+    #expect(codecs.count >= 3)
+    #expect(codecs.first == BlockCodec.deflate.rawValue)
+    #expect(codecs.contains(BlockCodec.raw.rawValue))
+    #expect(file.blockRanges(.identification).count >= 3)
+    let labelCodecs = file.labelBlockRanges().map { file[.labelData][$0.lowerBound] }
+    #expect(labelCodecs.count >= 3)
+    #expect(labelCodecs.contains(BlockCodec.deflate.rawValue))
+  }
+
+  @Test func unknownOptionalSectionIsValidAndChecksummed() throws {
+    var file = try CraftedFile(try VerifierSamples.smallFile())
+    file.sections.append(.init(type: 0x5254_5845, flags: 0, bytes: [1, 2, 3, 4, 5]))  // "EXTR", little-endian
+    #expect(Verifier.verify(file.bytes).problems == [])
+    var damaged = file.bytes
+    damaged[damaged.count - 1] ^= 0x10
+    let problems = Verifier.verify(damaged).problems
+    #expect(problems.count == 1)
+    #expect(problems.first?.error.section == "EXTR")
+    #expect(problems.first?.error.offset == damaged.count - 5)
+  }
+
+  @Test func fileOnDiskIsValid() throws {
+    let path = "/tmp/verifier-test-\(UInt64.random(in: 0...UInt64.max)).calldir"
+    var builder = DirectoryBuilder()
+    try builder.block(12025550100)
+    try builder.identify(12025550123, label: "Acme Support")
+    try builder.write(to: path)
+    defer { _ = unsafe unlink(path) }
+    let report = Verifier.verify(path: path)
+    #expect(report.problems == [])
+    #expect(report.blockingCount == 1 && report.identificationCount == 1)
+  }
+
+  @Test func missingFileIsOneSystemProblem() {
+    let report = Verifier.verify(path: "/nonexistent/verifier-test.calldir")
+    #expect(report.problems.count == 1)
+    guard case .system(let operation, _, _, _) = report.problems.first?.error.kind else {
+      Issue.record("expected a system error, got \(report.problems)")
+      return
+    }
+    #expect(operation == "open")
+  }
+}
+
+extension VerificationOptions {
+  /// Format and CallKit checks.
+  static var callKitChecks: VerificationOptions {
+    var options = VerificationOptions()
+    options.callKit = true
+    return options
+  }
+}
