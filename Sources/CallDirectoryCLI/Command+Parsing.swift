@@ -24,125 +24,83 @@ extension Command {
   }
 
   private static func parsePack(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
-    var scanner = ArgumentScanner(arguments, command: "pack")
+    typealias Table = OptionTable<PackOptions>
     var options = PackOptions()
-    var output: String?
-    while let item = scanner.next() {
-      switch item {
-      case .positional(let path): options.listings.append(path)
-      case .option(let name, let inline):
-        switch name {
-        case "--help", "-h": return .help(topic: "pack")
-        case "--block", "-b": options.blockFiles.append(try scanner.value(of: name, inline: inline))
-        case "--identify", "-i": options.identifyFiles.append(try scanner.value(of: name, inline: inline))
-        case "--country", "-c": options.country = try countryCode(try scanner.value(of: name, inline: inline), command: "pack")
-        case "--output", "-o": output = try scanner.value(of: name, inline: inline)
-        case "--entries-per-block":
-          let text = try scanner.value(of: name, inline: inline)
-          guard let value = Int(text), value >= 1, value <= 4096 else {
-            throw UsageError("--entries-per-block must be 1...4096, not \(text)", command: "pack")
-          }
-          options.entriesPerBlock = value
-        default: throw unknownOption(name, command: "pack", known: ["--block", "--identify", "--country", "--output", "--entries-per-block"])
-        }
-      }
-    }
-    guard let output else { throw UsageError("pack needs an output file: -o OUT.calldir", command: "pack") }
-    options.output = output
-    guard !(options.listings + options.blockFiles + options.identifyFiles).isEmpty else {
+    let table = Table(
+      command: "pack",
+      options: [
+        Table.Option(names: ["--block", "-b"], action: .value { $0.blockFiles.append($1) }),
+        Table.Option(names: ["--identify", "-i"], action: .value { $0.identifyFiles.append($1) }),
+        Table.Option(
+          names: ["--country", "-c"], action: .value { (state, text) throws(UsageError) in state.country = try countryCode(text, command: "pack") }),
+        Table.Option(names: ["--output", "-o"], action: .value { $0.output = $1 }),
+        Table.Option(
+          names: ["--entries-per-block"],
+          action: .value { (state, text) throws(UsageError) in
+            guard let value = Int(text), value >= 1, value <= 4096 else {
+              throw UsageError("--entries-per-block must be 1...4096, not \(text)", command: "pack")
+            }
+            state.entriesPerBlock = value
+          }),
+      ],
+      positional: { $0.listings.append($1) })
+    guard try table.parse(arguments, into: &options) else { return .help(topic: "pack") }
+    guard !options.output.isEmpty else { throw UsageError("pack needs an output file: -o OUT.calldir", command: "pack") }
+    let inputs = options.listings + options.blockFiles + options.identifyFiles
+    guard !inputs.isEmpty else {
       throw UsageError("pack needs at least one input: a listing, --block FILE or --identify FILE", command: "pack")
     }
-    let stdinInputs = (options.listings + options.blockFiles + options.identifyFiles).filter { $0 == "-" }.count
-    guard stdinInputs <= 1 else { throw UsageError("standard input (-) can be read only once", command: "pack") }
+    guard inputs.filter({ $0 == "-" }).count <= 1 else {
+      throw UsageError("standard input (-) can be read only once", command: "pack")
+    }
     return .pack(options)
   }
 
-  private static func parseUnpack(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
-    var scanner = ArgumentScanner(arguments, command: "unpack")
-    var files: [String] = []
+  /// The state of the commands that read files and may answer in JSON.
+  private struct ReadState {
+    var positionals: [String] = []
+    var json = false
+    var callKit = false
     var output = "-"
-    while let item = scanner.next() {
-      switch item {
-      case .positional(let path): files.append(path)
-      case .option(let name, let inline):
-        switch name {
-        case "--help", "-h": return .help(topic: "unpack")
-        case "--output", "-o": output = try scanner.value(of: name, inline: inline)
-        default: throw unknownOption(name, command: "unpack", known: ["--output"])
-        }
-      }
-    }
-    guard files.count == 1 else { throw UsageError("unpack takes exactly one file", command: "unpack") }
-    return .unpack(file: files[0], output: output)
+    var country: Int?
+  }
+
+  private static func readTable(_ command: String, _ extra: [OptionTable<ReadState>.Option] = []) -> OptionTable<ReadState> {
+    OptionTable(command: command, options: extra, positional: { $0.positionals.append($1) })
+  }
+
+  private static var json: OptionTable<ReadState>.Option { .init(names: ["--json"], action: .flag { $0.json = true }) }
+
+  private static func parseUnpack(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
+    var state = ReadState()
+    let output = OptionTable<ReadState>.Option(names: ["--output", "-o"], action: .value { $0.output = $1 })
+    guard try readTable("unpack", [output]).parse(arguments, into: &state) else { return .help(topic: "unpack") }
+    guard state.positionals.count == 1 else { throw UsageError("unpack takes exactly one file", command: "unpack") }
+    return .unpack(file: state.positionals[0], output: state.output)
   }
 
   private static func parseVerify(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
-    var scanner = ArgumentScanner(arguments, command: "verify")
-    var files: [String] = []
-    var callKit = false
-    var json = false
-    while let item = scanner.next() {
-      switch item {
-      case .positional(let path): files.append(path)
-      case .option(let name, let inline):
-        switch name {
-        case "--help", "-h": return .help(topic: "verify")
-        case "--callkit":
-          try scanner.flag(name, inline: inline)
-          callKit = true
-        case "--json":
-          try scanner.flag(name, inline: inline)
-          json = true
-        default: throw unknownOption(name, command: "verify", known: ["--callkit", "--json"])
-        }
-      }
-    }
-    guard !files.isEmpty else { throw UsageError("verify needs at least one file", command: "verify") }
-    return .verify(files: files, callKit: callKit, json: json)
+    var state = ReadState()
+    let callKit = OptionTable<ReadState>.Option(names: ["--callkit"], action: .flag { $0.callKit = true })
+    guard try readTable("verify", [callKit, json]).parse(arguments, into: &state) else { return .help(topic: "verify") }
+    guard !state.positionals.isEmpty else { throw UsageError("verify needs at least one file", command: "verify") }
+    return .verify(files: state.positionals, callKit: state.callKit, json: state.json)
   }
 
   private static func parseLookup(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
-    var scanner = ArgumentScanner(arguments, command: "lookup")
-    var positionals: [String] = []
-    var json = false
-    var country: Int?
-    while let item = scanner.next() {
-      switch item {
-      case .positional(let value): positionals.append(value)
-      case .option(let name, let inline):
-        switch name {
-        case "--help", "-h": return .help(topic: "lookup")
-        case "--json":
-          try scanner.flag(name, inline: inline)
-          json = true
-        case "--country", "-c": country = try countryCode(try scanner.value(of: name, inline: inline), command: "lookup")
-        default: throw unknownOption(name, command: "lookup", known: ["--json", "--country"])
-        }
-      }
-    }
-    guard positionals.count >= 2 else { throw UsageError("lookup needs a file and at least one number", command: "lookup") }
-    return .lookup(file: positionals[0], numbers: Array(positionals.dropFirst()), country: country, json: json)
+    var state = ReadState()
+    let country = OptionTable<ReadState>.Option(
+      names: ["--country", "-c"], action: .value { (state, text) throws(UsageError) in state.country = try countryCode(text, command: "lookup") })
+    guard try readTable("lookup", [json, country]).parse(arguments, into: &state) else { return .help(topic: "lookup") }
+    guard state.positionals.count >= 2 else { throw UsageError("lookup needs a file and at least one number", command: "lookup") }
+    return .lookup(file: state.positionals[0], numbers: Array(state.positionals.dropFirst()), country: state.country, json: state.json)
   }
 
   private static func parseInfo(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
-    var scanner = ArgumentScanner(arguments, command: "info")
-    var files: [String] = []
-    var json = false
-    while let item = scanner.next() {
-      switch item {
-      case .positional(let path): files.append(path)
-      case .option(let name, let inline):
-        switch name {
-        case "--help", "-h": return .help(topic: "info")
-        case "--json":
-          try scanner.flag(name, inline: inline)
-          json = true
-        default: throw unknownOption(name, command: "info", known: ["--json"])
-        }
-      }
-    }
-    guard files.count == 1 else { throw UsageError("info takes exactly one file", command: "info") }
-    return .info(file: files[0], json: json)
+    var state = ReadState()
+    guard try readTable("info", [json]).parse(arguments, into: &state) else { return .help(topic: "info") }
+    guard state.positionals.count == 1 else { throw UsageError("info takes exactly one file", command: "info") }
+    return .info(file: state.positionals[0], json: state.json)
   }
 
   private static func countryCode(_ text: String, command: String) throws(UsageError) -> Int {
@@ -159,11 +117,6 @@ extension Command {
     return UsageError(message)
   }
 
-  private static func unknownOption(_ name: String, command: String, known: [String]) -> UsageError {
-    var message = "unknown option '\(name)' for \(command)"
-    if let near = Suggestion.nearest(to: name, among: known + ["--help"]) { message += "; did you mean '\(near)'?" }
-    return UsageError(message, command: command)
-  }
 }
 
 /// The nearest known word to a mistyped one, by edit distance.

@@ -4,18 +4,8 @@ import Testing
 
 /// Helpers for the listing tests, kept in one namespace so they cannot clash with other test files.
 enum ListingTestSupport {
-  /// SplitMix64: a tiny deterministic generator, so a failing random case can be replayed from its seed.
-  struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-  }
+  /// The suite's seeded generator (`SeededGenerator`, SplitMix64).
+  typealias SplitMix64 = SeededGenerator
 
   /// The UTF-8 bytes of `text`.
   static func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
