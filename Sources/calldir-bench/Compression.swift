@@ -36,7 +36,7 @@ struct ExternalCompressor {
     var processes: [Process?] = []
     for compressor in compressors {
       let output = path + compressor.suffix
-      FileManager.default.createFile(atPath: output, contents: nil)
+      _ = FileManager.default.createFile(atPath: output, contents: nil)
       let process = Process()
       process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
       process.arguments = [compressor.program] + compressor.arguments + [path]

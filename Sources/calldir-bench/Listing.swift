@@ -29,7 +29,9 @@ enum Listing {
 
   /// Appends `field`, quoted when it holds a comma, a quote, CR or LF.
   static func appendField(_ field: String, to text: inout [UInt8]) {
-    let needsQuotes = field.utf8.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 10 || $0 == 13 }
+    let needsQuotes = field.utf8.contains {
+      $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 10 || $0 == 13
+    }
     guard needsQuotes else {
       text.append(contentsOf: field.utf8)
       return

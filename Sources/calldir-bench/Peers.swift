@@ -84,7 +84,7 @@ struct SortedArrayPeer: LookupPeer {
 
   /// Maps the file at `path` (open, fstat, mmap, close), or `nil` when that fails or it is empty.
   init?(path: String) {
-    let descriptor = open(path, O_RDONLY)
+    let descriptor = unsafe open(path, O_RDONLY)
     guard descriptor >= 0 else { return nil }
     defer { _ = close(descriptor) }
     var status = stat()
@@ -101,10 +101,11 @@ struct SortedArrayPeer: LookupPeer {
     _ = unsafe munmap(UnsafeMutableRawPointer(mutating: base), length)
   }
 
-  /// Entry `index`. Precondition: `0 <= index < count`.
+  /// Entry `index`. Precondition: `0 <= index < count`, so `index * 8` cannot overflow and the
+  /// load is inside the mapping and 8-aligned (a mapping starts on a page).
   @inline(__always)
   private func entry(_ index: Int) -> Int64 {
-    Int64(littleEndian: unsafe base.load(fromByteOffset: index &* 8, as: Int64.self))  // 8-aligned: mmap is page-aligned
+    Int64(littleEndian: unsafe base.load(fromByteOffset: index &* 8, as: Int64.self))
   }
 
   func find(_ number: Int64) -> Int {
@@ -127,7 +128,7 @@ struct SortedArrayPeer: LookupPeer {
 
   /// Reads the file at `path` into an array with `read(2)`: what the in-memory peer pays at start-up.
   static func load(_ path: String) throws(BenchError) -> [Int64] {
-    let descriptor = open(path, O_RDONLY)
+    let descriptor = unsafe open(path, O_RDONLY)
     guard descriptor >= 0 else { throw .io("cannot open \(path)") }
     defer { _ = close(descriptor) }
     var status = stat()

@@ -128,6 +128,9 @@ struct Summary {
   var hitRatio = Double.nan
   /// Mean miss lookup time, ours over the sorted array.
   var missRatio = Double.nan
+  /// Hit and miss ratios to the array of the same entries packed with deflate off, when the
+  /// default file has deflated blocks.
+  var plainRatios: (hit: Double, miss: Double)?
   /// Mean nanoseconds of one `label(for:)` hit.
   var labelNanoseconds = Double.nan
   /// Median open time of the dataset's file, in nanoseconds.
@@ -139,7 +142,8 @@ struct Summary {
 
   /// The summary table of all datasets, with the design targets checked against the figures.
   static func table(_ summaries: [Summary]) -> String {
-    var table = Table(title: "summary (design targets: file <= 1.3x bound; callerid file <= gzip -9 listing; lookup <= 2x array)")
+    var table = Table(
+      title: "summary (design targets: file <= 1.3x bound; callerid file <= gzip -9 listing; lookup <= 2x array)")
     table.section(
       "dataset",
       [
@@ -150,7 +154,8 @@ struct Summary {
     for summary in summaries {
       table.row([
         summary.dataset, Format.grouped(summary.entries), cell(summary.bytesPerEntry) { Format.fixed($0, 3) },
-        cell(summary.overBound, Format.ratio), cell(summary.overGzip, Format.ratio), cell(summary.hitRatio, Format.ratio),
+        cell(summary.overBound, Format.ratio), cell(summary.overGzip, Format.ratio),
+        cell(summary.hitRatio, Format.ratio),
         cell(summary.missRatio, Format.ratio), cell(summary.labelNanoseconds, Format.nanoseconds),
         cell(summary.openNanoseconds, Format.microseconds), cell(summary.streamRate, Format.millions),
         cell(summary.packRate, Format.millions),
@@ -164,6 +169,9 @@ struct Summary {
       }
       if !summary.hitRatio.isNaN { verdicts.append("lookup hits \(verdict(summary.hitRatio, 2.0))") }
       if !summary.missRatio.isNaN { verdicts.append("lookup misses \(verdict(summary.missRatio, 2.0))") }
+      if let plain = summary.plainRatios {
+        verdicts.append("(deflate off: hits \(Format.ratio(plain.hit)), misses \(Format.ratio(plain.miss)))")
+      }
       table.note("\(summary.dataset): " + verdicts.joined(separator: ", "))
     }
     return table.rendered()

@@ -64,6 +64,9 @@ struct Samples {
   /// The smallest value.
   var minimum: Double { values.min() ?? 0 }
 
+  /// How many values exceed `limit`.
+  func countAbove(_ limit: Double) -> Int { values.count { $0 > limit } }
+
   /// The `p`-th percentile (0 ... 100) by the nearest-rank method.
   func percentile(_ p: Double) -> Double {
     guard !values.isEmpty else { return 0 }
@@ -79,23 +82,41 @@ struct Repetitions {
   var warmup: Int
   /// Timed runs.
   var samples: Int
+  /// Seconds a measurement may take in all. A warm-up run slower than this is kept as the only
+  /// sample, and timed runs stop once the budget is spent (after at least one).
+  var budget: Double = 10
 }
 
 /// Runs `body` `repetitions.warmup` times untimed, then `repetitions.samples` times timed.
 ///
+/// Warm-up runs are timed too, only to keep within the budget: when one of them alone exceeds
+/// it, it becomes the single sample (the file and code are warm by then: an earlier step
+/// touched them), so a pathologically slow operation still costs one run, not seven.
 /// - Parameters:
 ///   - sink: receives each run's result, so the work cannot be optimised away.
 ///   - body: one run; returns a value derived from all of its work.
 /// - Returns: the seconds each timed run took.
 func measure(_ repetitions: Repetitions, sink: Sink, _ body: () throws -> Int) rethrows -> Samples {
-  for _ in 0..<repetitions.warmup { sink.consume(try body()) }
-  var samples = Samples()
-  for _ in 0..<repetitions.samples {
+  func timed() throws -> Double {
     let start = monotonicNanoseconds()
     let result = try body()
     let end = monotonicNanoseconds()
     sink.consume(result)
-    samples.append(Double(end &- start) / 1e9)
+    return Double(end &- start) / 1e9
+  }
+  var samples = Samples()
+  for _ in 0..<repetitions.warmup {
+    let seconds = try timed()
+    if seconds > repetitions.budget {
+      samples.append(seconds)
+      return samples
+    }
+  }
+  var spent = 0.0
+  while samples.values.count < repetitions.samples && (samples.values.isEmpty || spent < repetitions.budget) {
+    let seconds = try timed()
+    samples.append(seconds)
+    spent += seconds
   }
   return samples
 }

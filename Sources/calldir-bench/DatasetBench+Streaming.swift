@@ -1,0 +1,53 @@
+import CallDirectory
+import Foundation
+
+extension DatasetBench {
+  /// The streaming section: `forEachBlocking` or `forEachIdentification` over the whole file,
+  /// against inflating the gzip listing.
+  func streaming(_ reader: CallDirectoryReader, gzip: String?, into table: inout Table, _ summary: inout Summary)
+    throws
+  {
+    let repetitions = configuration.streamRepetitions
+    let ours: Samples
+    let name: String
+    if dataset.kind == .blocking {
+      name = "calldir forEachBlocking"
+      ours = try measure(repetitions, sink: sink) {
+        var total: Int64 = 0
+        var count = 0
+        try reader.forEachBlocking { number in
+          total &+= number
+          count += 1
+        }
+        return count ^ Int(truncatingIfNeeded: total)
+      }
+    } else {
+      name = "calldir forEachIdentification"
+      ours = try measure(repetitions, sink: sink) {
+        var total: Int64 = 0
+        var labelBytes = 0
+        try reader.forEachIdentification { number, label in
+          total &+= number
+          labelBytes &+= label.utf8.count
+        }
+        return labelBytes ^ Int(truncatingIfNeeded: total)
+      }
+    }
+    table.section("streaming, whole file", ["M entries/s", "median ms", "min ms"])
+    let rate = Double(dataset.count) / ours.median
+    table.row([name, Format.millions(rate), ms(ours.median), ms(ours.minimum)])
+    summary.streamRate = rate
+    if let gzip, let bytes = try? Files.read(gzip) {
+      let peer = try measure(repetitions, sink: sink) {
+        guard let lines = Gunzip.lineCount(bytes) else { throw BenchError.library("zlib could not inflate \(gzip)") }
+        return lines
+      }
+      table.row([
+        "listing CSV | gzip -9: zlib inflate + count lines", Format.millions(Double(dataset.count) / peer.median),
+        ms(peer.median), ms(peer.minimum),
+      ])
+      table.note("the gzip peer does not parse the CSV: it is a lower bound for reading the listing")
+    }
+    table.note(runs(ours, repetitions) + "; every entry's number (and label) is used")
+  }
+}
