@@ -33,6 +33,8 @@ public struct DirectoryLayout: Sendable {
   public let labelIndex: LabelIndex
   /// The file offsets of the data sections, for placing errors.
   public let dataOffsets: (blocking: Int, identification: Int, labels: Int)
+  /// The file offsets of the index sections, for placing errors.
+  public let indexOffsets: (blocking: Int, identification: Int, labels: Int)
 
   /// Parses the header, locates the sections and checks the indexes' headers.
   ///
@@ -64,6 +66,10 @@ public struct DirectoryLayout: Sendable {
     identificationIndex = try index(.identificationIndex, data: identificationData) { (s, n) throws(FormatError) in try EntryIndex(parsing: s, dataLength: n) }
     labelIndex = try index(.labelIndex, data: labelData) { (s, n) throws(FormatError) in try LabelIndex(parsing: s, dataLength: n) }
     dataOffsets = (blockingBase, identificationBase, labelBase)
+    indexOffsets = (
+      Int(header.section(.blockingIndex)?.offset ?? 0), Int(header.section(.identificationIndex)?.offset ?? 0),
+      Int(header.section(.labelIndex)?.offset ?? 0)
+    )
   }
 
   /// The index of `kind`.
@@ -83,9 +89,11 @@ public struct DirectoryLayout: Sendable {
   /// - Complexity: O(1).
   public func entryBlock(_ kind: EntryKind, _ number: Int) throws(FormatError) -> EntryBlock {
     let index = index(kind)
-    let (data, index_) = kind == .blocking ? (dataOffsets.blocking, section(.blockingIndex)) : (dataOffsets.identification, section(.identificationIndex))
+    let (data, indexBase) =
+      kind == .blocking
+      ? (dataOffsets.blocking, indexOffsets.blocking) : (dataOffsets.identification, indexOffsets.identification)
     let range: Range<Int>
-    do { range = try index.blockRange(number) } catch { throw error.placed(in: kind.sections.index.rawValue, base: Int(index_.offset)) }
+    do { range = try index.blockRange(number) } catch { throw error.placed(in: kind.sections.index.rawValue, base: indexBase) }
     do {
       let bytes = try file.slice(offset: data &+ range.lowerBound, length: range.count)
       return try EntryBlock(
@@ -110,7 +118,7 @@ public struct DirectoryLayout: Sendable {
   /// - Throws: `FormatError` with file offsets.
   public func labelBlock(_ number: Int, labelCount: Int) throws(FormatError) -> LabelBlock {
     let range: Range<Int>
-    do { range = try labelIndex.blockRange(number) } catch { throw error.placed(in: SectionType.labelIndex.rawValue, base: Int(section(.labelIndex).offset)) }
+    do { range = try labelIndex.blockRange(number) } catch { throw error.placed(in: SectionType.labelIndex.rawValue, base: indexOffsets.labels) }
     let base = dataOffsets.labels &+ range.lowerBound
     do {
       return try LabelBlock(parsing: try file.slice(offset: base, length: range.count), number: number, labelCount: labelCount)
@@ -125,7 +133,7 @@ public struct DirectoryLayout: Sendable {
   /// - Complexity: O(log label blocks), plus inflating one label block when it is deflated.
   public func withLabel<R>(_ id: Int, _ body: (ByteView) throws(FormatError) -> R) throws(FormatError) -> R? {
     let found: (block: Int, position: Int, count: Int)?
-    do { found = try labelIndex.locate(id) } catch { throw error.placed(in: SectionType.labelIndex.rawValue, base: Int(section(.labelIndex).offset)) }
+    do { found = try labelIndex.locate(id) } catch { throw error.placed(in: SectionType.labelIndex.rawValue, base: indexOffsets.labels) }
     guard let found else { return nil }
     let block = try labelBlock(found.block, labelCount: found.count)
     let base = labelBlockOffset(found.block)

@@ -120,13 +120,22 @@ public struct EliasFanoView: Sendable {
       let zeros = valid == 64 ? word : word & ((1 << UInt64(valid)) &- 1)
       let zeroCount = UInt64(zeros.nonzeroBitCount)
       if remaining < zeroCount {
+        // Select the bit of rank `remaining` in `zeros`: whole bytes first, then within the byte.
         var bits = zeros
         var skip = remaining
+        var position = byte &* 8
+        while true {
+          let inByte = UInt64((bits & 0xFF).nonzeroBitCount)
+          if skip < inByte { break }
+          skip &-= inByte
+          bits >>= 8
+          position &+= 8
+        }
         while skip > 0 {
           bits &= bits &- 1
           skip &-= 1
         }
-        return byte &* 8 &+ bits.trailingZeroBitCount
+        return position &+ bits.trailingZeroBitCount
       }
       remaining &-= zeroCount
       byte &+= 8

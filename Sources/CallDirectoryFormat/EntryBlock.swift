@@ -41,9 +41,15 @@ public struct EntryBlock: Sendable {
   /// Calls `body` with the decoded layout of the payload.
   /// - Throws: `FormatError` when the payload is too short for its fixed-size parts, or inflating fails.
   public func withPayload<R>(_ body: (EntryPayload) throws(FormatError) -> R) throws(FormatError) -> R {
-    try block.withPayload { (payload) throws(FormatError) -> R in
-      try body(try EntryPayload(payload, entryCount: entryCount, lowBits: lowBits, labelBits: labelBits, block: block.number))
-    }
+    try block.withPayload { (payload) throws(FormatError) -> R in try body(try self.payload(payload)) }
+  }
+
+  /// The layout of `bytes` as this block's payload: the block's body when its codec is raw, or
+  /// its inflated payload.
+  /// - Throws: `FormatError.malformedBlock` when the fixed-size parts do not fit.
+  @inlinable
+  public func payload(_ bytes: ByteView) throws(FormatError) -> EntryPayload {
+    try EntryPayload(bytes, entryCount: entryCount, lowBits: lowBits, labelBits: labelBits, block: block.number)
   }
 
   /// Encodes a block of ascending `numbers` and, for identification, their `labelIds`.

@@ -70,11 +70,17 @@ public enum SectionType: String, Sendable, CaseIterable {
   /// The index over the label blocks.
   case labelIndex = "LIDX"
 
-  /// The type as the four bytes stored in the section table.
+  /// The type as the four bytes stored in the section table, read as a little-endian `UInt32`
+  /// (constants, so comparing types costs nothing; a test checks them against `rawValue`).
   public var code: UInt32 {
-    var value: UInt32 = 0
-    for (index, byte) in rawValue.utf8.enumerated() { value |= UInt32(byte) << (UInt32(index) * 8) }
-    return value
+    switch self {
+    case .blockingData: 0x5441_4442  // "BDAT"
+    case .blockingIndex: 0x5844_4942  // "BIDX"
+    case .identificationData: 0x5441_4449  // "IDAT"
+    case .identificationIndex: 0x5844_4949  // "IIDX"
+    case .labelData: 0x5441_444C  // "LDAT"
+    case .labelIndex: 0x5844_494C  // "LIDX"
+    }
   }
 
   /// Renders a stored four-byte type for messages (non-printable bytes as `\xNN`).

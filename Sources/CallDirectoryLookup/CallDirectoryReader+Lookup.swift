@@ -23,14 +23,14 @@ extension CallDirectoryReader {
   /// - Throws: `FormatError` when the block the search lands on is malformed.
   /// - Complexity: O(log n).
   public func isBlocked(_ number: Int64) throws(FormatError) -> Bool {
-    try position(of: number, in: .blocking) { _, _ in true } ?? false
+    try find(number, in: .blocking) != nil
   }
 
   /// The label id of `number`'s identification entry, or `nil` when it has none.
   /// - Throws: `FormatError` when the block the search lands on is malformed.
   /// - Complexity: O(log n).
   public func labelId(for number: Int64) throws(FormatError) -> UInt32? {
-    try position(of: number, in: .identification) { payload, entry in payload.labelId(at: entry) }
+    try find(number, in: .identification)
   }
 
   /// The label of `number`'s identification entry, or `nil` when it has none.
@@ -52,23 +52,30 @@ extension CallDirectoryReader {
     LookupResult(blocked: try isBlocked(number), label: try label(for: number))
   }
 
-  /// Finds `number` among `kind`'s entries and returns `found(payload, entry)` for it, or `nil`.
-  @inline(__always)
-  private func position<R>(
-    of number: Int64, in kind: EntryKind, _ found: (EntryPayload, Int) -> R
-  ) throws(FormatError) -> R? {
+  /// Finds `number` among `kind`'s entries: its label id (0 for blocking entries), or `nil`.
+  ///
+  /// Not generic, and raw blocks (the common case) are searched in place without going through
+  /// the closure that deflated blocks need for their inflated copy.
+  private func find(_ number: Int64, in kind: EntryKind) throws(FormatError) -> UInt32? {
     let index = layout.index(kind)
     guard number > 0, let block = index.block(containing: UInt64(number)) else { return nil }
     let target = UInt64(number) &- index.firstNumber(ofBlock: block)  // first <= number: no wrap
     let entryBlock = try layout.entryBlock(kind, block)
     do {
-      return try entryBlock.withPayload { (payload) throws(FormatError) -> R? in
-        if target == 0 { return found(payload, 0) }
-        guard let entry = payload.numbers.find(target) else { return nil }
-        return found(payload, entry)
+      if entryBlock.block.codec == .raw {
+        return Self.labelId(of: target, in: try entryBlock.payload(entryBlock.block.body))
       }
+      return try entryBlock.withPayload { (payload) throws(FormatError) -> UInt32? in Self.labelId(of: target, in: payload) }
     } catch {
       throw error.placed(in: kind.sections.data.rawValue, base: layout.blockOffset(kind, block))
     }
+  }
+
+  /// The label id of the entry at offset `target` from the block's first number, or `nil`.
+  @inline(__always)
+  private static func labelId(of target: UInt64, in payload: EntryPayload) -> UInt32? {
+    if target == 0 { return payload.labelId(at: 0) }
+    guard let entry = payload.numbers.find(target) else { return nil }
+    return payload.labelId(at: entry)
   }
 }

@@ -30,7 +30,7 @@ extension LabelIndex {
   /// `locate(_:)` with errors placed in the file.
   func locateOrThrow(_ id: Int, in layout: DirectoryLayout) throws(FormatError) -> (block: Int, position: Int, count: Int)? {
     do { return try locate(id) } catch {
-      throw error.placed(in: SectionType.labelIndex.rawValue, base: Int(layout.section(.labelIndex).offset))
+      throw error.placed(in: SectionType.labelIndex.rawValue, base: layout.indexOffsets.labels)
     }
   }
 }
@@ -46,7 +46,7 @@ public enum LabelDecoder {
     let at = Layout.labelIndexHeaderSize + block * Layout.labelIndexRecordSize
     guard block > 0 || first == 0, first < next, next <= index.labelCount else {
       throw FormatError(.malformedIndex("label block \(block) covers labels \(first)..<\(next)"), at: at)
-        .placed(in: SectionType.labelIndex.rawValue, base: Int(layout.section(.labelIndex).offset))
+        .placed(in: SectionType.labelIndex.rawValue, base: layout.indexOffsets.labels)
     }
     let labelBlock = try layout.labelBlock(block, labelCount: next - first)
     let base = layout.labelBlockOffset(block)

@@ -68,3 +68,18 @@ import Testing
     #expect(try reader.label(for: Int64.max - 1) == "max")
   }
 }
+
+@Suite struct LayoutConstantTests {
+  /// The section type codes are constants; they must be the four ASCII bytes of the names.
+  @Test(arguments: SectionType.allCases)
+  func sectionCodeMatchesName(_ type: SectionType) {
+    var value: UInt32 = 0
+    for (index, byte) in type.rawValue.utf8.enumerated() { value |= UInt32(byte) << (UInt32(index) * 8) }
+    #expect(type.code == value)
+    #expect(SectionType.name(of: type.code) == type.rawValue)
+  }
+
+  @Test func crcCheckValue() {
+    #expect(CRC32.checksum(Array("123456789".utf8)) == 0xCBF4_3926)
+  }
+}
