@@ -96,12 +96,12 @@ public struct Block: Sendable {
   /// Frames `payload` as a block: `header` (its first byte is replaced by the codec), the payload
   /// raw or deflated, then the CRC-32 trailer.
   ///
-  /// The payload is deflated when that saves at least an eighth of it: below that, the cost of
-  /// inflating at lookup time is not worth the bytes (`Spec/FORMAT.md`, "Choosing a codec").
-  public static func encode(header: (UInt8, UInt8, UInt8), payload: [UInt8], allowDeflate: Bool = true) -> [UInt8] {
+  /// - Parameter deflateWhenSaving: deflate the payload when that saves at least this share of
+  ///   it, as `1 / n` (`Spec/FORMAT.md`, "Choosing a codec"); `nil` never deflates.
+  public static func encode(header: (UInt8, UInt8, UInt8), payload: [UInt8], deflateWhenSaving divisor: Int?) -> [UInt8] {
     var block: [UInt8] = [BlockCodec.raw.rawValue, header.0, header.1, header.2]
-    if allowDeflate && payload.count >= 64, let deflated = Deflate.compress(payload),
-      deflated.count + 4 <= payload.count - payload.count / 8
+    if let divisor, payload.count >= 64, let deflated = Deflate.compress(payload),
+      deflated.count + 4 <= payload.count - payload.count / divisor
     {
       block[0] = BlockCodec.deflate.rawValue
       block.appendUInt32LE(UInt32(payload.count))

@@ -126,23 +126,4 @@ public struct DirectoryLayout: Sendable {
       throw error.placed(in: SectionType.labelData.rawValue, base: base)
     }
   }
-
-  /// Calls `body` with the UTF-8 bytes of label `id`, or returns `nil` when `id` is out of range.
-  ///
-  /// - Throws: `FormatError` when the label's block or index record is malformed.
-  /// - Complexity: O(log label blocks), plus inflating one label block when it is deflated.
-  public func withLabel<R>(_ id: Int, _ body: (ByteView) throws(FormatError) -> R) throws(FormatError) -> R? {
-    let found: (block: Int, position: Int, count: Int)?
-    do { found = try labelIndex.locate(id) } catch { throw error.placed(in: SectionType.labelIndex.rawValue, base: indexOffsets.labels) }
-    guard let found else { return nil }
-    let block = try labelBlock(found.block, labelCount: found.count)
-    let base = labelBlockOffset(found.block)
-    do {
-      return try block.block.withPayload { (payload) throws(FormatError) -> R in
-        try body(try block.label(at: found.position, in: payload))
-      }
-    } catch {
-      throw error.placed(in: SectionType.labelData.rawValue, base: base)
-    }
-  }
 }

@@ -52,6 +52,11 @@ public struct EntryBlock: Sendable {
     try EntryPayload(bytes, entryCount: entryCount, lowBits: lowBits, labelBits: labelBits, block: block.number)
   }
 
+  /// The share a deflated entry payload must save, as `1 / n`: a half. Lookups search raw blocks
+  /// in place but must inflate a deflated one (microseconds instead of tens of nanoseconds), so
+  /// only dense runs, which deflate to a fraction, are worth it.
+  public static let deflateWhenSaving = 2
+
   /// Encodes a block of ascending `numbers` and, for identification, their `labelIds`.
   ///
   /// The low-bit width is `EliasFano.lowBits`, the label width the fewest bits that hold the
@@ -68,7 +73,9 @@ public struct EntryBlock: Sendable {
     }
     payload.append(contentsOf: numbersPart.low)
     payload.append(contentsOf: numbersPart.high)
-    return Block.encode(header: (UInt8(numbersPart.lowBits), UInt8(width), 0), payload: payload, allowDeflate: allowDeflate)
+    return Block.encode(
+      header: (UInt8(numbersPart.lowBits), UInt8(width), 0), payload: payload,
+      deflateWhenSaving: allowDeflate ? deflateWhenSaving : nil)
   }
 }
 

@@ -38,6 +38,10 @@ public struct LabelBlock: Sendable {
     return try payload.slice(offset: tableBytes &+ start, length: end &- start)
   }
 
+  /// The share a deflated label payload must save, as `1 / n`: an eighth. Text compresses well
+  /// and a label is read only for an identified call, after its number was found.
+  public static let deflateWhenSaving = 8
+
   /// Encodes `labels` (each 1 ... 65,534 bytes) as a label block.
   public static func encode(_ labels: ArraySlice<[UInt8]>, allowDeflate: Bool = true) -> [UInt8] {
     var payload: [UInt8] = []
@@ -48,6 +52,6 @@ public struct LabelBlock: Sendable {
       payload.appendUInt32LE(offset)
     }
     for label in labels { payload.append(contentsOf: label) }
-    return Block.encode(header: (0, 0, 0), payload: payload, allowDeflate: allowDeflate)
+    return Block.encode(header: (0, 0, 0), payload: payload, deflateWhenSaving: allowDeflate ? deflateWhenSaving : nil)
   }
 }

@@ -19,18 +19,18 @@ extension CallDirectoryReader {
 
   /// Calls `body` with every identification number and its label in ascending number order.
   ///
-  /// Checksums are checked as in `forEachBlocking`. Memory: one entry block plus a few label blocks.
+  /// Checksums are checked as in `forEachBlocking`. Memory: one entry block, plus the decoded label
+  /// blocks the reader's label cache keeps (at most its budget, 2 MiB of label bytes by default).
   /// - Throws: `FormatError` for a damaged block or label, or what `body` throws.
   public func forEachIdentification<E: Error>(_ body: (Int64, String) throws(E) -> Void) throws(StreamError<E>) {
     var cursor = EntryCursor(layout: layout, kind: .identification)
-    var labels = LabelCache(layout: layout)
     while true {
       let entry: EntryCursor.Entry
       let label: String
       do throws(FormatError) {
         guard let next = try cursor.next() else { return }
         entry = next
-        label = try labels.label(Int(entry.labelId))
+        label = try labelCache.label(Int(entry.labelId))
       } catch { throw .format(error) }
       do throws(E) { try body(entry.number, label) } catch { throw .consumer(error) }
     }

@@ -19,6 +19,8 @@ public final class CallDirectoryReader: Sendable {
   /// The path the file was opened from, or `nil` for in-memory bytes.
   public let path: String?
   private let storage: FileStorage
+  /// Decoded label blocks, shared by lookups and streams.
+  let labelCache: LabelCache
 
   /// Opens and maps the file at `path`.
   /// - Throws: `FormatError`: `.system` when the file cannot be opened or mapped, else what is
@@ -31,6 +33,7 @@ public final class CallDirectoryReader: Sendable {
       throw FormatError(.system(operation: error.operation, path: path, errno: error.errno, message: error.message), at: 0)
     }
     layout = try DirectoryLayout(parsing: storage.view)
+    labelCache = LabelCache(layout: layout)
     self.path = path
   }
 
@@ -39,6 +42,7 @@ public final class CallDirectoryReader: Sendable {
   public init(bytes: [UInt8]) throws(FormatError) {
     storage = FileStorage(copying: bytes)
     layout = try DirectoryLayout(parsing: storage.view)
+    labelCache = LabelCache(layout: layout)
     path = nil
   }
 
@@ -60,13 +64,14 @@ public final class CallDirectoryReader: Sendable {
   /// The file's size in bytes.
   public var fileSize: Int { layout.file.count }
 
-  /// The UTF-8 text of label `id`, or `nil` when there is no such label.
+  /// The text of label `id`, or `nil` when there is no such label.
+  ///
+  /// The label's block is checked in full (checksum, offsets, lengths, UTF-8) the first time it is
+  /// read, then kept in the reader's label cache.
   /// - Throws: `FormatError` when the label's block is damaged.
-  /// - Complexity: O(log label blocks) plus inflating one label block when it is deflated.
+  /// - Complexity: O(log label blocks), plus decoding one label block when it is not cached.
   public func label(id: Int) throws(FormatError) -> String? {
-    try layout.withLabel(id) { (bytes) throws(FormatError) -> String in
-      guard UTF8Validation.isValid(bytes) else { throw FormatError(.invalidUTF8(id: id), at: 0) }
-      return String(decoding: bytes.bytes, as: UTF8.self)
-    }
+    guard id >= 0 && id < labelCount else { return nil }
+    return try labelCache.label(id)
   }
 }

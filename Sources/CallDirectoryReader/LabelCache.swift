@@ -1,27 +1,61 @@
 import CallDirectoryFormat
+import Synchronization
 
-/// The labels of the few label blocks used last, so that streaming identification entries does not
-/// inflate a label block for every entry. Memory: at most `capacity` blocks of at most 128 KiB.
-struct LabelCache {
-  private let layout: DirectoryLayout
-  private let capacity = 4
-  private var blocks: [(block: Int, first: Int, labels: [String])] = []
+/// Decoded label blocks, kept up to a byte budget so that reading labels does not inflate and
+/// check a label block for every entry.
+///
+/// Labels are stored in byte order, not in number order, so identification entries read in number
+/// order (a CallKit feed) or at random (calls coming in) touch label blocks at random: a cache that
+/// holds the whole table when it fits the budget turns every later read into an array access.
+/// Blocks are decoded with every check (`LabelDecoder`), outside the lock; when the budget is
+/// exceeded the oldest blocks are dropped. Safe to share between threads.
+final class LabelCache: Sendable {
+  /// The default budget: the label bytes of the blocks kept, about the table of a 50,000-label
+  /// directory. The memory used is about twice the budget (string headers and the block map).
+  static let defaultBudget = 2 << 20
 
-  init(layout: DirectoryLayout) {
-    self.layout = layout
+  private struct State {
+    var blocks: [Int: (first: Int, labels: [String])] = [:]
+    var order: [Int] = []
+    var next = 0  // the oldest entry of `order` still cached
+    var bytes = 0
   }
 
-  /// Label `id`, checked: in range, 1 ... 65,534 bytes of valid UTF-8.
-  mutating func label(_ id: Int) throws(FormatError) -> String {
-    if let cached = blocks.firstIndex(where: { id >= $0.first && id < $0.first + $0.labels.count }) {
-      return blocks[cached].labels[id - blocks[cached].first]
-    }
+  private let layout: DirectoryLayout
+  private let budget: Int
+  private let state = Mutex(State())
+
+  init(layout: DirectoryLayout, budget: Int = LabelCache.defaultBudget) {
+    self.layout = layout
+    self.budget = budget
+  }
+
+  /// Label `id`, checked: in range, 1 ... 65,534 bytes of valid UTF-8, its block's checksum good.
+  /// - Throws: `FormatError` with file offsets, `.labelIdOutOfRange` when there is no label `id`.
+  /// - Complexity: O(log label blocks); O(block size) when its block is not cached.
+  func label(_ id: Int) throws(FormatError) -> String {
     guard let located = try layout.labelIndex.locateOrThrow(id, in: layout) else {
       throw FormatError(.labelIdOutOfRange(id: UInt32(truncatingIfNeeded: id), labelCount: layout.labelIndex.labelCount), at: 0)
     }
+    if let labels = state.withLock({ $0.blocks[located.block]?.labels }) { return labels[located.position] }
     let labels = try LabelDecoder.decode(layout: layout, block: located.block)
-    if blocks.count == capacity { blocks.removeFirst() }
-    blocks.append((located.block, id - located.position, labels))
+    let size = labels.reduce(0) { $0 + $1.utf8.count }
+    state.withLock { state in
+      guard state.blocks[located.block] == nil else { return }
+      state.blocks[located.block] = (id - located.position, labels)
+      state.order.append(located.block)
+      state.bytes += size
+      while state.bytes > budget && state.next < state.order.count - 1 {
+        if let dropped = state.blocks.removeValue(forKey: state.order[state.next]) {
+          state.bytes -= dropped.labels.reduce(0) { $0 + $1.utf8.count }
+        }
+        state.next += 1
+      }
+      if state.next > 64 && state.next * 2 > state.order.count {  // compact the queue now and then
+        state.order.removeFirst(state.next)
+        state.next = 0
+      }
+    }
     return labels[located.position]
   }
 }
@@ -35,40 +69,3 @@ extension LabelIndex {
   }
 }
 
-/// Decodes a whole label block with every check: the path streaming and the verifier share.
-public enum LabelDecoder {
-  /// The labels of block `block`, checked: checksum, offsets, lengths, UTF-8.
-  /// - Throws: `FormatError` with file offsets.
-  public static func decode(layout: DirectoryLayout, block: Int) throws(FormatError) -> [String] {
-    let index = layout.labelIndex
-    let first = index.firstLabel(ofBlock: block)
-    let next = block + 1 < index.blockCount ? index.firstLabel(ofBlock: block + 1) : index.labelCount
-    let at = Layout.labelIndexHeaderSize + block * Layout.labelIndexRecordSize
-    guard block > 0 || first == 0, first < next, next <= index.labelCount else {
-      throw FormatError(.malformedIndex("label block \(block) covers labels \(first)..<\(next)"), at: at)
-        .placed(in: SectionType.labelIndex.rawValue, base: layout.indexOffsets.labels)
-    }
-    let labelBlock = try layout.labelBlock(block, labelCount: next - first)
-    let base = layout.labelBlockOffset(block)
-    do throws(FormatError) {
-      try labelBlock.block.checkChecksum()
-      return try labelBlock.block.withPayload { (payload) throws(FormatError) -> [String] in
-        var labels: [String] = []
-        // `next - first` comes from the index and may claim billions of labels: bound the
-        // reservation by the payload, where each label needs a 4-byte offset.
-        labels.reserveCapacity(min(next - first, payload.count / 4))
-        for position in 0..<(next - first) {
-          let bytes = try labelBlock.label(at: position, in: payload)
-          guard Limits.isValidLabelLength(bytes.count) else {
-            throw FormatError(.badLabelLength(id: first + position, length: bytes.count), at: 0)
-          }
-          guard UTF8Validation.isValid(bytes) else { throw FormatError(.invalidUTF8(id: first + position), at: 0) }
-          labels.append(String(decoding: bytes.bytes, as: UTF8.self))
-        }
-        return labels
-      }
-    } catch {
-      throw error.placed(in: SectionType.labelData.rawValue, base: base)
-    }
-  }
-}
