@@ -3,7 +3,8 @@
 ///
 /// Payload layout for `m` entries, low-bit width `l` and label-id width `w`:
 ///
-///     label ids  ceil(m * w / 8) bytes     id of entry j at bits j*w ..< (j+1)*w  (w = 0: none)
+///     base id    4 bytes (identification only)  u32, added to every stored label id
+///     label ids  ceil(m * w / 8) bytes     id of entry j minus the base, at bits j*w ..< (j+1)*w
 ///     low bits   ceil((m-1) * l / 8) bytes  low part of offset j at bits (j-1)*l ..< j*l
 ///     high bits  the rest                   unary high parts (EliasFano)
 public struct EntryBlock: Sendable {
@@ -15,6 +16,8 @@ public struct EntryBlock: Sendable {
   public let lowBits: Int
   /// The width of each label id; 0 in blocking blocks.
   public let labelBits: Int
+  /// Whether the block holds identification entries (a base id and label ids).
+  public let identification: Bool
 
   /// Checks an entry block's frame and header.
   ///
@@ -29,6 +32,7 @@ public struct EntryBlock: Sendable {
     lowBits = Int(block.header.1)
     labelBits = Int(block.header.2)
     self.entryCount = entryCount
+    self.identification = identification
     guard lowBits <= Layout.maximumLowBits else {
       throw FormatError(.invalidField(field: "low bits", value: UInt64(lowBits)), at: 1)
     }
@@ -49,7 +53,9 @@ public struct EntryBlock: Sendable {
   /// - Throws: `FormatError.malformedBlock` when the fixed-size parts do not fit.
   @inlinable
   public func payload(_ bytes: ByteView) throws(FormatError) -> EntryPayload {
-    try EntryPayload(bytes, entryCount: entryCount, lowBits: lowBits, labelBits: labelBits, block: block.number)
+    try EntryPayload(
+      bytes, entryCount: entryCount, lowBits: lowBits, labelBits: labelBits, identification: identification,
+      block: block.number)
   }
 
   /// The share a deflated entry payload must save, as `1 / n`: a half. Lookups search raw blocks
@@ -59,17 +65,21 @@ public struct EntryBlock: Sendable {
 
   /// Encodes a block of ascending `numbers` and, for identification, their `labelIds`.
   ///
-  /// The low-bit width is `EliasFano.lowBits`, the label width the fewest bits that hold the
-  /// largest id (0 when every id is 0).
+  /// The low-bit width is `EliasFano.lowBits`. Label ids are stored relative to the block's
+  /// smallest (frame of reference), at the fewest bits that hold the largest difference: a block
+  /// whose entries share one label stores no id bits at all, and labels that sort together (one
+  /// company's departments) need few.
   /// - Precondition: `numbers` is non-empty and strictly ascending; `labelIds` is empty or as long.
   public static func encode(_ numbers: ArraySlice<Int64>, labelIds: ArraySlice<UInt32>, allowDeflate: Bool = true) -> [UInt8] {
     let numbersPart = EliasFano.encode(numbers)
-    let width = UInt64(labelIds.max() ?? 0).significantBitCount
+    let base = labelIds.min() ?? 0
+    let width = UInt64((labelIds.max() ?? 0) - base).significantBitCount
     var payload: [UInt8] = []
     if !labelIds.isEmpty {
+      payload.appendUInt32LE(base)
       var ids = BitPacking.Writer()
-      for id in labelIds { ids.append(UInt64(id), width: width) }
-      payload = ids.bytes
+      for id in labelIds { ids.append(UInt64(id - base), width: width) }
+      payload.append(contentsOf: ids.bytes)
     }
     payload.append(contentsOf: numbersPart.low)
     payload.append(contentsOf: numbersPart.high)
@@ -83,32 +93,39 @@ public struct EntryBlock: Sendable {
 public struct EntryPayload: Sendable {
   /// The Elias-Fano parts of the numbers after the first.
   public let numbers: EliasFanoView
-  /// The packed label ids (empty in blocking blocks).
+  /// The packed label ids, relative to `baseLabelId` (empty in blocking blocks).
   public let labelIds: ByteView
   /// The label id width.
   public let labelBits: Int
+  /// The value added to every stored label id (0 in blocking blocks).
+  public let baseLabelId: UInt64
 
   /// Splits `payload` into its parts.
   /// - Throws: `FormatError.malformedBlock` when the fixed-size parts do not fit.
-  public init(_ payload: ByteView, entryCount: Int, lowBits: Int, labelBits: Int, block: Int) throws(FormatError) {
+  public init(
+    _ payload: ByteView, entryCount: Int, lowBits: Int, labelBits: Int, identification: Bool, block: Int
+  ) throws(FormatError) {
     // entryCount <= 4096 and widths <= 62: the products are small.
-    let idBytes = BitPacking.byteCount(count: entryCount, width: labelBits)
+    let baseBytes = identification ? 4 : 0
+    let idBytes = baseBytes &+ BitPacking.byteCount(count: entryCount, width: labelBits)
     let lowBytes = BitPacking.byteCount(count: entryCount &- 1, width: lowBits)
     guard idBytes <= payload.count, lowBytes <= payload.count &- idBytes else {
       throw FormatError(
         .malformedBlock(block: block, reason: "a \(payload.count)-byte payload cannot hold \(idBytes) bytes of label ids and \(lowBytes) of low bits"),
         at: Layout.blockHeaderSize)
     }
-    labelIds = try payload.slice(offset: 0, length: idBytes)
+    baseLabelId = identification ? UInt64(payload.uncheckedUInt32LE(at: 0)) : 0  // 4 <= idBytes <= count
+    labelIds = try payload.slice(offset: baseBytes, length: idBytes &- baseBytes)
     numbers = EliasFanoView(
       count: entryCount &- 1, lowBits: lowBits, low: try payload.slice(offset: idBytes, length: lowBytes),
       high: try payload.dropFirst(idBytes &+ lowBytes))
     self.labelBits = labelBits
   }
 
-  /// The label id of entry `entry` (0-based within the block).
+  /// The label id of entry `entry` (0-based within the block): the base plus the stored field.
+  /// It may exceed `UInt32.max` in a damaged block; callers check it against the label count.
   @inlinable
-  public func labelId(at entry: Int) -> UInt32 {
-    UInt32(truncatingIfNeeded: BitPacking.field(labelIds, bitOffset: entry &* labelBits, width: labelBits))
+  public func labelId(at entry: Int) -> UInt64 {
+    baseLabelId &+ BitPacking.field(labelIds, bitOffset: entry &* labelBits, width: labelBits)  // < 2^33
   }
 }

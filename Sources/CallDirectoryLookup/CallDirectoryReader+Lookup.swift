@@ -30,7 +30,13 @@ extension CallDirectoryReader {
   /// - Throws: `FormatError` when the block the search lands on is malformed.
   /// - Complexity: O(log n).
   public func labelId(for number: Int64) throws(FormatError) -> UInt32? {
-    try find(number, in: .identification)
+    guard let id = try find(number, in: .identification) else { return nil }
+    guard id < UInt64(labelCount) else {
+      throw FormatError(
+        .labelIdOutOfRange(id: UInt32(truncatingIfNeeded: id), labelCount: labelCount), at: 0,
+        section: SectionType.identificationData.rawValue)
+    }
+    return UInt32(id)  // below the label count, a UInt32
   }
 
   /// The label of `number`'s identification entry, or `nil` when it has none.
@@ -56,7 +62,7 @@ extension CallDirectoryReader {
   ///
   /// Not generic, and raw blocks (the common case) are searched in place without going through
   /// the closure that deflated blocks need for their inflated copy.
-  private func find(_ number: Int64, in kind: EntryKind) throws(FormatError) -> UInt32? {
+  private func find(_ number: Int64, in kind: EntryKind) throws(FormatError) -> UInt64? {
     let index = layout.index(kind)
     guard number > 0, let block = index.block(containing: UInt64(number)) else { return nil }
     let target = UInt64(number) &- index.firstNumber(ofBlock: block)  // first <= number: no wrap
@@ -65,7 +71,7 @@ extension CallDirectoryReader {
       if entryBlock.block.codec == .raw {
         return Self.labelId(of: target, in: try entryBlock.payload(entryBlock.block.body))
       }
-      return try entryBlock.withPayload { (payload) throws(FormatError) -> UInt32? in Self.labelId(of: target, in: payload) }
+      return try entryBlock.withPayload { (payload) throws(FormatError) -> UInt64? in Self.labelId(of: target, in: payload) }
     } catch {
       throw error.placed(in: kind.sections.data.rawValue, base: layout.blockOffset(kind, block))
     }
@@ -73,7 +79,7 @@ extension CallDirectoryReader {
 
   /// The label id of the entry at offset `target` from the block's first number, or `nil`.
   @inline(__always)
-  private static func labelId(of target: UInt64, in payload: EntryPayload) -> UInt32? {
+  private static func labelId(of target: UInt64, in payload: EntryPayload) -> UInt64? {
     if target == 0 { return payload.labelId(at: 0) }
     guard let entry = payload.numbers.find(target) else { return nil }
     return payload.labelId(at: entry)

@@ -93,7 +93,14 @@ public enum BlockDecoder {
         if let failure { throw FormatError(.malformedBlock(block: block, reason: failure), at: 0) }
         if kind == .identification {
           labelIds.reserveCapacity(entryBlock.entryCount)
-          for entry in 0..<entryBlock.entryCount { labelIds.append(payload.labelId(at: entry)) }
+          let labelCount = UInt64(layout.labelIndex.labelCount)
+          for entry in 0..<entryBlock.entryCount {
+            let id = payload.labelId(at: entry)
+            guard id < labelCount else {
+              throw FormatError(.labelIdOutOfRange(id: UInt32(truncatingIfNeeded: id), labelCount: Int(labelCount)), at: 0)
+            }
+            labelIds.append(UInt32(id))  // below the label count, a UInt32
+          }
         }
       }
       return (numbers, labelIds)

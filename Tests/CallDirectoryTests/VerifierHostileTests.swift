@@ -226,17 +226,24 @@ import Testing
   }
 
   @Test func labelIdOutOfRange() throws {
-    var file = try sample()
-    let block = file.blockRanges(.identification)[0]
-    let data = file[.identificationData]
-    try #require(data[block.lowerBound] == BlockCodec.raw.rawValue && data[block.lowerBound + 2] == 3)
-    // The first entry's 3-bit id becomes 7; the table has 5 labels.
-    file.patch(.identificationData, at: block.lowerBound + 4, [data[block.lowerBound + 4] | 0b111])
-    file.resealBlock(in: .identificationData, block)
-    let found = problems(file)
-    let expected = FormatError(
-      .labelIdOutOfRange(id: 7, labelCount: 5), at: file.offset(of: .identificationData), section: "IDAT")
-    #expect(found.map(\.error) == [expected])
+    for base: UInt32 in [5, 0xFFFF_FFFF] {
+      var file = try sample()
+      let block = file.blockRanges(.identification)[0]
+      let data = file[.identificationData]
+      try #require(data[block.lowerBound] == BlockCodec.raw.rawValue)
+      // The block's base label id (the payload's first four bytes) moves every id past the
+      // table's 5 labels; near UInt32.max the sum must not wrap back into range.
+      file.patch(.identificationData, at: block.lowerBound + 4, (0..<4).map { UInt8(truncatingIfNeeded: base >> ($0 * 8)) })
+      file.resealBlock(in: .identificationData, block)
+      let found = problems(file, "base \(base)")
+      guard case .labelIdOutOfRange(_, let count) = found.first?.error.kind else {
+        Issue.record("base \(base): \(found)")
+        continue
+      }
+      #expect(count == 5)
+      #expect(found.first?.error.offset == file.offset(of: .identificationData))
+      #expect(found.first?.error.section == "IDAT")
+    }
   }
 
   @Test func eliasFanoNotCanonical() throws {
