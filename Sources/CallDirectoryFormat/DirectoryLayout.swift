@@ -12,6 +12,9 @@ public enum EntryKind: String, Sendable, CaseIterable {
     case .identification: (.identificationData, .identificationIndex)
     }
   }
+
+  /// The kind's range section.
+  public var rangeSection: SectionType { self == .blocking ? .blockingRanges : .identificationRanges }
 }
 
 /// Where everything is in a directory file: the parsed header and the located sections and
@@ -31,6 +34,10 @@ public struct DirectoryLayout: Sendable {
   public let identificationIndex: EntryIndex
   /// The label index.
   public let labelIndex: LabelIndex
+  /// The blocking ranges (empty when the file has no `BRNG` section).
+  public let blockingRanges: RangeTable
+  /// The identification ranges (empty when the file has no `IRNG` section).
+  public let identificationRanges: RangeTable
   /// The file offsets of the data sections, for placing errors.
   public let dataOffsets: (blocking: Int, identification: Int, labels: Int)
   /// The file offsets of the index sections, for placing errors.
@@ -65,11 +72,24 @@ public struct DirectoryLayout: Sendable {
     blockingIndex = try index(.blockingIndex, data: blockingData) { (s, n) throws(FormatError) in try EntryIndex(parsing: s, dataLength: n) }
     identificationIndex = try index(.identificationIndex, data: identificationData) { (s, n) throws(FormatError) in try EntryIndex(parsing: s, dataLength: n) }
     labelIndex = try index(.labelIndex, data: labelData) { (s, n) throws(FormatError) in try LabelIndex(parsing: s, dataLength: n) }
+    func ranges(_ type: SectionType, labelled: Bool) throws(FormatError) -> RangeTable {
+      guard header.section(type) != nil else { return RangeTable(labelled: labelled) }
+      let (section, base) = try view(type)
+      do { return try RangeTable(parsing: section, labelled: labelled) } catch { throw error.placed(in: type.rawValue, base: base) }
+    }
+    blockingRanges = try ranges(.blockingRanges, labelled: false)
+    identificationRanges = try ranges(.identificationRanges, labelled: true)
     dataOffsets = (blockingBase, identificationBase, labelBase)
     indexOffsets = (
       Int(header.section(.blockingIndex)?.offset ?? 0), Int(header.section(.identificationIndex)?.offset ?? 0),
       Int(header.section(.labelIndex)?.offset ?? 0)
     )
+  }
+
+  /// The ranges of `kind`.
+  @inlinable
+  public func ranges(_ kind: EntryKind) -> RangeTable {
+    kind == .blocking ? blockingRanges : identificationRanges
   }
 
   /// The index of `kind`.

@@ -5,8 +5,9 @@
 public enum FormatVersion {
   /// The major version: a file with another major version is refused.
   public static let major: UInt16 = 1
-  /// The highest minor version this package knows and writes.
-  public static let minor: UInt16 = 0
+  /// The highest minor version this package knows and writes: 1, which adds the range sections.
+  /// Files without ranges are written as 1.0.
+  public static let minor: UInt16 = 1
 }
 
 /// The fixed byte layout of the file (`Spec/FORMAT.md`, "File layout"). All integers are
@@ -45,6 +46,12 @@ public enum Layout {
   public static let maximumLowBits = 62
   /// The widest label id field of an identification block.
   public static let maximumLabelBits = 32
+  /// Bytes at the start of a range section, before its records: the range count.
+  public static let rangeHeaderSize = 8
+  /// Bytes in one blocking range record: first and last number.
+  public static let blockingRangeSize = 16
+  /// Bytes in one identification range record: first, last, label id, reserved.
+  public static let identificationRangeSize = 24
 }
 
 /// How a block's payload is stored (`Spec/FORMAT.md`, "Block codecs").
@@ -55,7 +62,8 @@ public enum BlockCodec: UInt8, Sendable {
   case deflate = 1
 }
 
-/// The sections of a version 1 file, in the order a writer lays them out.
+/// The sections of a version 1 file, in the order a writer lays them out. The first six are in
+/// every file; the range sections only in files that have ranges.
 public enum SectionType: String, Sendable, CaseIterable {
   /// Blocking numbers, in entry blocks.
   case blockingData = "BDAT"
@@ -69,6 +77,10 @@ public enum SectionType: String, Sendable, CaseIterable {
   case labelData = "LDAT"
   /// The index over the label blocks.
   case labelIndex = "LIDX"
+  /// Blocking ranges (version 1.1; present only when there are some).
+  case blockingRanges = "BRNG"
+  /// Labelled identification ranges (version 1.1; present only when there are some).
+  case identificationRanges = "IRNG"
 
   /// The type as the four bytes stored in the section table, read as a little-endian `UInt32`
   /// (constants, so comparing types costs nothing; a test checks them against `rawValue`).
@@ -80,6 +92,8 @@ public enum SectionType: String, Sendable, CaseIterable {
     case .identificationIndex: 0x5844_4949  // "IIDX"
     case .labelData: 0x5441_444C  // "LDAT"
     case .labelIndex: 0x5844_494C  // "LIDX"
+    case .blockingRanges: 0x474E_5242  // "BRNG"
+    case .identificationRanges: 0x474E_5249  // "IRNG"
     }
   }
 

@@ -16,21 +16,28 @@ public struct LookupResult: Sendable, Equatable {
 }
 
 extension CallDirectoryReader {
-  /// Whether `number` is in the blocking set.
+  /// Whether `number` is blocked: a blocking entry, or inside a blocking range.
   ///
   /// Binary search over the index to the one block that can hold `number`, then an Elias-Fano
-  /// search inside it: no other block is read, nothing is allocated unless the block is deflated.
+  /// search inside it: no other block is read, nothing is allocated unless the block is deflated;
+  /// then a binary search over the ranges.
   /// - Throws: `FormatError` when the block the search lands on is malformed.
-  /// - Complexity: O(log n).
+  /// - Complexity: O(log n + log r) for n entries and r ranges.
   public func isBlocked(_ number: Int64) throws(FormatError) -> Bool {
-    try find(number, in: .blocking) != nil
+    if try find(number, in: .blocking) != nil { return true }
+    return number > 0 && layout.blockingRanges.range(containing: UInt64(number)) != nil
   }
 
-  /// The label id of `number`'s identification entry, or `nil` when it has none.
-  /// - Throws: `FormatError` when the block the search lands on is malformed.
-  /// - Complexity: O(log n).
+  /// The label id of `number`'s identification entry or range, or `nil` when it has none.
+  /// - Throws: `FormatError` when the block the search lands on is malformed, or the id is not
+  ///   in the label table.
+  /// - Complexity: O(log n + log r).
   public func labelId(for number: Int64) throws(FormatError) -> UInt32? {
-    guard let id = try find(number, in: .identification) else { return nil }
+    let ranges = layout.identificationRanges
+    let found =
+      try find(number, in: .identification)
+      ?? (number > 0 ? ranges.range(containing: UInt64(number)).map { UInt64(ranges.labelId($0)) } : nil)
+    guard let id = found else { return nil }
     guard id < UInt64(labelCount) else {
       throw FormatError(
         .labelIdOutOfRange(id: UInt32(truncatingIfNeeded: id), labelCount: labelCount), at: 0,

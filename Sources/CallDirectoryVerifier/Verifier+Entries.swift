@@ -19,6 +19,7 @@ extension VerificationPass {
     var previousFirst: Int64?
     var decodedEntries = 0
     var decodedAll = true
+    var ranges = RangeCoverage(table: layout.ranges(kind))
     for block in 0..<index.blockCount {
       guard !problems.isOverflowing else { return }
       // block < blockCount, whose records lie inside the index section: no overflow.
@@ -45,6 +46,12 @@ extension VerificationPass {
         decodedEntries &+= decoded.numbers.count  // bounded by the index's entry count
         lowerBound = decoded.numbers.last ?? first
         if kind == .identification { checkLabelIds(decoded.labelIds, block: block) }
+        for number in decoded.numbers where ranges.covers(number) && !problems.isOverflowing {
+          problems.record(
+            FormatError(
+              .malformedBlock(block: block, reason: "+\(number) lies inside a range of the same kind"),
+              at: layout.blockOffset(kind, block), section: kind.sections.data.rawValue))
+        }
       } catch {
         problems.record(error)
         lowerBound = first
@@ -81,5 +88,18 @@ extension VerificationPass {
           .labelIdOutOfRange(id: id, labelCount: labelCount), at: place,
           section: SectionType.identificationData.rawValue))
     }
+  }
+}
+
+/// Walks a kind's ranges alongside its ascending numbers, to find numbers a range already covers.
+struct RangeCoverage {
+  let table: RangeTable
+  var next = 0
+
+  /// Whether a range covers `number`; numbers must come in ascending order. O(1) amortised.
+  mutating func covers(_ number: Int64) -> Bool {
+    let value = UInt64(number)
+    while next < table.count && table.last(next) < value { next += 1 }
+    return next < table.count && table.first(next) <= value
   }
 }

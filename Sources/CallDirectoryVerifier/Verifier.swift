@@ -71,6 +71,8 @@ public enum Verifier {
     var pass = VerificationPass(layout: layout, problems: problems)
     // Whole-file limits come before the block checks, so a capped list still names them.
     if options.callKit { pass.checkCallKitLimits() }
+    pass.checkRanges(.blocking)
+    pass.checkRanges(.identification)
     pass.checkEntries(.blocking)
     pass.checkEntries(.identification)
     pass.checkLabels()
@@ -100,8 +102,16 @@ struct VerificationPass {
 
   /// Flags a file CallKit would refuse to load whole.
   mutating func checkCallKitLimits() {
-    // Each count is bounded by its index section's size, so the sum cannot overflow.
-    let total = layout.blockingIndex.entryCount &+ layout.identificationIndex.entryCount
+    // Each count is bounded by its index section's size, so the sum cannot overflow. CallKit
+    // takes single numbers only, so a range counts as every number in it (saturating: a damaged
+    // range may claim anything).
+    var total = layout.blockingIndex.entryCount &+ layout.identificationIndex.entryCount
+    for table in [layout.blockingRanges, layout.identificationRanges] {
+      for index in 0..<table.count where total <= Limits.callKitMaximumEntriesPerLoad {
+        let (first, last) = (table.first(index), table.last(index))
+        total &+= last >= first ? Int(min(last - first, UInt64(Int.max / 2))) &+ 1 : 0
+      }
+    }
     if total > Limits.callKitMaximumEntriesPerLoad {
       problems.record(
         FormatError(.maximumEntriesExceeded(count: total, limit: Limits.callKitMaximumEntriesPerLoad), at: 0),

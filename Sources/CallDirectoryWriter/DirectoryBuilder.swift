@@ -33,6 +33,8 @@ public struct DirectoryBuilder: Sendable {
   public var options: Options
   private var blocking: [Int64] = []
   private var identification: [IdentificationEntry] = []
+  private var blockingRanges: [ClosedRange<Int64>] = []
+  private var identificationRanges: [IdentificationRange] = []
   private var labelIds: [[UInt8]: UInt32] = [:]
   private var labels: [[UInt8]] = []
 
@@ -41,7 +43,7 @@ public struct DirectoryBuilder: Sendable {
     self.options = options
   }
 
-  /// The entries added so far, duplicates included.
+  /// The entries added so far, duplicates included (ranges not counted).
   public var addedCount: (blocking: Int, identification: Int) { (blocking.count, identification.count) }
 
   /// Adds a number to block.
@@ -64,18 +66,52 @@ public struct DirectoryBuilder: Sendable {
   ///   empty or too long.
   public mutating func identify(_ number: Int64, utf8 label: [UInt8]) throws(WriterError) {
     guard Limits.isValidNumber(number) else { throw .numberOutOfRange(number) }
-    guard Limits.isValidLabelLength(label.count) else { throw .badLabelLength(number: number, length: label.count) }
-    let id: UInt32
-    if let known = labelIds[label] {
-      id = known
+    identification.append(IdentificationEntry(number: number, label: try labelId(label, for: number)))
+  }
+
+  /// Adds a range of numbers to block, both ends included; a one-number range is a single entry.
+  ///
+  /// Overlapping and adjacent ranges are merged, and single entries inside a range dropped, when
+  /// the file is made.
+  /// - Throws: `WriterError.invalidRange` when an end is outside `1 ... Int64.max - 1`.
+  public mutating func block(_ range: ClosedRange<Int64>) throws(WriterError) {
+    try Self.check(range)
+    if range.lowerBound == range.upperBound {
+      blocking.append(range.lowerBound)
     } else {
-      guard UTF8Validation.isValid(label) else { throw .invalidUTF8(number: number) }
-      guard labels.count < Int(UInt32.max) else { throw .tooManyLabels }
-      id = UInt32(labels.count)
-      labels.append(label)
-      labelIds[label] = id
+      blockingRanges.append(range)
     }
-    identification.append(IdentificationEntry(number: number, label: id))
+  }
+
+  /// Adds a range of numbers, both ends included, to identify with `label`; a one-number range
+  /// is a single entry.
+  ///
+  /// When the file is made, overlapping or adjacent ranges with the same label are merged, and a
+  /// range overlapping another range or an entry with a different label is refused.
+  /// - Throws: `WriterError` when an end is out of range or the label is invalid.
+  public mutating func identify(_ range: ClosedRange<Int64>, label: String) throws(WriterError) {
+    try Self.check(range)
+    let bytes = Array(label.utf8)
+    if range.lowerBound == range.upperBound { return try identify(range.lowerBound, utf8: bytes) }
+    identificationRanges.append(IdentificationRange(range: range, label: try labelId(bytes, for: range.lowerBound)))
+  }
+
+  private static func check(_ range: ClosedRange<Int64>) throws(WriterError) {
+    guard Limits.isValidNumber(range.lowerBound), Limits.isValidNumber(range.upperBound) else {
+      throw .invalidRange(first: range.lowerBound, last: range.upperBound)
+    }
+  }
+
+  /// The id of `label`, added to the table if new; `number` names the entry in errors.
+  private mutating func labelId(_ label: [UInt8], for number: Int64) throws(WriterError) -> UInt32 {
+    guard Limits.isValidLabelLength(label.count) else { throw .badLabelLength(number: number, length: label.count) }
+    if let known = labelIds[label] { return known }
+    guard UTF8Validation.isValid(label) else { throw .invalidUTF8(number: number) }
+    guard labels.count < Int(UInt32.max) else { throw .tooManyLabels }
+    let id = UInt32(labels.count)
+    labels.append(label)
+    labelIds[label] = id
+    return id
   }
 
   /// The directory file's bytes.
@@ -109,16 +145,27 @@ public struct DirectoryBuilder: Sendable {
     else {
       throw .invalidOption("entries per block must be \(Layout.minimumEntriesPerBlock)...\(Layout.maximumEntriesPerBlock)")
     }
-    let numbers = SortedEntries.blocking(blocking)
     let (sortedLabels, ids) = SortedEntries.labelOrder(labels)
-    let entries = try SortedEntries.identification(identification, labelOrder: ids, labels: labels)
+    let blockRanges = RangeMerging.blocking(blockingRanges)
+    let numbers = RangeMerging.dropCovered(SortedEntries.blocking(blocking), by: blockRanges)
+    let identifyRanges = try RangeMerging.identification(identificationRanges, labelOrder: ids, sortedLabels: sortedLabels)
+    let entries = try RangeMerging.dropCovered(
+      try SortedEntries.identification(identification, labelOrder: ids, labels: labels), by: identifyRanges,
+      labels: sortedLabels)
     DirectoryEncoder(options: options).encode(
-      blocking: numbers, identification: entries, labels: sortedLabels, sink: sink)
+      blocking: numbers, identification: entries, labels: sortedLabels,
+      ranges: (blockRanges, identifyRanges), sink: sink)
   }
 }
 
 /// One identification entry: a number and the id of its label.
 struct IdentificationEntry: Sendable {
   var number: Int64
+  var label: UInt32
+}
+
+/// One identification range: its numbers and the id of its label.
+struct IdentificationRange: Sendable, Equatable {
+  var range: ClosedRange<Int64>
   var label: UInt32
 }

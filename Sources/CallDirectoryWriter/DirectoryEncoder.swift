@@ -6,6 +6,8 @@ import CallDirectoryFormat
 //   BDAT  blocking entry blocks        BIDX  u64 count, u32 per block, u32 0, {u64 first, u64 offset}*
 //   IDAT  identification entry blocks  IIDX  as BIDX
 //   LDAT  label blocks                 LIDX  u32 labels, u32 blocks, {u32 first id, u32 0, u64 offset}*
+//   BRNG  u64 count, {u64 first, u64 last}*                  only when there are blocking ranges
+//   IRNG  u64 count, {u64 first, u64 last, u32 label, u32 0}* only when there are identification ranges
 //
 // Each data section precedes its index, so that blocks can be written as they are made and the
 // small index after them; the header, which holds every section's length and checksum, is
@@ -19,16 +21,24 @@ struct DirectoryEncoder {
   /// - Precondition: each number list strictly ascending in range; labels strictly ascending, valid.
   func encode(
     blocking: [Int64], identification: (numbers: [Int64], labels: [UInt32]), labels: [[UInt8]],
-    sink: ([UInt8]) -> Void
+    ranges: (blocking: [ClosedRange<Int64>], identification: [IdentificationRange]), sink: ([UInt8]) -> Void
   ) {
     let (blockingData, blockingIndex) = entrySections(blocking, labelIds: [])
     let (identificationData, identificationIndex) = entrySections(identification.numbers, labelIds: identification.labels)
     let (labelData, labelIndex) = labelSections(labels)
-    let sections: [(SectionType, [UInt8])] = [
+    var sections: [(SectionType, [UInt8])] = [
       (.blockingData, blockingData), (.blockingIndex, blockingIndex),
       (.identificationData, identificationData), (.identificationIndex, identificationIndex),
       (.labelData, labelData), (.labelIndex, labelIndex),
     ]
+    if !ranges.blocking.isEmpty {
+      sections.append((.blockingRanges, rangeSection(ranges.blocking.map { ($0, nil) })))
+    }
+    if !ranges.identification.isEmpty {
+      sections.append((.identificationRanges, rangeSection(ranges.identification.map { ($0.range, $0.label) })))
+    }
+    // Version 1.1 only when a range section needs it, so lists without ranges stay 1.0.
+    let minor: UInt16 = sections.count > 6 ? 1 : 0
     var offset = UInt64(FileHeader.size(sectionCount: sections.count))
     var table: [SectionEntry] = []
     for (type, bytes) in sections {
@@ -38,7 +48,7 @@ struct DirectoryEncoder {
           checksum: CRC32.checksum(bytes)))
       offset += UInt64(bytes.count)
     }
-    sink(FileHeader(fileLength: offset, sections: table).encoded())
+    sink(FileHeader(minor: minor, fileLength: offset, sections: table).encoded())
     for (_, bytes) in sections { sink(bytes) }
   }
 
@@ -61,6 +71,21 @@ struct DirectoryEncoder {
       start = end
     }
     return (data, index)
+  }
+
+  /// A range section: the count, then each range's ends and, when labelled, its label id.
+  private func rangeSection(_ ranges: [(ClosedRange<Int64>, UInt32?)]) -> [UInt8] {
+    var bytes: [UInt8] = []
+    bytes.appendUInt64LE(UInt64(ranges.count))
+    for (range, label) in ranges {
+      bytes.appendUInt64LE(UInt64(range.lowerBound))
+      bytes.appendUInt64LE(UInt64(range.upperBound))
+      if let label {
+        bytes.appendUInt32LE(label)
+        bytes.appendUInt32LE(0)
+      }
+    }
+    return bytes
   }
 
   /// The label data and index sections: labels grouped into blocks of about `labelBlockTarget` bytes.

@@ -11,6 +11,12 @@ public enum WriterError: Error, Sendable, Equatable, CustomStringConvertible {
   case invalidUTF8(number: Int64)
   /// One number was given two different labels.
   case conflictingLabels(number: Int64, first: String, second: String)
+  /// A range's ends are outside `1 ... Int64.max - 1` or in the wrong order.
+  case invalidRange(first: Int64, last: Int64)
+  /// Two identification ranges overlap with different labels.
+  case overlappingRanges(first: ClosedRange<Int64>, firstLabel: String, second: ClosedRange<Int64>, secondLabel: String)
+  /// An identification entry lies inside an identification range with a different label.
+  case numberInsideRange(number: Int64, label: String, range: ClosedRange<Int64>, rangeLabel: String)
   /// More distinct labels than a `UInt32` id can name.
   case tooManyLabels
   /// An option is outside its allowed range.
@@ -29,9 +35,18 @@ public enum WriterError: Error, Sendable, Equatable, CustomStringConvertible {
     case .invalidUTF8(let number): return "label for +\(number) is not valid UTF-8"
     case .conflictingLabels(let number, let first, let second):
       return "+\(number) has two labels: \"\(first)\" and \"\(second)\""
+    case .invalidRange(let first, let last):
+      return "range +\(first)..+\(last) is not within 1...\(Limits.maximumNumber) in ascending order"
+    case .overlappingRanges(let first, let firstLabel, let second, let secondLabel):
+      return "ranges \(show(first)) (\"\(firstLabel)\") and \(show(second)) (\"\(secondLabel)\") overlap with different labels"
+    case .numberInsideRange(let number, let label, let range, let rangeLabel):
+      return "+\(number) (\"\(label)\") lies inside range \(show(range)) with a different label (\"\(rangeLabel)\")"
     case .tooManyLabels: return "more than \(UInt32.max) distinct labels"
     case .invalidOption(let message): return message
     case .system(let error): return error.description
     }
   }
 }
+
+/// A range as it is written in listings: `+FIRST..+LAST`.
+private func show(_ range: ClosedRange<Int64>) -> String { "+\(range.lowerBound)..+\(range.upperBound)" }

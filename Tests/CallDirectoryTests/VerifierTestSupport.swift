@@ -173,6 +173,8 @@ func exerciseReader(_ bytes: [UInt8], probes: [Int64]) {
   guard let reader = try? CallDirectoryReader(bytes: bytes) else { return }
   _ = try? reader.forEachBlocking { _ in }
   _ = try? reader.forEachIdentification { _, _ in }
+  _ = try? reader.forEachBlockingRange { _ in }
+  _ = try? reader.forEachIdentificationRange { _, _ in }
   for kind in EntryKind.allCases {
     var cursor = reader.cursor(kind)
     // Bounded: a damaged count must not make this loop long.

@@ -1,0 +1,64 @@
+import CallDirectoryFormat
+
+extension CallDirectoryReader {
+  /// The number of blocking ranges.
+  public var blockingRangeCount: Int { layout.blockingRanges.count }
+
+  /// The number of identification ranges.
+  public var identificationRangeCount: Int { layout.identificationRanges.count }
+
+  /// Calls `body` with every blocking range in ascending order.
+  ///
+  /// The range section's checksum and every record are checked before the first range is handed
+  /// out, so a damaged section feeds nothing. Memory: O(1).
+  /// - Throws: `FormatError` for a damaged section, or what `body` throws.
+  /// - Complexity: O(r).
+  public func forEachBlockingRange<E: Error>(_ body: (ClosedRange<Int64>) throws(E) -> Void) throws(StreamError<E>) {
+    do throws(FormatError) { try checkRanges(.blocking) } catch { throw .format(error) }
+    let table = layout.blockingRanges
+    for index in 0..<table.count {
+      let range = Int64(table.first(index))...Int64(table.last(index))  // checked above
+      do throws(E) { try body(range) } catch { throw .consumer(error) }
+    }
+  }
+
+  /// Calls `body` with every identification range and its label in ascending order.
+  ///
+  /// Checked as `forEachBlockingRange`; labels come through the reader's label cache.
+  /// - Throws: `FormatError` for a damaged section or label, or what `body` throws.
+  public func forEachIdentificationRange<E: Error>(_ body: (ClosedRange<Int64>, String) throws(E) -> Void) throws(StreamError<E>) {
+    do throws(FormatError) { try checkRanges(.identification) } catch { throw .format(error) }
+    let table = layout.identificationRanges
+    for index in 0..<table.count {
+      let range = Int64(table.first(index))...Int64(table.last(index))  // checked above
+      let label: String
+      do throws(FormatError) { label = try labelCache.label(Int(table.labelId(index))) } catch { throw .format(error) }
+      do throws(E) { try body(range, label) } catch { throw .consumer(error) }
+    }
+  }
+
+  /// Checks `kind`'s range section whole: its checksum and every record.
+  /// - Throws: `FormatError` with the file offset of the first problem.
+  func checkRanges(_ kind: EntryKind) throws(FormatError) {
+    let table = layout.ranges(kind)
+    guard table.count > 0, let entry = layout.header.section(kind.rangeSection) else { return }
+    let base = Int(entry.offset)
+    // The header parser proved the section lies inside the file.
+    let bytes = (try? layout.file.slice(offset: base, length: Int(entry.length))) ?? ByteView()
+    let computed = CRC32.checksum(bytes)
+    guard computed == entry.checksum else {
+      throw FormatError(.sectionChecksumMismatch(stored: entry.checksum, computed: computed), at: base, section: kind.rangeSection.rawValue)
+    }
+    var previous: (last: Int64, labelId: UInt32)?
+    for index in 0..<table.count {
+      switch table.checkedRange(index, after: previous) {
+      case .failure(let error): throw error.placed(in: kind.rangeSection.rawValue, base: base)
+      case .success(let checked):
+        if kind == .identification && Int(checked.labelId) >= labelCount {
+          throw FormatError(.labelIdOutOfRange(id: checked.labelId, labelCount: labelCount), at: base, section: kind.rangeSection.rawValue)
+        }
+        previous = (checked.range.upperBound, checked.labelId)
+      }
+    }
+  }
+}

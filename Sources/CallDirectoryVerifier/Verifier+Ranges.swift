@@ -1,0 +1,36 @@
+import CallDirectoryFormat
+
+extension VerificationPass {
+  /// Checks every record of `kind`'s range section: ends in range and ordered, ascending and
+  /// disjoint, merged where the rules require, reserved fields zero, label ids in the table; and
+  /// that the file's minor version is 1 exactly when it has a range section.
+  /// - Complexity: O(ranges); memory O(1).
+  mutating func checkRanges(_ kind: EntryKind) {
+    let table = layout.ranges(kind)
+    guard let entry = layout.header.section(kind.rangeSection) else { return }
+    let base = Int(entry.offset)
+    if layout.header.minor < 1 {
+      problems.record(
+        FormatError(.invalidField(field: "minor version of a file with ranges", value: UInt64(layout.header.minor)), at: 10))
+    }
+    var previous: (last: Int64, labelId: UInt32)?
+    for index in 0..<table.count {
+      guard !problems.isOverflowing else { return }
+      switch table.checkedRange(index, after: previous) {
+      case .failure(let error):
+        problems.record(error.placed(in: kind.rangeSection.rawValue, base: base))
+        // Carry on from this record's end, so one bad record is not reported twice.
+        previous = (Int64(truncatingIfNeeded: min(table.last(index), UInt64(Limits.maximumNumber))), table.labelId(index))
+      case .success(let checked):
+        let labelCount = layout.labelIndex.labelCount
+        if kind == .identification && Int(checked.labelId) >= labelCount {
+          problems.record(
+            FormatError(
+              .labelIdOutOfRange(id: checked.labelId, labelCount: labelCount),
+              at: base + Layout.rangeHeaderSize + index * table.recordSize + 16, section: kind.rangeSection.rawValue))
+        }
+        previous = (checked.range.upperBound, checked.labelId)
+      }
+    }
+  }
+}
