@@ -37,14 +37,23 @@ let package = Package(
       name: "CallDirectoryLookup", dependencies: ["CallDirectoryFormat", "CallDirectoryReader"],
       swiftSettings: strict),
     .target(name: "CallDirectoryListing", dependencies: ["CallDirectoryFormat"], swiftSettings: strict),
+    // Answers incoming calls across a stack of directories, following files replaced on disk.
+    .target(
+      name: "CallDirectoryResolver",
+      dependencies: [
+        "CallDirectoryFormat", "CallDirectoryReader", "CallDirectoryLookup", "CallDirectoryListing", "CallDirectorySystem",
+      ],
+      swiftSettings: strict),
     .target(
       name: "CallDirectory",
       dependencies: [
         "CallDirectoryFormat", "CallDirectoryWriter", "CallDirectoryReader", "CallDirectoryVerifier",
-        "CallDirectoryLookup", "CallDirectoryListing",
+        "CallDirectoryLookup", "CallDirectoryListing", "CallDirectoryResolver",
       ],
       swiftSettings: strict),
-    .target(name: "CallDirectoryCLI", dependencies: ["CallDirectory", "CallDirectorySystem"], swiftSettings: strict),
+    .target(
+      name: "CallDirectoryCLI", dependencies: ["CallDirectory", "CallDirectoryResolver", "CallDirectorySystem"],
+      swiftSettings: strict),
     .executableTarget(name: "calldir", dependencies: ["CallDirectoryCLI"], swiftSettings: strict),
     .executableTarget(name: "calldir-bench", dependencies: ["CallDirectory", "CZlib"], swiftSettings: strict),
     .testTarget(

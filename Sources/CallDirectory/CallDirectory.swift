@@ -4,5 +4,6 @@
 @_exported import CallDirectoryListing
 @_exported import CallDirectoryLookup
 @_exported import CallDirectoryReader
+@_exported import CallDirectoryResolver
 @_exported import CallDirectoryVerifier
 @_exported import CallDirectoryWriter

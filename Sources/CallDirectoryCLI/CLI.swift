@@ -43,12 +43,14 @@ public enum CLI {
           "calldir \(version) (call directory format \(FormatVersion.major).\(FormatVersion.minor): reads \(FormatVersion.major).x, writes \(FormatVersion.major).\(FormatVersion.minor))")
         return ExitCode.success
       case .pack(let options): return try Pack(options: options, console: console).run()
-      case .unpack(let file, let output): return try Unpack(file: file, output: output, console: console).run()
+      case .unpack(let file, let output, let expand):
+        return try Unpack(file: file, output: output, expand: expand, console: console).run()
       case .verify(let files, let callKit, let json):
         return try Verify(files: files, callKit: callKit, json: json, console: console).run()
       case .lookup(let file, let numbers, let country, let json):
         return try Lookup(file: file, numbers: numbers, country: country, json: json, console: console).run()
       case .info(let file, let json): return try Info(file: file, json: json, console: console).run()
+      case .resolve(let options): return try Resolve(options: options, console: console).run()
       }
     } catch let failure as CommandFailure {
       console.diagnose(failure.message)

@@ -1,6 +1,6 @@
 extension Command {
   /// The commands `calldir` knows, for help and suggestions.
-  public static let names = ["pack", "unpack", "verify", "lookup", "info", "help"]
+  public static let names = ["pack", "unpack", "verify", "lookup", "info", "resolve", "help"]
 
   /// Parses `calldir`'s arguments (without the program name).
   /// - Throws: `UsageError` for an unknown command or option, a missing value or file.
@@ -19,6 +19,7 @@ extension Command {
     case "verify": return try parseVerify(rest)
     case "lookup": return try parseLookup(rest)
     case "info": return try parseInfo(rest)
+    case "resolve": return try parseResolve(rest)
     default: throw unknownCommand(first)
     }
   }
@@ -61,6 +62,7 @@ extension Command {
     var positionals: [String] = []
     var json = false
     var callKit = false
+    var expand = false
     var output = "-"
     var country: Int?
   }
@@ -74,9 +76,10 @@ extension Command {
   private static func parseUnpack(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
     var state = ReadState()
     let output = OptionTable<ReadState>.Option(names: ["--output", "-o"], action: .value { $0.output = $1 })
-    guard try readTable("unpack", [output]).parse(arguments, into: &state) else { return .help(topic: "unpack") }
+    let expand = OptionTable<ReadState>.Option(names: ["--expand"], action: .flag { $0.expand = true })
+    guard try readTable("unpack", [output, expand]).parse(arguments, into: &state) else { return .help(topic: "unpack") }
     guard state.positionals.count == 1 else { throw UsageError("unpack takes exactly one file", command: "unpack") }
-    return .unpack(file: state.positionals[0], output: state.output)
+    return .unpack(file: state.positionals[0], output: state.output, expand: state.expand)
   }
 
   private static func parseVerify(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
@@ -103,7 +106,7 @@ extension Command {
     return .info(file: state.positionals[0], json: state.json)
   }
 
-  private static func countryCode(_ text: String, command: String) throws(UsageError) -> Int {
+  static func countryCode(_ text: String, command: String) throws(UsageError) -> Int {
     let digits = text.hasPrefix("+") ? String(text.dropFirst()) : text
     guard let code = Int(digits), (1...999).contains(code), digits.first != "0" else {
       throw UsageError("--country needs a calling code such as 1 or 44, not \(text)", command: command)

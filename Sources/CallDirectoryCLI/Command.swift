@@ -8,13 +8,15 @@ public enum Command: Sendable, Equatable {
   /// `calldir pack`: build a directory from listings, block lists and identify CSVs.
   case pack(PackOptions)
   /// `calldir unpack`: write a directory's listing CSV.
-  case unpack(file: String, output: String)
+  case unpack(file: String, output: String, expand: Bool)
   /// `calldir verify`: check files completely.
   case verify(files: [String], callKit: Bool, json: Bool)
   /// `calldir lookup`: answer for numbers.
   case lookup(file: String, numbers: [String], country: Int?, json: Bool)
   /// `calldir info`: describe a file.
   case info(file: String, json: Bool)
+  /// `calldir resolve`: answer incoming numbers across a stack of directories.
+  case resolve(ResolveOptions)
   /// `calldir help [COMMAND]` or `--help`.
   case help(topic: String?)
   /// `calldir --version`.
@@ -34,6 +36,39 @@ public enum Command: Sendable, Equatable {
     public var output: String = ""
     /// Entries per entry block.
     public var entriesPerBlock: Int = DirectoryBuilder.Options().entriesPerBlock
+
+    /// Empty options.
+    public init() {}
+  }
+
+  /// What `resolve` consults and answers.
+  public struct ResolveOptions: Sendable, Equatable {
+    /// One directory of the stack.
+    public struct Directory: Sendable, Equatable {
+      /// The file, as given (and as answers name it).
+      public var path: String
+      /// Whether it was given with `--allow`: an allow list.
+      public var allowList: Bool
+
+      /// A directory of the stack.
+      public init(path: String, allowList: Bool = false) {
+        self.path = path
+        self.allowList = allowList
+      }
+    }
+
+    /// The directories, top (consulted first) to bottom, in the order given.
+    public var directories: [Directory] = []
+    /// The numbers to answer; empty when they come from standard input.
+    public var numbers: [String] = []
+    /// Whether numbers are read from standard input, one a line, until it ends (the long-running form).
+    public var standardInput = false
+    /// The calling code for numbers written without `+`.
+    public var country: Int?
+    /// The numbers never blocked.
+    public var emergency: EmergencyNumbers = .standard
+    /// One JSON object a line instead of tab-separated fields.
+    public var json = false
 
     /// Empty options.
     public init() {}

@@ -5,6 +5,8 @@ import CallDirectorySystem
 public final class Console {
   /// Reads all of standard input.
   let readInput: () throws(SystemError) -> [UInt8]
+  /// Reads the next line of standard input, without its line end; `nil` at the end of the input.
+  let readLine: () throws(SystemError) -> [UInt8]?
   /// Writes bytes to standard output.
   let writeOutput: ([UInt8]) throws(SystemError) -> Void
   /// Writes text to standard error.
@@ -13,20 +15,45 @@ public final class Console {
   let errorIsTerminal: Bool
 
   /// A console over the given functions.
+  ///
+  /// - Parameters:
+  ///   - readInput: reads all of standard input.
+  ///   - readLine: reads the next line without its line end (LF, or CRLF), `nil` at the end; when
+  ///     not given, lines are split from what `readInput` returns, read on the first call.
+  ///   - writeOutput: writes bytes to standard output.
+  ///   - writeError: writes text to standard error.
+  ///   - errorIsTerminal: whether standard error is a terminal.
   public init(
-    readInput: @escaping () throws(SystemError) -> [UInt8], writeOutput: @escaping ([UInt8]) throws(SystemError) -> Void,
-    writeError: @escaping (String) -> Void, errorIsTerminal: Bool = false
+    readInput: @escaping () throws(SystemError) -> [UInt8], readLine: (() throws(SystemError) -> [UInt8]?)? = nil,
+    writeOutput: @escaping ([UInt8]) throws(SystemError) -> Void, writeError: @escaping (String) -> Void,
+    errorIsTerminal: Bool = false
   ) {
     self.errorIsTerminal = errorIsTerminal
     self.readInput = readInput
+    if let readLine {
+      self.readLine = readLine
+    } else {
+      var delivered = false  // `readInput` gives all of the input at once: the next chunk is its end
+      let lines = LineReader { () throws(SystemError) in
+        if delivered { return [] }
+        delivered = true
+        return try readInput()
+      }
+      self.readLine = { () throws(SystemError) in try lines.next() }
+    }
     self.writeOutput = writeOutput
     self.writeError = writeError
   }
 
   /// The process's standard input, output and error.
+  ///
+  /// Lines are read as they arrive, so a program that writes one line and waits for the answer
+  /// gets it; output is written unbuffered, so every line is delivered when it is printed.
   public static func standard() -> Console {
-    Console(
+    let lines = LineReader { () throws(SystemError) in try FileDescriptor.standardInput.readAvailable() }
+    return Console(
       readInput: { () throws(SystemError) in try FileDescriptor.standardInput.readAll() },
+      readLine: { () throws(SystemError) in try lines.next() },
       writeOutput: { (bytes) throws(SystemError) in try FileDescriptor.standardOutput.writeAll(bytes) },
       writeError: { text in try? FileDescriptor.standardError.writeAll(Array(text.utf8)) },
       errorIsTerminal: FileDescriptor.standardError.isTerminal)

@@ -7,6 +7,7 @@ enum HelpText {
     case "verify": return verify
     case "lookup": return lookup
     case "info": return info
+    case "resolve": return resolve
     case "help": return overview
     default: return overview
     }
@@ -23,6 +24,7 @@ enum HelpText {
       verify    check files completely; exit 1 if any is damaged
       lookup    tell whether numbers are blocked or identified
       info      show what a file holds and what each part costs
+      resolve   answer incoming calls across a stack of directories: block, identify or allow
       help      show help for a command
 
     Options:
@@ -36,6 +38,7 @@ enum HelpText {
       calldir pack --block spam.txt --identify callerid.csv -o list.calldir
       calldir verify list.calldir
       calldir lookup list.calldir +12025550100 "+1 (202) 555-0123"
+      calldir resolve --allow contacts.calldir spam.calldir business.calldir +12025550100
     """
 
   static let pack = """
@@ -47,8 +50,12 @@ enum HelpText {
 
     Inputs:
       LISTING.csv            what unpack writes: kind,number,label (kind is block or identify)
-      -b, --block FILE       one number a line; blank lines and lines starting with # skipped
+      -b, --block FILE       one number or range a line; blank lines and lines starting with # skipped
       -i, --identify FILE    CSV number,label (RFC 4180 quoting; optional header number,label)
+
+    A range is FIRST..LAST (+33899000000..+33899999999) or a pattern whose last digits are
+    wildcards, # or X (+33899######, +1 202 555 XXXX); it is stored as an interval, and
+    overlapping or adjacent blocking ranges are merged.
 
     Options:
       -o, --output OUT       the directory to write (- for standard output); required
@@ -65,14 +72,15 @@ enum HelpText {
     """
 
   static let unpack = """
-    Usage: calldir unpack FILE [-o OUT]
+    Usage: calldir unpack FILE [-o OUT] [--expand]
 
     Write the directory's listing as CSV with the header kind,number,label: every blocking entry
-    ascending, then every identification entry ascending; numbers as + and digits. pack reads the
-    listing back into identical bytes.
+    ascending, then every identification entry ascending; numbers as + and digits, ranges as
+    +FIRST..+LAST. pack reads the listing back into identical bytes.
 
     Options:
       -o, --output OUT   where to write (default: standard output)
+      --expand           write every number of each range on a line of its own
 
     Example:
       calldir unpack list.calldir -o list.csv
@@ -114,5 +122,39 @@ enum HelpText {
 
     Example:
       calldir info list.calldir --json
+    """
+
+  static let resolve = """
+    Usage: calldir resolve [--allow FILE]... [--country CC] [--emergency LIST] [--json] DIR... [NUMBER...]
+
+    Answer incoming numbers across a stack of directories, consulted in the order given
+    (Spec/RESOLUTION.md): emergency numbers are never blocked; a number an allow list lists is
+    allowed whatever blocks it; otherwise the first directory that lists the number decides,
+    and within it blocking wins over identification (the label is still shown).
+
+    A positional argument that names an existing file, or ends in .calldir, is a directory;
+    the others are numbers. Without numbers (or with - or --stdin) numbers are read from
+    standard input, one a line, and answered as they arrive, one line each; a directory file
+    replaced on disk (by rename, as pack writes) is reloaded before the next line.
+
+    Options:
+      -a, --allow FILE     an allow list, at this position in the stack
+      -c, --country CC     calling code for numbers written without +, e.g. 1 or 44
+      --emergency LIST     the numbers never blocked, comma-separated; 'default' stands for
+                           000,110,112,119,911,999 (the default) and 'none' for no numbers
+      --json               one object a line, with the reason (see below)
+      --stdin              read the numbers from standard input (as giving none does)
+
+    Output, one line per number, fields separated by tabs (empty when there is none):
+      NUMBER  ACTION (block, identify or allow)  LABEL  DIRECTORY
+    An invalid number gives  INPUT  error  MESSAGE  (and exit code 1 at the end).
+    --json: {"input":"...","number":"+12025550100","action":"block","label":"Spam Risk",
+    "directory":"spam.calldir","reason":"blocked"}; reason is emergency, allowListed, blocked,
+    identified or notListed; an invalid number gives {"input":"...","error":"..."}.
+
+    Examples:
+      calldir resolve spam.calldir business.calldir "+1 (202) 555-0100" tel:+1-202-555-0123
+      calldir resolve --allow contacts.calldir spam.calldir --country 44 "020 7946 0958"
+      tail -f calls.log | calldir resolve --json --allow contacts.calldir spam.calldir
     """
 }

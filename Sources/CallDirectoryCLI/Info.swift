@@ -27,6 +27,9 @@ struct DirectorySummary {
     var deflatedBlocks: Int
     var first: Int64?
     var last: Int64?
+    var ranges: Int
+    /// The numbers the ranges cover (saturating at Int.max).
+    var rangeNumbers: Int
   }
 
   var version: (UInt16, UInt16)
@@ -48,9 +51,15 @@ struct DirectorySummary {
         last = try BlockDecoder.decode(layout: layout, kind: kind, block: index.blockCount - 1, after: 0).numbers.last
       }
       let first = index.blockCount > 0 ? Int64(truncatingIfNeeded: index.firstNumber(ofBlock: 0)) : nil
+      let ranges = layout.ranges(kind)
+      var covered = 0
+      for range in 0..<ranges.count where ranges.last(range) >= ranges.first(range) {
+        let size = ranges.last(range) - ranges.first(range)
+        covered = size >= UInt64(Int.max - covered) ? Int.max : covered + Int(size) + 1
+      }
       return Kind(
         entries: index.entryCount, blocks: index.blockCount, entriesPerBlock: index.entriesPerBlock, deflatedBlocks: deflated,
-        first: first, last: last)
+        first: first, last: last, ranges: ranges.count, rangeNumbers: covered)
     }
     version = reader.version
     size = reader.fileSize
@@ -87,7 +96,8 @@ struct DirectorySummary {
     func kind(_ kind: Kind) -> JSON.Value {
       .object([
         ("entries", .int(kind.entries)), ("blocks", .int(kind.blocks)), ("entriesPerBlock", .int(kind.entriesPerBlock)),
-        ("deflatedBlocks", .int(kind.deflatedBlocks)),
+        ("deflatedBlocks", .int(kind.deflatedBlocks)), ("ranges", .int(kind.ranges)),
+        ("rangeNumbers", .int(kind.rangeNumbers)),
         ("first", kind.first.map { .string(formatInternational($0)) } ?? .null),
         ("last", kind.last.map { .string(formatInternational($0)) } ?? .null),
       ])
@@ -111,6 +121,7 @@ struct DirectorySummary {
     var text = "\(kind.entries) entries in \(kind.blocks) blocks of \(kind.entriesPerBlock)"
     if kind.deflatedBlocks > 0 { text += " (\(kind.deflatedBlocks) deflated)" }
     if let first = kind.first, let last = kind.last { text += ", \(formatInternational(first)) to \(formatInternational(last))" }
+    if kind.ranges > 0 { text += "; \(kind.ranges) ranges covering \(kind.rangeNumbers) numbers" }
     return text
   }
 

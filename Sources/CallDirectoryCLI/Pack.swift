@@ -51,8 +51,8 @@ struct Pack {
   private func add(_ record: ListingRecord, to builder: inout DirectoryBuilder, file: String) throws(ListingError) {
     do {
       switch record.kind {
-      case .blocking: try builder.block(record.number)
-      case .identification: try builder.identify(record.number, label: record.label ?? "")
+      case .blocking: try builder.block(record.numbers)
+      case .identification: try builder.identify(record.numbers, label: record.label ?? "")
       }
     } catch {
       throw ListingError(file: file, line: record.line, message: error.description)

@@ -5,6 +5,8 @@ import CallDirectorySystem
 struct Unpack {
   let file: String
   let output: String
+  /// Whether to write every number of a range instead of the range.
+  let expand: Bool
   let console: Console
 
   func run() throws(CommandFailure) -> Int32 {
@@ -18,20 +20,29 @@ struct Unpack {
         }
       }
       do throws(StreamError<SystemError>) {
-        try reader.forEachBlocking { (number) throws(SystemError) in
-          writer.appendBlock(number)
-          try writer.flushIfFull(to: sink)
+        try reader.forEachBlockingRun { (numbers) throws(SystemError) in
+          for run in Unpack.pieces(numbers, expand: expand) {
+            writer.appendBlock(run)
+            try writer.flushIfFull(to: sink)
+          }
         }
       } catch { throw failure(error) }
       do throws(StreamError<SystemError>) {
-        try reader.forEachIdentification { (number, label) throws(SystemError) in
-          writer.appendIdentification(number, label: label)
-          try writer.flushIfFull(to: sink)
+        try reader.forEachIdentificationRun { (numbers, label) throws(SystemError) in
+          for run in Unpack.pieces(numbers, expand: expand) {
+            writer.appendIdentification(run, label: label)
+            try writer.flushIfFull(to: sink)
+          }
         }
       } catch { throw failure(error) }
       do throws(SystemError) { try writer.flush(to: sink) } catch { throw writeFailure(error) }
     }
     return CLI.ExitCode.success
+  }
+
+  /// A run as the listing writes it: whole, or number by number with `--expand`.
+  static func pieces(_ numbers: ClosedRange<Int64>, expand: Bool) -> AnySequence<ClosedRange<Int64>> {
+    expand ? AnySequence(numbers.lazy.map { $0...$0 }) : AnySequence(CollectionOfOne(numbers))
   }
 
   private func writeFailure(_ error: SystemError) -> CommandFailure {

@@ -40,13 +40,8 @@ public enum BlockListParser {
       while last > first && (bytes[last - 1] == 0x20 || bytes[last - 1] == 0x09) { last -= 1 }
 
       if first < last && bytes[first] != 0x23 {  // not blank, not a '#' comment
-        let number: Int64
-        do {
-          number = try parser.parse(utf8: bytes[first..<last])
-        } catch {
-          throw ListingError(file: file, line: line, message: error.description)
-        }
-        try body(ListingRecord(kind: .blocking, number: number, label: nil, line: line))
+        let numbers = try parseNumbers(bytes[first..<last], with: parser, file: file, line: line)
+        try body(ListingRecord(kind: .blocking, numbers: numbers, label: nil, line: line))
       }
       lineStart = next
       line += 1

@@ -42,9 +42,9 @@ public enum IdentifyCSVParser {
           file: file, line: record.line,
           message: "expected 2 fields (number,label), found \(record.count)\(hint)")
       }
-      let number = try parseNumber(record[0], with: parser, file: file, line: record.line)
+      let numbers = try parseNumbers(record[0], with: parser, file: file, line: record.line)
       let label = try parseLabel(record[1], file: file, line: record.line)
-      try body(ListingRecord(kind: .identification, number: number, label: label, line: record.line))
+      try body(ListingRecord(kind: .identification, numbers: numbers, label: label, line: record.line))
     }
   }
 

@@ -25,6 +25,18 @@ func isHeader(_ record: CSVRecord, _ words: [String]) -> Bool {
   return true
 }
 
+/// The number or range in `field` (see `PhoneNumberParser.parseEntry(utf8:)`), or a located error
+/// quoting the parser's message.
+func parseNumbers(
+  _ field: ArraySlice<UInt8>, with parser: PhoneNumberParser, file: String, line: Int
+) throws(ListingError) -> ClosedRange<Int64> {
+  do {
+    return try parser.parseEntry(utf8: field)
+  } catch {
+    throw ListingError(file: file, line: line, message: error.description)
+  }
+}
+
 /// The number in `field`, or a located error quoting the parser's message.
 func parseNumber(
   _ field: ArraySlice<UInt8>, with parser: PhoneNumberParser, file: String, line: Int

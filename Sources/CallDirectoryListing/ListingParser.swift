@@ -47,18 +47,18 @@ public enum ListingParser {
       }
       let kindField = record[0]
       if kindField.elementsEqual(EntryKind.blocking.rawValue.utf8) {
-        let number = try parseNumber(record[1], with: parser, file: file, line: line)
+        let numbers = try parseNumbers(record[1], with: parser, file: file, line: line)
         if record.count == 3 && !record[2].isEmpty {
           throw ListingError(file: file, line: line, message: "block entry has a label (leave the label field empty)")
         }
-        try body(ListingRecord(kind: .blocking, number: number, label: nil, line: line))
+        try body(ListingRecord(kind: .blocking, numbers: numbers, label: nil, line: line))
       } else if kindField.elementsEqual(EntryKind.identification.rawValue.utf8) {
-        let number = try parseNumber(record[1], with: parser, file: file, line: line)
+        let numbers = try parseNumbers(record[1], with: parser, file: file, line: line)
         guard record.count == 3 else {
           throw ListingError(file: file, line: line, message: "identify entry has no label field")
         }
         let label = try parseLabel(record[2], file: file, line: line)
-        try body(ListingRecord(kind: .identification, number: number, label: label, line: line))
+        try body(ListingRecord(kind: .identification, numbers: numbers, label: label, line: line))
       } else {
         let shown = String(decoding: kindField, as: UTF8.self)
         throw ListingError(

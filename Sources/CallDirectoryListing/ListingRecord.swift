@@ -5,8 +5,11 @@ public struct ListingRecord: Sendable, Equatable {
   /// Whether the number is blocked or identified (the format's own `EntryKind`, whose raw
   /// values, `block` and `identify`, are the words of a listing's `kind` column).
   public var kind: EntryKind
-  /// The international number, in `1 ... Int64.max - 1` when read by a parser.
+  /// The international number, in `1 ... Int64.max - 1` when read by a parser; for a range,
+  /// its first number.
   public var number: Int64
+  /// For a range, its last number (above `number`); `nil` for a single number.
+  public var last: Int64?
   /// The identification label; `nil` for `EntryKind.blocking` entries. Parsers give labels of
   /// 1 ... 65,534 UTF-8 bytes (`Limits.isValidLabelLength`).
   public var label: String?
@@ -14,9 +17,10 @@ public struct ListingRecord: Sendable, Equatable {
   public var line: Int
 
   /// Creates a record.
-  public init(kind: EntryKind, number: Int64, label: String? = nil, line: Int = 0) {
+  public init(kind: EntryKind, number: Int64, last: Int64? = nil, label: String? = nil, line: Int = 0) {
     self.kind = kind
     self.number = number
+    self.last = last
     self.label = label
     self.line = line
   }
@@ -24,6 +28,15 @@ public struct ListingRecord: Sendable, Equatable {
   /// A blocking entry.
   public static func block(_ number: Int64, line: Int = 0) -> ListingRecord {
     ListingRecord(kind: .blocking, number: number, label: nil, line: line)
+  }
+
+  /// The numbers the record covers: one, or its range.
+  public var numbers: ClosedRange<Int64> { number...(last ?? number) }
+
+  /// A record of `kind` for `numbers`: a single number when the range holds one, else a range.
+  public init(kind: EntryKind, numbers: ClosedRange<Int64>, label: String? = nil, line: Int = 0) {
+    let last = numbers.upperBound > numbers.lowerBound ? numbers.upperBound : nil
+    self.init(kind: kind, number: numbers.lowerBound, last: last, label: label, line: line)
   }
 
   /// An identification entry.

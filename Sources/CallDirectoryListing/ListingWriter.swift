@@ -47,10 +47,10 @@ public struct ListingWriter: Sendable {
   public mutating func append(_ record: ListingRecord) {
     switch record.kind {
     case .blocking:
-      appendBlock(record.number)
+      appendBlock(record.numbers)
     case .identification:
       guard let label = record.label else { preconditionFailure("identify record without a label") }
-      appendIdentification(record.number, label: label)
+      appendIdentification(record.numbers, label: label)
     }
   }
 
@@ -58,9 +58,15 @@ public struct ListingWriter: Sendable {
   ///
   /// - Precondition: `number` is in `1 ... Int64.max - 1`.
   public mutating func appendBlock(_ number: Int64) {
-    precondition(Limits.isValidNumber(number), "number \(number) is outside 1...Int64.max-1")
+    appendBlock(number...number)
+  }
+
+  /// Appends `block,+FIRST..+LAST,` for a range, or `block,+NUMBER,` for a range of one.
+  ///
+  /// - Precondition: both ends are in `1 ... Int64.max - 1`.
+  public mutating func appendBlock(_ numbers: ClosedRange<Int64>) {
     bytes.append(contentsOf: Self.blockPrefix)
-    bytes.appendInternational(number)
+    appendNumbers(numbers)
     bytes.append(contentsOf: ",\n".utf8)
   }
 
@@ -68,13 +74,31 @@ public struct ListingWriter: Sendable {
   ///
   /// - Precondition: `number` is in `1 ... Int64.max - 1`; `label` has 1 ... 65,534 UTF-8 bytes.
   public mutating func appendIdentification(_ number: Int64, label: String) {
-    precondition(Limits.isValidNumber(number), "number \(number) is outside 1...Int64.max-1")
+    appendIdentification(number...number, label: label)
+  }
+
+  /// Appends `identify,+FIRST..+LAST,LABEL` for a range, or the single form for a range of one.
+  ///
+  /// - Precondition: both ends are in `1 ... Int64.max - 1`; `label` has 1 ... 65,534 UTF-8 bytes.
+  public mutating func appendIdentification(_ numbers: ClosedRange<Int64>, label: String) {
     precondition(Limits.isValidLabelLength(label.utf8.count), "label length is outside 1...65534 bytes")
     bytes.append(contentsOf: Self.identifyPrefix)
-    bytes.appendInternational(number)
+    appendNumbers(numbers)
     bytes.append(0x2C)
     appendField(label)
     bytes.append(0x0A)
+  }
+
+  /// `+FIRST..+LAST`, or `+NUMBER` when the range holds one number.
+  private mutating func appendNumbers(_ numbers: ClosedRange<Int64>) {
+    precondition(
+      Limits.isValidNumber(numbers.lowerBound) && Limits.isValidNumber(numbers.upperBound),
+      "number \(numbers) is outside 1...Int64.max-1")
+    bytes.appendInternational(numbers.lowerBound)
+    if numbers.upperBound > numbers.lowerBound {
+      bytes.append(contentsOf: "..".utf8)
+      bytes.appendInternational(numbers.upperBound)
+    }
   }
 
   /// Hands the buffered bytes to `sink` and empties the buffer, keeping its capacity.

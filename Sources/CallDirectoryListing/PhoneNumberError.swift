@@ -33,6 +33,11 @@ public struct PhoneNumberError: Error, Equatable, Sendable, CustomStringConverti
     /// A `tel:` URI with a local number (no `+`), whose meaning depends on a context that is not
     /// interpreted.
     case localTelURI
+    /// A range `FIRST..LAST` whose last number is below its first.
+    case invertedRange
+    /// A pattern with a digit after a wildcard (`#` or `X`): only trailing digits may be wild, so
+    /// that the pattern is one interval.
+    case wildcardNotAtEnd
   }
 
   /// The rule the text broke.
@@ -71,6 +76,10 @@ public struct PhoneNumberError: Error, Equatable, Sendable, CustomStringConverti
         + "expected 10 digits with an area code starting 2-9, or 11 digits starting with 1"
     case .localTelURI:
       return "tel: URI \(quoted) is not global (it must continue with '+')"
+    case .invertedRange:
+      return "range \(quoted) ends below its start"
+    case .wildcardNotAtEnd:
+      return "pattern \(quoted) has a digit after a wildcard (only the last digits may be # or X)"
     }
   }
 

@@ -32,8 +32,8 @@ import Testing
     builder.options.entriesPerBlock = entriesPerBlock
     for record in try ListingParser.parse(bytes: listing, file: "listing", parser: .formatDomain) {
       switch record.kind {
-      case .blocking: try builder.block(record.number)
-      case .identification: try builder.identify(record.number, label: record.label ?? "")
+      case .blocking: try builder.block(record.numbers)
+      case .identification: try builder.identify(record.numbers, label: record.label ?? "")
       }
     }
     return try builder.encoded()
@@ -41,8 +41,8 @@ import Testing
 
   static func unpack(_ reader: CallDirectoryReader) throws -> [UInt8] {
     var writer = ListingWriter()
-    try reader.forEachBlocking { writer.appendBlock($0) }
-    try reader.forEachIdentification { writer.appendIdentification($0, label: $1) }
+    try reader.forEachBlockingRun { writer.appendBlock($0) }
+    try reader.forEachIdentificationRun { writer.appendIdentification($0, label: $1) }
     return writer.bytes
   }
 

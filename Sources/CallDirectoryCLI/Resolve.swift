@@ -1,0 +1,118 @@
+import CallDirectory
+import CallDirectorySystem
+
+/// `calldir resolve`: one answer line per number, from the arguments or, in the long-running
+/// form, from standard input as the lines arrive.
+///
+/// Every directory is followed on disk: in the long-running form, before each line, a replaced
+/// file is reopened (`Spec/RESOLUTION.md` section 5), and a replacement that cannot be opened is
+/// reported once while the previous version keeps answering.
+struct Resolve {
+  let options: Command.ResolveOptions
+  let console: Console
+
+  func run() throws(CommandFailure) -> Int32 {
+    var directories: [ReloadingDirectory] = []
+    for directory in options.directories {
+      do {
+        // Checked between lines by `refresh()`, not on a timer: a query never waits on a stat.
+        directories.append(try ReloadingDirectory(path: directory.path, checkInterval: nil))
+      } catch {
+        if case .system(_, _, _, let message) = error.kind { throw CommandFailure("\(directory.path): cannot open: \(message)") }
+        throw CommandFailure("\(directory.path): \(error)")
+      }
+    }
+    let resolver = Resolver(
+      sources: zip(options.directories, directories).map { option, directory in
+        Resolver.Source(name: option.path, role: option.allowList ? .allowList : .standard, provider: directory)
+      },
+      emergencyNumbers: options.emergency, defaultCountryCode: options.country)
+
+    var status = CLI.ExitCode.success
+    if options.standardInput {
+      while let line = try readLine() {
+        for directory in directories { reload(directory) }
+        if try !answer(String(decoding: line, as: UTF8.self), resolver) { status = CLI.ExitCode.failure }
+      }
+    } else {
+      for number in options.numbers where try !answer(number, resolver) { status = CLI.ExitCode.failure }
+    }
+    return status
+  }
+
+  /// Answers one caller string with one line.
+  /// - Returns: whether it was answered (`false`: an invalid number or a damaged directory).
+  /// - Throws: `CommandFailure` when the answer cannot be written.
+  private func answer(_ text: String, _ resolver: Resolver) throws(CommandFailure) -> Bool {
+    let line: String
+    let resolved: Bool
+    do {
+      let resolution = try resolver.resolve(caller: text)
+      line = options.json ? Self.json(text, resolution) : Self.text(resolution)
+      resolved = true
+    } catch {
+      switch error {
+      case .invalidNumber: console.diagnose("invalid number: \(error)")
+      case .damagedDirectory: console.diagnose("cannot resolve \(Self.oneLine(text)): \(error)")
+      }
+      line =
+        options.json
+        ? JSON.render(.object([("input", .string(text)), ("error", .string(error.description))]))
+        : [Self.oneLine(text), "error", Self.oneLine(error.description), ""].joined(separator: "\t")
+      resolved = false
+    }
+    // When nobody reads the answers any more, stop, as a pipeline expects.
+    do { try console.print(line) } catch { throw CommandFailure("cannot write: \(error.message)") }
+    return resolved
+  }
+
+  /// Reloads `directory` if its file was replaced, saying so once when the new file fails.
+  private func reload(_ directory: ReloadingDirectory) {
+    switch directory.refresh() {
+    case .unchanged: break
+    case .reloaded: console.summary("\(directory.path): reloaded")
+    case .failed(let error):
+      let reason: String
+      if case .system(_, _, _, let message) = error.kind { reason = message } else { reason = error.description }
+      console.diagnose("\(directory.path): cannot reload: \(reason); still answering from the previous version")
+    }
+  }
+
+  private func readLine() throws(CommandFailure) -> [UInt8]? {
+    do { return try console.readLine() } catch { throw CommandFailure("cannot read standard input: \(error.message)") }
+  }
+
+  /// `NUMBER<TAB>ACTION<TAB>LABEL<TAB>DIRECTORY`, empty fields for no label or no directory.
+  static func text(_ resolution: Resolution) -> String {
+    [
+      number(resolution), resolution.action.rawValue, oneLine(resolution.label ?? ""),
+      oneLine(resolution.directory?.name ?? ""),
+    ].joined(separator: "\t")
+  }
+
+  /// `{"input":...,"number":...,"action":...,"label":...,"directory":...,"reason":...}`.
+  static func json(_ input: String, _ resolution: Resolution) -> String {
+    JSON.render(
+      .object([
+        ("input", .string(input)), ("number", .string(number(resolution))),
+        ("action", .string(resolution.action.rawValue)), ("label", resolution.label.map { .string($0) } ?? .null),
+        ("directory", resolution.directory.map { .string($0.name) } ?? .null),
+        ("reason", .string(resolution.reason.rawValue)),
+      ]))
+  }
+
+  /// The number as answers show it: `+` and the digits, or an emergency code as it was matched.
+  static func number(_ resolution: Resolution) -> String {
+    if let number = resolution.number { return formatInternational(number) }
+    return resolution.emergencyCode ?? ""
+  }
+
+  /// `text` with every control character (a tab, a line end) turned into a space, so that a field
+  /// never splits the line or its columns.
+  static func oneLine(_ text: String) -> String {
+    guard text.unicodeScalars.contains(where: isControl) else { return text }
+    return String(String.UnicodeScalarView(text.unicodeScalars.map { isControl($0) ? " " : $0 }))
+  }
+
+  private static func isControl(_ scalar: Unicode.Scalar) -> Bool { scalar.value < 0x20 || scalar.value == 0x7F }
+}

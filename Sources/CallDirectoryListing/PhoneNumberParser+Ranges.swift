@@ -1,0 +1,61 @@
+extension PhoneNumberParser {
+  /// Parses a number, or a range of numbers, as block and identify inputs write them.
+  ///
+  /// - `FIRST..LAST`: both ends are numbers under the rules of ``parse(_:)``, `LAST >= FIRST`
+  ///   (`+33 899 000 000..+33 899 999 999`).
+  /// - A pattern whose last digits are wildcards, each `#` or `X` standing for one digit
+  ///   (`+33899######`, `+1 202 555 XXXX`): the range from the pattern with every wildcard 0 to
+  ///   the pattern with every wildcard 9. A digit after a wildcard is an error: the numbers would
+  ///   not be one interval.
+  /// - Anything else: a single number, a range of one.
+  ///
+  /// National forms work as for single numbers (`0899 ### ###` under country code 33).
+  /// - Throws: ``PhoneNumberError`` for either end, ``PhoneNumberError/Kind/invertedRange``, or
+  ///   ``PhoneNumberError/Kind/wildcardNotAtEnd``.
+  /// - Complexity: O(n) in the field's length; allocates only for patterns.
+  public func parseEntry(utf8 bytes: ArraySlice<UInt8>) throws(PhoneNumberError) -> ClosedRange<Int64> {
+    if let dots = Self.rangeOperator(in: bytes) {
+      let first = try parse(utf8: bytes[bytes.startIndex..<dots])
+      let last = try parse(utf8: bytes[(dots + 2)...])
+      guard first <= last else { throw PhoneNumberError(kind: .invertedRange, input: String(decoding: bytes, as: UTF8.self)) }
+      return first...last
+    }
+    // A tel: URI's parameters (`;ext=7`) are not part of the number: no wildcards there.
+    let number = bytes.prefix { $0 != 0x3B }
+    guard number.contains(where: Self.isWildcard) else {
+      let single = try parse(utf8: bytes)
+      return single...single
+    }
+    var sawWildcard = false
+    for byte in number {
+      if Self.isWildcard(byte) {
+        sawWildcard = true
+      } else if sawWildcard && byte >= 0x30 && byte <= 0x39 {
+        throw PhoneNumberError(kind: .wildcardNotAtEnd, input: String(decoding: bytes, as: UTF8.self))
+      }
+    }
+    let low = number.map { Self.isWildcard($0) ? 0x30 : $0 }
+    let high = number.map { Self.isWildcard($0) ? 0x39 : $0 }
+    return try parse(utf8: low[...])...parse(utf8: high[...])
+  }
+
+  /// Parses a number or range given as text; see ``parseEntry(utf8:)``.
+  /// - Throws: ``PhoneNumberError``.
+  public func parseEntry(_ text: some StringProtocol) throws(PhoneNumberError) -> ClosedRange<Int64> {
+    let bytes = Array(text.utf8)
+    return try parseEntry(utf8: bytes[...])
+  }
+
+  /// The index of the first `..` in `bytes`, if any.
+  private static func rangeOperator(in bytes: ArraySlice<UInt8>) -> Int? {
+    var index = bytes.startIndex
+    while index + 1 < bytes.endIndex {
+      if bytes[index] == 0x2E && bytes[index + 1] == 0x2E { return index }
+      index += 1
+    }
+    return nil
+  }
+
+  /// `#` or `X`. A lower-case `x` is not a wildcard: in `555-0100 x12` it is a typo or an extension.
+  private static func isWildcard(_ byte: UInt8) -> Bool { byte == 0x23 || byte == 0x58 }
+}

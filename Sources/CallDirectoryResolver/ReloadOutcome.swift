@@ -1,0 +1,14 @@
+import CallDirectoryFormat
+import CallDirectorySystem
+
+/// What one staleness check of a ``ReloadingDirectory`` did.
+public enum ReloadOutcome: Sendable, Equatable {
+  /// Nothing new: the path still names the file being served, or names a replacement whose
+  /// failure was already reported.
+  case unchanged
+  /// The path named a new file, which opened and is now served.
+  case reloaded(FileIdentity)
+  /// The path named a new file (or nothing) and it could not be opened; the previous version is
+  /// still served. Reported once per failure, not at every check.
+  case failed(FormatError)
+}

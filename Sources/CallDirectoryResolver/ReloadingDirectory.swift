@@ -1,0 +1,166 @@
+import CallDirectoryFormat
+import CallDirectoryReader
+import CallDirectorySystem
+import Synchronization
+
+/// A directory read from a path that is replaced on disk while it is served: each query gets the
+/// version current when it starts, and a new version is picked up once its file is renamed into
+/// place (`Spec/RESOLUTION.md` section 5).
+///
+/// The staleness check compares the device and inode the path names (one `stat`) with those of
+/// the file being served. It runs at most once per `checkInterval`, on the query that finds it
+/// due, or whenever ``refresh()`` is called. When the path names a new file, it is opened (header,
+/// section table and indexes checked) and swapped in; queries that already hold the previous
+/// reader finish on it, and its mapping is released when the last of them lets go. When the new
+/// file cannot be opened, the previous version keeps being served and the failure is reported
+/// once, through `onReloadFailure` and the ``reloadFailure`` property.
+///
+///     let spam = try ReloadingDirectory(path: "/var/lib/calldir/spam.calldir")
+///     let reader = spam.current()          // for one query
+///     try reader.isBlocked(12025550100)
+///
+/// Publish a new version by writing it beside the path and renaming it over the path (what
+/// `calldir pack` and `DirectoryBuilder.write(to:)` do). Never rewrite or truncate the served file
+/// in place: its pages are mapped, so the reader would see the change and a shortened file
+/// faults the process.
+///
+/// Safe to share between threads.
+public final class ReloadingDirectory: DirectoryProvider, Sendable {
+  /// The path followed.
+  public let path: String
+  /// The least time between two automatic staleness checks, or `nil` when only ``refresh()``
+  /// checks.
+  public let checkInterval: Duration?
+
+  /// The reader served now.
+  private let served: Mutex<CallDirectoryReader>
+  /// When the next automatic check is due, in `MonotonicClock` nanoseconds (`UInt64.max`: never).
+  private let nextCheck: Atomic<UInt64>
+  private let intervalNanoseconds: UInt64
+  /// What checks remember, and the lock that makes them one at a time.
+  private let checks: Mutex<CheckState>
+  private let onReloadFailure: (@Sendable (ReloadingDirectory, FormatError) -> Void)?
+
+  private struct CheckState {
+    /// The failure being reported: the identity the path named (`nil` when `stat` failed) and
+    /// the error. A check that meets the same again says nothing new.
+    var failure: (identity: FileIdentity?, error: FormatError)?
+    /// How many new versions were swapped in.
+    var reloads = 0
+  }
+
+  /// Opens the directory at `path` and follows it.
+  ///
+  /// - Parameters:
+  ///   - path: the directory file; replaced on disk by rename to publish a new version.
+  ///   - checkInterval: the least time between two automatic staleness checks, each costing one
+  ///     `stat` (about a microsecond) on the query that runs it; `nil` to check only when
+  ///     ``refresh()`` is called. One second by default.
+  ///   - onReloadFailure: called once for each replacement that cannot be opened (and once when
+  ///     the path stops naming a file), after the check that found it, outside any lock.
+  /// - Throws: `FormatError` when the file cannot be opened (`.system`) or its header, section
+  ///   table or indexes are malformed.
+  /// - Complexity: O(1) in the file's size.
+  public init(
+    path: String, checkInterval: Duration? = .seconds(1),
+    onReloadFailure: (@Sendable (_ directory: ReloadingDirectory, _ error: FormatError) -> Void)? = nil
+  ) throws(FormatError) {
+    self.path = path
+    self.checkInterval = checkInterval
+    self.onReloadFailure = onReloadFailure
+    served = Mutex(try CallDirectoryReader(path: path))
+    checks = Mutex(CheckState())
+    let interval = checkInterval.map(Self.nanoseconds) ?? .max
+    intervalNanoseconds = interval
+    nextCheck = Atomic(interval == .max ? .max : MonotonicClock.nanoseconds() &+ min(interval, .max / 2))
+  }
+
+  /// The reader to answer one query from; runs the staleness check first when it is due.
+  ///
+  /// - Complexity: a lock and a clock read; when a check is due, one `stat`; when the file was
+  ///   replaced, opening the new one (O(1) in its size, tens of microseconds).
+  public func current() -> CallDirectoryReader {
+    if intervalNanoseconds != .max {
+      let due = nextCheck.load(ordering: .relaxed)
+      let now = MonotonicClock.nanoseconds()
+      // One thread claims the check; the others go on with the reader served now.
+      if now >= due,
+        nextCheck.compareExchange(expected: due, desired: now &+ min(intervalNanoseconds, .max / 2), ordering: .relaxed)
+          .exchanged
+      {
+        refresh()
+      }
+    }
+    return served.withLock { $0 }
+  }
+
+  /// Checks now whether the path names a new file, and if so opens it and serves it.
+  ///
+  /// Checks are one at a time: a call made while another runs waits for it, then checks again.
+  /// - Returns: what the check did; `.failed` only the first time a failure is met.
+  /// - Complexity: one `stat`; when the file was replaced, opening the new one.
+  @discardableResult
+  public func refresh() -> ReloadOutcome {
+    let outcome = checks.withLock { state in check(&state) }
+    if case .failed(let error) = outcome { onReloadFailure?(self, error) }
+    return outcome
+  }
+
+  /// The failure of the latest replacement, if it could not be opened and none has opened since.
+  public var reloadFailure: FormatError? { checks.withLock { $0.failure?.error } }
+
+  /// How many new versions have been swapped in since the directory was opened.
+  public var reloadCount: Int { checks.withLock { $0.reloads } }
+
+  /// The identity of the file served now.
+  public var servedIdentity: FileIdentity? { served.withLock { $0.fileIdentity } }
+
+  /// One check, under the `checks` lock.
+  private func check(_ state: inout CheckState) -> ReloadOutcome {
+    let identity: FileIdentity
+    do { identity = try FileIdentity(path: path) } catch {
+      return failed(&state, identity: nil, FormatError(.system(operation: error.operation, path: path, errno: error.errno, message: error.message), at: 0))
+    }
+    if identity == served.withLock({ $0.fileIdentity }) {
+      state.failure = nil  // the path names the served file again (a failed stat has passed)
+      return .unchanged
+    }
+    // A file that failed to parse fails again: its bytes do not change under rename-only
+    // publication. A system failure (too many open files, say) may pass, so it is retried.
+    if let failure = state.failure, failure.identity == identity, !Self.isSystem(failure.error) {
+      return .unchanged
+    }
+    let reader: CallDirectoryReader
+    do { reader = try CallDirectoryReader(path: path) } catch {
+      return failed(&state, identity: identity, error)
+    }
+    served.withLock { $0 = reader }
+    state.failure = nil
+    state.reloads += 1
+    // The reader's identity is of the file it opened, which may be newer than the one `stat` saw.
+    return .reloaded(reader.fileIdentity ?? identity)
+  }
+
+  /// Records a failure; `.failed` when it is new, `.unchanged` when it was already reported.
+  private func failed(_ state: inout CheckState, identity: FileIdentity?, _ error: FormatError) -> ReloadOutcome {
+    if let failure = state.failure, failure.identity == identity, failure.error == error { return .unchanged }
+    state.failure = (identity, error)
+    return .failed(error)
+  }
+
+  private static func isSystem(_ error: FormatError) -> Bool {
+    if case .system = error.kind { return true }
+    return false
+  }
+
+  /// `duration` in whole nanoseconds, 0 for a negative one, saturating at `UInt64.max - 1`.
+  private static func nanoseconds(_ duration: Duration) -> UInt64 {
+    let (seconds, attoseconds) = duration.components
+    // Both components carry the duration's sign.
+    guard seconds >= 0, attoseconds >= 0 else { return 0 }
+    let (whole, overflow) = UInt64(seconds).multipliedReportingOverflow(by: 1_000_000_000)
+    let fraction = UInt64(attoseconds / 1_000_000_000)
+    guard !overflow, whole < UInt64.max - 1 - fraction else { return UInt64.max - 1 }
+    return whole + fraction  // checked just above
+  }
+}

@@ -1,0 +1,21 @@
+import CallDirectoryFormat
+import CallDirectoryListing
+
+/// Why a caller string could not be resolved.
+///
+/// Thrown by ``Resolver/resolve(caller:)``. Neither case is a guess: an invalid number is refused,
+/// never resolved as something close to it.
+public enum ResolveError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The caller string is not a phone number under `Spec/INPUT.md` section 1.
+  case invalidNumber(PhoneNumberError)
+  /// A directory of the stack is damaged where the number's lookup read it.
+  case damagedDirectory(Resolution.Directory, FormatError)
+
+  /// A message naming the problem: the parser's, or the directory's name and the damage.
+  public var description: String {
+    switch self {
+    case .invalidNumber(let error): return error.description
+    case .damagedDirectory(let directory, let error): return "\(directory.name): \(error)"
+    }
+  }
+}

@@ -1,0 +1,85 @@
+import CallDirectoryListing
+
+/// Answers an incoming call across an ordered stack of directories: block, identify or allow,
+/// with the label to show and the directory that decided.
+///
+/// The rules are `Spec/RESOLUTION.md`'s, in this order: an emergency number is never blocked; an
+/// allow list that lists the number overrides every block; otherwise the first directory in stack
+/// order that lists the number decides, blocking winning over identification within it; a number
+/// no directory lists is allowed.
+///
+///     let resolver = Resolver(
+///       sources: [
+///         .init(name: "contacts", role: .allowList, provider: try ReloadingDirectory(path: "contacts.calldir")),
+///         .init(name: "spam", provider: try ReloadingDirectory(path: "spam.calldir")),
+///         .init(name: "business", provider: try ReloadingDirectory(path: "business.calldir")),
+///       ],
+///       defaultCountryCode: 1)
+///     let answer = try resolver.resolve(caller: "(202) 555-0100")
+///     answer.action     // .block
+///     answer.label      // "Spam Risk"
+///     answer.directory  // #1 spam
+///
+/// A resolver is an immutable value and `Sendable`: share it between threads. Each query asks
+/// each provider for its reader once, so it is answered from one version of every directory even
+/// while files are being replaced.
+public struct Resolver: Sendable {
+  /// What a directory's entries mean to the resolver.
+  public enum Role: String, Sendable, Equatable {
+    /// Blocking entries block, identification entries identify, in stack order.
+    case standard
+    /// Every entry, of either kind, allows the number, overriding blocks anywhere in the stack.
+    /// Identification labels name the caller (the way a phone's contacts do).
+    case allowList
+  }
+
+  /// One directory of the stack.
+  public struct Source: Sendable {
+    /// The name answers report (a file name, or "contacts").
+    public var name: String
+    /// What the directory's entries mean.
+    public var role: Role
+    /// Where the directory's current reader comes from.
+    public var provider: any DirectoryProvider
+
+    /// A directory named `name` with role `role`, read through `provider`.
+    public init(name: String, role: Role = .standard, provider: any DirectoryProvider) {
+      self.name = name
+      self.role = role
+      self.provider = provider
+    }
+  }
+
+  /// The directories, top (consulted first) to bottom.
+  public let sources: [Source]
+  /// The numbers never blocked.
+  public let emergencyNumbers: EmergencyNumbers
+  /// The normaliser applied to caller strings.
+  public let parser: PhoneNumberParser
+  /// The index of the lowest allow list, or -1: below it, the first decision is final.
+  let lastAllowList: Int
+
+  /// A resolver over `sources`, top first.
+  ///
+  /// - Parameters:
+  ///   - sources: the stack, top (consulted first) to bottom; may be empty (every number is then
+  ///     allowed as not listed).
+  ///   - emergencyNumbers: the numbers never blocked; ``EmergencyNumbers/standard`` by default.
+  ///   - defaultCountryCode: the calling code (1 ... 999) for caller strings written without `+`,
+  ///     or `nil` when such strings are full international numbers (`12025550100`).
+  ///   - digitLimits: the digit counts a caller's international number may have; by default every
+  ///     count a directory can store (1 ... 19, as `calldir lookup` reads numbers).
+  /// - Precondition: `defaultCountryCode` and `digitLimits` are valid for `PhoneNumberParser`.
+  public init(
+    sources: [Source], emergencyNumbers: EmergencyNumbers = .standard, defaultCountryCode: Int? = nil,
+    digitLimits: ClosedRange<Int> = PhoneNumberParser.formatDomainDigits
+  ) {
+    self.sources = sources
+    self.emergencyNumbers = emergencyNumbers
+    self.parser = PhoneNumberParser(defaultCountryCode: defaultCountryCode, digitLimits: digitLimits)
+    self.lastAllowList = sources.lastIndex { $0.role == .allowList } ?? -1
+  }
+
+  /// The calling code applied to caller strings written without `+`, if any.
+  public var defaultCountryCode: Int? { parser.defaultCountryCode }
+}

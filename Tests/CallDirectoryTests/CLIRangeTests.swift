@@ -1,0 +1,99 @@
+import CallDirectory
+import CallDirectoryCLI
+import Foundation
+import Testing
+
+@Suite struct CLIRangeTests {
+  @Test func patternsAndSpansPackUnpackAndRepack() throws {
+    let scratch = try ScratchDirectory()
+    let block = try scratch.write(
+      "block.txt",
+      """
+      # French premium-rate numbers and one exchange
+      +33899######
+      +1 202 555 XXXX
+      +1 202 556 0000..+1 202 556 0099
+      +1 202 556 0100..+1 202 556 0199
+      # the three ranges above touch: they are merged into one
+      +1 202 557 0000
+      """)
+    let identify = try scratch.write("id.csv", "number,label\n+44 20 7946 0###,Drama Council\n+44 20 7946 1000,Other\n")
+    let out = scratch.path("r.calldir")
+    let pack = calldir("pack", "--block", block, "--identify", identify, "-o", out)
+    #expect(pack.status == 0, "\(pack.error)")
+    #expect(calldir("verify", out).status == 0)
+    let unpack = calldir("unpack", out)
+    #expect(
+      unpack.output == """
+        kind,number,label
+        block,+12025550000..+12025560199,
+        block,+12025570000,
+        block,+33899000000..+33899999999,
+        identify,+442079460000..+442079460999,Drama Council
+        identify,+442079461000,Other
+
+        """)
+    let listing = try scratch.write("listing.csv", unpack.output)
+    let repacked = scratch.path("again.calldir")
+    #expect(calldir("pack", listing, "-o", repacked).status == 0)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: repacked)) == Data(contentsOf: URL(fileURLWithPath: out)))
+
+    let lookup = calldir("lookup", out, "+33 8 99 12 34 56", "+33 8 98 99 99 99", "+44 20 7946 0500", "+12025560150")
+    #expect(
+      lookup.output == """
+        +33899123456\tblocked
+        +33898999999\tnot listed
+        +442079460500\tidentified\tDrama Council
+        +12025560150\tblocked
+
+        """)
+    #expect(calldir("info", out).output.contains("2 ranges covering"))
+  }
+
+  @Test func expandWritesEveryNumber() throws {
+    let scratch = try ScratchDirectory()
+    let block = try scratch.write("block.txt", "+1 202 555 010#\n")
+    let out = scratch.path("e.calldir")
+    #expect(calldir("pack", "--block", block, "-o", out).status == 0)
+    let lines = calldir("unpack", "--expand", out).output.split(separator: "\n")
+    #expect(lines.count == 11)
+    #expect(lines[1] == "block,+12025550100,")
+    #expect(lines[10] == "block,+12025550109,")
+  }
+
+  @Test(arguments: [
+    ("+1 202 5X5 0100\n", "block.txt:1:", "digit after a wildcard"),
+    ("+1 202 555 0199..+1 202 555 0100\n", "block.txt:1:", "ends below its start"),
+    ("+1 202 555 0100..abc\n", "block.txt:1:", "invalid character"),
+  ])
+  func badRangesAreRefused(contents: String, place: String, reason: String) throws {
+    let scratch = try ScratchDirectory()
+    let block = try scratch.write("block.txt", contents)
+    let result = calldir("pack", "--block", block, "-o", scratch.path("x.calldir"))
+    #expect(result.status == 1)
+    #expect(result.error.contains(place) && result.error.contains(reason), "\(result.error)")
+    #expect(!scratch.exists("x.calldir"))
+  }
+
+  @Test func overlappingLabelledRangesNameBoth() throws {
+    let scratch = try ScratchDirectory()
+    let identify = try scratch.write("id.csv", "+1 202 555 0###,Bank\n+1 202 555 00##,Scam\n")
+    let result = calldir("pack", "--identify", identify, "-o", scratch.path("x.calldir"))
+    #expect(result.status == 1)
+    #expect(result.error.contains("\"Bank\"") && result.error.contains("\"Scam\""), "\(result.error)")
+    #expect(result.error.contains("+12025550000..+12025550999") && result.error.contains("+12025550000..+12025550099"))
+  }
+
+  @Test(arguments: [
+    ("+33899######", 33_899_000_000...33_899_999_999, nil as Int?),
+    ("+1 202 555 XXXX", 12_025_550_000...12_025_559_999, nil),
+    ("0899 ### ###", 33_899_000_000...33_899_999_999, 33),
+    ("(202) 555-XXXX", 12_025_550_000...12_025_559_999, 1),
+    ("+12025550100..+12025550199", 12_025_550_100...12_025_550_199, nil),
+    ("tel:+1-202-555-0100;ext=12", 12_025_550_100...12_025_550_100, nil),
+    ("+12025550100", 12_025_550_100...12_025_550_100, nil),
+  ])
+  func parseEntry(text: String, expected: ClosedRange<Int64>, country: Int?) throws {
+    #expect(try PhoneNumberParser(defaultCountryCode: country).parseEntry(text) == expected)
+  }
+}
