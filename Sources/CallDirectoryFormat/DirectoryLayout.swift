@@ -50,9 +50,18 @@ public struct DirectoryLayout: Sendable {
   /// - Complexity: O(section count).
   public init(parsing file: ByteView) throws(FormatError) {
     let header = try FileHeader(parsing: file)
-    for entry in header.sections where SectionType(rawValue: entry.typeName) == nil {
-      if entry.flags & SectionFlags.required != 0 {
-        throw FormatError(.unknownRequiredSection(entry.typeName), at: Int(entry.offset))
+    for (position, entry) in header.sections.enumerated() {
+      let at = Layout.headerSize + position * Layout.sectionEntrySize
+      // Types are four printable ASCII bytes, so that every type can be named in a message.
+      for shift in stride(from: 0, to: 32, by: 8) where !(0x21...0x7E).contains((entry.type >> UInt32(shift)) & 0xFF) {
+        throw FormatError(.invalidField(field: "section type byte", value: UInt64((entry.type >> UInt32(shift)) & 0xFF)), at: at)
+      }
+      let required = entry.flags & SectionFlags.required != 0
+      if SectionType(rawValue: entry.typeName) == nil {
+        if required { throw FormatError(.unknownRequiredSection(entry.typeName), at: Int(entry.offset)) }
+      } else if !required {
+        // A reader that did not know this type would skip it: every known type is required.
+        throw FormatError(.invalidField(field: "flags of section \(entry.typeName) (must be required)", value: UInt64(entry.flags)), at: at &+ 4)
       }
     }
     func view(_ type: SectionType) throws(FormatError) -> (ByteView, Int) {

@@ -122,6 +122,18 @@ public struct EntryPayload: Sendable {
     self.labelBits = labelBits
   }
 
+  /// Whether the unused bits at the end of the label-id and low-bits parts are zero, as the
+  /// spec requires of every bit string (so that every bit of a valid block means something).
+  public func paddingIsZero(entryCount: Int, lowBits: Int) -> Bool {
+    func tailIsZero(_ part: ByteView, bits: Int) -> Bool {
+      let used = bits & 7
+      guard used != 0, part.count > 0 else { return true }
+      return part.uncheckedByte(at: part.count &- 1) >> UInt8(used) == 0
+    }
+    // Products are small: at most 4096 entries of at most 62 bits.
+    return tailIsZero(labelIds, bits: entryCount &* labelBits) && tailIsZero(numbers.low, bits: (entryCount &- 1) &* lowBits)
+  }
+
   /// The label id of entry `entry` (0-based within the block): the base plus the stored field.
   /// It may exceed `UInt32.max` in a damaged block; callers check it against the label count.
   @inlinable

@@ -91,6 +91,9 @@ public enum BlockDecoder {
           numbers.append(value)
         }
         if let failure { throw FormatError(.malformedBlock(block: block, reason: failure), at: 0) }
+        guard payload.paddingIsZero(entryCount: entryBlock.entryCount, lowBits: entryBlock.lowBits) else {
+          throw FormatError(.malformedBlock(block: block, reason: "bits past the last label id or low part are set"), at: 0)
+        }
         if kind == .identification {
           labelIds.reserveCapacity(entryBlock.entryCount)
           let labelCount = UInt64(layout.labelIndex.labelCount)

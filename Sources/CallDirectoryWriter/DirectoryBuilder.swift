@@ -22,7 +22,8 @@ public struct DirectoryBuilder: Sendable {
     public var entriesPerBlock: Int = 512
     /// The payload size a label block is filled to before a new one starts, in bytes.
     public var labelBlockTarget: Int = 4096
-    /// Whether blocks may use the deflate codec where it saves at least an eighth.
+    /// Whether blocks may use the deflate codec where it pays: where it saves half of an entry
+    /// block or an eighth of a label block.
     public var allowDeflate: Bool = true
 
     /// The default options.
