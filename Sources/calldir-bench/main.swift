@@ -39,7 +39,7 @@ let plans = [
   Plan("spam", spamCount) { Datasets.spam(count: spamCount, labelCount: 1_000, name: $0, seed: seed) },
 ]
 let selected = plans.filter { configuration.selects($0.name) }
-if selected.isEmpty {
+if selected.isEmpty && configuration.only != "ranges" {
   let names = plans.map(\.name).joined(separator: ", ")
   FileHandle.standardError.write(Data("calldir-bench: no dataset \(configuration.only ?? "") (have \(names))\n".utf8))
   exit(2)
@@ -80,6 +80,9 @@ do {
     print("(generated in \(Format.fixed(generation, 2)) s)\n")
     _ = fflush(nil)  // nil: every output stream, so the table appears before the next progress line
     summaries.append(summary)
+  }
+  if configuration.selects("ranges") {
+    print(try RangesBench.run(seed: seed, scale: configuration.scale, sink: sink).rendered() + "\n")
   }
 } catch {
   FileHandle.standardError.write(Data("calldir-bench: \(error)\n".utf8))
