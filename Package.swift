@@ -58,7 +58,7 @@ let package = Package(
     .executableTarget(name: "calldir-bench", dependencies: ["CallDirectory", "CZlib"], swiftSettings: strict),
     .testTarget(
       name: "CallDirectoryTests",
-      dependencies: ["CallDirectory", "CallDirectoryCLI", "CZlib"],
+      dependencies: ["CallDirectory", "CallDirectoryCLI", "CallDirectorySystem", "CZlib"],
       swiftSettings: strict),
   ]
 )

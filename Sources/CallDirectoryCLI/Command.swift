@@ -3,7 +3,8 @@ import CallDirectory
 /// One invocation of `calldir`, parsed from its arguments and not yet run.
 ///
 /// Parsing is pure (`Command.parse(_:)`), so every usage rule is testable without running
-/// anything; `CLI.run(_:console:)` carries a command out.
+/// anything; `CLI.run(_:console:)` carries a command out. The one exception is `resolve`, whose
+/// positionals are directories or numbers according to whether they name existing files.
 public enum Command: Sendable, Equatable {
   /// `calldir pack`: build a directory from listings, block lists and identify CSVs.
   case pack(PackOptions)

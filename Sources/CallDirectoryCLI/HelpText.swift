@@ -125,7 +125,7 @@ enum HelpText {
     """
 
   static let resolve = """
-    Usage: calldir resolve [--allow FILE]... [--country CC] [--emergency LIST] [--json] DIR... [NUMBER...]
+    Usage: calldir resolve [--allow FILE]... [--country CC] [--emergency LIST] [--json] [--stdin] DIR... [NUMBER...]
 
     Answer incoming numbers across a stack of directories, consulted in the order given
     (Spec/RESOLUTION.md): emergency numbers are never blocked; a number an allow list lists is

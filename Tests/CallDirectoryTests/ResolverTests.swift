@@ -32,7 +32,8 @@ import Testing
     for caller in ["+1 (800) 273-8255", "(800) 273-8255", "tel:+1-800-273-8255", "18002738255"] {
       let answer = try resolver.resolve(caller: caller)
       #expect(answer.reason == .emergency, "\(caller)")
-      #expect(answer.number == 18_002_738_255)
+      // Written as the code itself, it matches as written (and is not parsed).
+      #expect(answer.number == (caller == "18002738255" ? nil : 18_002_738_255))
       #expect(answer.emergencyCode == "18002738255")
     }
     // `+911` is the number 911 once normalised; without +, 911 is matched as written.
@@ -44,8 +45,7 @@ import Testing
     #expect(try resolver.resolve(caller: "+1 911 555 0100").action == .block)
     // A tab between digits or a letter is not a separator: no match, and the parser refuses it.
     for caller in ["9\t11", "91l", "9111", "+1 911", "*911", "#112"] {
-      let match = EmergencyNumbers.standard.match(caller: caller)
-      #expect(match == nil || caller == "+1 911", "\(caller)")
+      #expect(EmergencyNumbers.standard.match(caller: caller) == nil, "\(caller)")
     }
     #expect(EmergencyNumbers.standard.match(caller: "0000") == nil)
     #expect(EmergencyNumbers.standard.match(caller: "00") == nil)
