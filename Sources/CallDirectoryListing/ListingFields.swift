@@ -18,6 +18,24 @@ func fieldMatches(_ field: ArraySlice<UInt8>, _ word: String) -> Bool {
   return true
 }
 
+/// Calls `body` with each non-blank CSV record of `bytes` after an optional first-record header
+/// `words`: the record loop both CSV-based parsers share.
+func forEachRecord(
+  _ bytes: [UInt8], file: String, header words: [String], _ body: (CSVRecord) throws(ListingError) -> Void
+) throws(ListingError) {
+  var reader = CSVReader(bytes)
+  var sawRecord = false
+  while true {
+    let next: CSVRecord?
+    do { next = try reader.next() } catch { throw ListingError(file: file, csv: error) }
+    guard let record = next else { return }
+    if record.isBlank { continue }
+    defer { sawRecord = true }
+    if !sawRecord && isHeader(record, words) { continue }
+    try body(record)
+  }
+}
+
 /// Whether `record` is the header `words`, in any ASCII letter case.
 func isHeader(_ record: CSVRecord, _ words: [String]) -> Bool {
   guard record.count == words.count else { return false }

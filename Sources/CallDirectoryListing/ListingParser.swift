@@ -31,15 +31,7 @@ public enum ListingParser {
     bytes: [UInt8], file: String, parser: PhoneNumberParser,
     each body: (ListingRecord) throws(ListingError) -> Void
   ) throws(ListingError) {
-    var reader = CSVReader(bytes)
-    var sawRecord = false
-    while true {
-      let next: CSVRecord?
-      do { next = try reader.next() } catch { throw ListingError(file: file, csv: error) }
-      guard let record = next else { return }
-      if record.isBlank { continue }
-      defer { sawRecord = true }
-      if !sawRecord && isHeader(record, header) { continue }
+    try forEachRecord(bytes, file: file, header: header) { (record) throws(ListingError) in
       let line = record.line
       guard record.count == 2 || record.count == 3 else {
         throw ListingError(
