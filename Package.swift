@@ -4,6 +4,7 @@
 // Dependencies point one way:
 //   Format <- Writer, Reader <- Verifier, Lookup <- CallDirectory (umbrella) <- CLI <- calldir
 // Listing (number normaliser, CSV) depends on Format only.
+// Changeset (diff and patch) depends on Format, Reader, Writer, System and CSodium (SHA-256).
 import PackageDescription
 
 let strict: [SwiftSetting] = [
@@ -24,6 +25,8 @@ let package = Package(
     // zlib from the system (Debian: zlib1g-dev; Apple platforms: the SDK).
     .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
     .target(name: "CallDirectoryFormat", dependencies: ["CZlib"], swiftSettings: strict),
+    // libsodium from the system (Debian: libsodium-dev), for SHA-256 where CryptoKit is absent.
+    .systemLibrary(name: "CSodium", path: "Sources/CSodium", providers: [.apt(["libsodium-dev"])]),
     // Thin typed wrappers over the POSIX calls (open, mmap, fsync, rename).
     .target(name: "CallDirectorySystem", swiftSettings: strict),
     .target(
@@ -44,11 +47,29 @@ let package = Package(
         "CallDirectoryFormat", "CallDirectoryReader", "CallDirectoryLookup", "CallDirectoryListing", "CallDirectorySystem",
       ],
       swiftSettings: strict),
+    // Changesets between two versions of a directory: diff and patch.
+    .target(
+      name: "CallDirectoryChangeset",
+      dependencies: [
+        "CallDirectoryFormat", "CallDirectoryReader", "CallDirectoryWriter", "CallDirectorySystem",
+        .target(name: "CSodium", condition: .when(platforms: [.linux, .android])),
+      ],
+      swiftSettings: strict),
+    // Feeds a directory or a changeset to CallKit within CallKit's rules and per-load cap.
+    .target(
+      name: "CallDirectoryFeed", dependencies: ["CallDirectoryFormat", "CallDirectoryReader"], swiftSettings: strict),
+    // The feed's adapter to CXCallDirectoryExtensionContext: empty where CallKit does not exist.
+    .target(name: "CallDirectoryCallKit", dependencies: ["CallDirectoryFeed"], swiftSettings: strict),
+    // Makes a changeset a feed's change source; apart so that neither module depends on the other.
+    .target(
+      name: "CallDirectoryFeedChangeset", dependencies: ["CallDirectoryFeed", "CallDirectoryChangeset"],
+      swiftSettings: strict),
     .target(
       name: "CallDirectory",
       dependencies: [
         "CallDirectoryFormat", "CallDirectoryWriter", "CallDirectoryReader", "CallDirectoryVerifier",
-        "CallDirectoryLookup", "CallDirectoryListing", "CallDirectoryResolver",
+        "CallDirectoryLookup", "CallDirectoryListing", "CallDirectoryResolver", "CallDirectoryChangeset", "CallDirectoryFeed",
+        "CallDirectoryFeedChangeset",
       ],
       swiftSettings: strict),
     .target(
@@ -58,7 +79,7 @@ let package = Package(
     .executableTarget(name: "calldir-bench", dependencies: ["CallDirectory", "CZlib"], swiftSettings: strict),
     .testTarget(
       name: "CallDirectoryTests",
-      dependencies: ["CallDirectory", "CallDirectoryCLI", "CallDirectorySystem", "CZlib"],
+      dependencies: ["CallDirectory", "CallDirectoryCLI", "CallDirectorySystem", "CZlib", "CallDirectoryFeed"],
       swiftSettings: strict),
   ]
 )

@@ -1,5 +1,8 @@
 // The umbrella module: `import CallDirectory` gives the whole toolkit to an app, an extension or a
 // service that embeds it.
+@_exported import CallDirectoryChangeset
+@_exported import CallDirectoryFeed
+@_exported import CallDirectoryFeedChangeset
 @_exported import CallDirectoryFormat
 @_exported import CallDirectoryListing
 @_exported import CallDirectoryLookup

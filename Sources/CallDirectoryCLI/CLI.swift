@@ -51,6 +51,10 @@ public enum CLI {
         return try Lookup(file: file, numbers: numbers, country: country, json: json, console: console).run()
       case .info(let file, let json): return try Info(file: file, json: json, console: console).run()
       case .resolve(let options): return try Resolve(options: options, console: console).run()
+      case .diff(let old, let new, let output, let json):
+        return try Diff(old: old, new: new, output: output, json: json, console: console).run()
+      case .patch(let old, let changes, let output):
+        return try Patch(old: old, changes: changes, output: output, console: console).run()
       }
     } catch let failure as CommandFailure {
       console.diagnose(failure.message)

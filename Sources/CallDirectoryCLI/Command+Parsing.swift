@@ -1,6 +1,6 @@
 extension Command {
   /// The commands `calldir` knows, for help and suggestions.
-  public static let names = ["pack", "unpack", "verify", "lookup", "info", "resolve", "help"]
+  public static let names = ["pack", "unpack", "verify", "lookup", "info", "resolve", "diff", "patch", "help"]
 
   /// Parses `calldir`'s arguments (without the program name).
   /// - Throws: `UsageError` for an unknown command or option, a missing value or file.
@@ -20,6 +20,8 @@ extension Command {
     case "lookup": return try parseLookup(rest)
     case "info": return try parseInfo(rest)
     case "resolve": return try parseResolve(rest)
+    case "diff": return try parseDiff(rest)
+    case "patch": return try parsePatch(rest)
     default: throw unknownCommand(first)
     }
   }
@@ -104,6 +106,32 @@ extension Command {
     guard try readTable("info", [json]).parse(arguments, into: &state) else { return .help(topic: "info") }
     guard state.positionals.count == 1 else { throw UsageError("info takes exactly one file", command: "info") }
     return .info(file: state.positionals[0], json: state.json)
+  }
+
+  private static func parseDiff(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
+    var state = ReadState()
+    state.output = ""
+    let output = OptionTable<ReadState>.Option(names: ["--output", "-o"], action: .value { $0.output = $1 })
+    guard try readTable("diff", [output, json]).parse(arguments, into: &state) else { return .help(topic: "diff") }
+    guard state.positionals.count == 2 else { throw UsageError("diff takes exactly two files: OLD NEW", command: "diff") }
+    guard !state.output.isEmpty else { throw UsageError("diff needs an output file: -o CHANGES", command: "diff") }
+    guard state.positionals.filter({ $0 == "-" }).count <= 1 else {
+      throw UsageError("standard input (-) can be read only once", command: "diff")
+    }
+    return .diff(old: state.positionals[0], new: state.positionals[1], output: state.output, json: state.json)
+  }
+
+  private static func parsePatch(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
+    var state = ReadState()
+    state.output = ""
+    let output = OptionTable<ReadState>.Option(names: ["--output", "-o"], action: .value { $0.output = $1 })
+    guard try readTable("patch", [output]).parse(arguments, into: &state) else { return .help(topic: "patch") }
+    guard state.positionals.count == 2 else { throw UsageError("patch takes exactly two files: OLD CHANGES", command: "patch") }
+    guard !state.output.isEmpty else { throw UsageError("patch needs an output file: -o NEW", command: "patch") }
+    guard state.positionals.filter({ $0 == "-" }).count <= 1 else {
+      throw UsageError("standard input (-) can be read only once", command: "patch")
+    }
+    return .patch(old: state.positionals[0], changes: state.positionals[1], output: state.output)
   }
 
   static func countryCode(_ text: String, command: String) throws(UsageError) -> Int {

@@ -18,6 +18,10 @@ public enum Command: Sendable, Equatable {
   case info(file: String, json: Bool)
   /// `calldir resolve`: answer incoming numbers across a stack of directories.
   case resolve(ResolveOptions)
+  /// `calldir diff`: write the changeset that turns one directory into another.
+  case diff(old: String, new: String, output: String, json: Bool)
+  /// `calldir patch`: apply a changeset to the directory it was made from.
+  case patch(old: String, changes: String, output: String)
   /// `calldir help [COMMAND]` or `--help`.
   case help(topic: String?)
   /// `calldir --version`.

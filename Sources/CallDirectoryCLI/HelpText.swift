@@ -8,6 +8,8 @@ enum HelpText {
     case "lookup": return lookup
     case "info": return info
     case "resolve": return resolve
+    case "diff": return diff
+    case "patch": return patch
     case "help": return overview
     default: return overview
     }
@@ -25,6 +27,8 @@ enum HelpText {
       lookup    tell whether numbers are blocked or identified
       info      show what a file holds and what each part costs
       resolve   answer incoming calls across a stack of directories: block, identify or allow
+      diff      write the changeset that turns one version of a directory into the next
+      patch     apply a changeset to the version it was made from
       help      show help for a command
 
     Options:
@@ -156,5 +160,39 @@ enum HelpText {
       calldir resolve spam.calldir business.calldir "+1 (202) 555-0100" tel:+1-202-555-0123
       calldir resolve --allow contacts.calldir spam.calldir --country 44 "020 7946 0958"
       tail -f calls.log | calldir resolve --json --allow contacts.calldir spam.calldir
+    """
+
+  static let diff = """
+    Usage: calldir diff OLD NEW -o CHANGES [--json]
+
+    Write the changeset from OLD to NEW (Spec/CHANGESET.md): for each kind, the runs (numbers
+    and ranges, as the directories store them) to remove and to add; a changed label or range
+    is a removal plus an addition. The changeset names OLD and NEW by their SHA-256, so it
+    applies only to OLD and gives exactly NEW. It is written atomically; then one line tells
+    the counts and sizes.
+
+    Options:
+      -o, --output CHANGES   the changeset to write (- for standard output); required
+      --json                 the summary as one JSON object: removals, additions, size,
+                             oldSize, newSize, base and result (hex SHA-256)
+
+    Examples:
+      calldir diff v1.calldir v2.calldir -o v1-v2.cdchanges
+      calldir diff --json v1.calldir v2.calldir -o v1-v2.cdchanges
+    """
+
+  static let patch = """
+    Usage: calldir patch OLD CHANGES -o NEW
+
+    Apply a changeset to the directory it was made from and write the result atomically. The
+    result is byte-identical to the NEW the changeset was made from; its SHA-256 is checked
+    before it is put in place. A changeset made from another file is refused (exit 1, nothing
+    written), naming both hashes.
+
+    Options:
+      -o, --output NEW   the directory to write (- for standard output); required
+
+    Example:
+      calldir patch v1.calldir v1-v2.cdchanges -o v2.calldir
     """
 }

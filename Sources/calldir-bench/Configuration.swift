@@ -17,7 +17,7 @@ struct Configuration {
   static let usage = """
     usage: calldir-bench [--quick] [--only NAME] [--seed N] [--keep]
       --quick      a tenth of the dataset sizes and fewer samples (a smoke run)
-      --only NAME  run one dataset: nanp, callerid, spam, ranges or resolver (or its full name, e.g. nanp-1M)
+      --only NAME  run one part: nanp, callerid, spam, ranges, resolver, changes or feed (or a full name, e.g. nanp-1M)
       --seed N     the seed of every dataset and query list (default 20250101)
       --keep       keep the generated files and print where they are
     Build and run with: swift run -c release calldir-bench

@@ -39,7 +39,9 @@ let plans = [
   Plan("spam", spamCount) { Datasets.spam(count: spamCount, labelCount: 1_000, name: $0, seed: seed) },
 ]
 let selected = plans.filter { configuration.selects($0.name) }
-if selected.isEmpty && configuration.only != "ranges" && configuration.only != "resolver" {
+if selected.isEmpty && configuration.only != "ranges" && configuration.only != "resolver" && configuration.only != "feed"
+  && configuration.only != "changes"
+{
   let names = plans.map(\.name).joined(separator: ", ")
   FileHandle.standardError.write(Data("calldir-bench: no dataset \(configuration.only ?? "") (have \(names))\n".utf8))
   exit(2)
@@ -84,6 +86,8 @@ do {
   if configuration.selects("ranges") {
     print(try RangesBench.run(seed: seed, scale: configuration.scale, sink: sink).rendered() + "\n")
   }
+  if configuration.selects("feed") { print(try FeedBench.run(configuration: configuration, scratch: scratch, sink: sink).rendered() + "\n") }
+  if configuration.selects("changes") { print(try ChangesetBench.run(configuration: configuration, scratch: scratch, sink: sink).rendered() + "\n") }
   if configuration.selects("resolver") {
     print(try ResolverBench.run(configuration: configuration, scratch: scratch, sink: sink).rendered() + "\n")
   }

@@ -1,0 +1,85 @@
+import CallDirectory
+import CallDirectorySystem
+
+/// `calldir diff`: writes the changeset from OLD to NEW and prints what it holds.
+struct Diff {
+  let old: String
+  let new: String
+  let output: String
+  let json: Bool
+  let console: Console
+
+  func run() throws(CommandFailure) -> Int32 {
+    let oldReader = try Inputs.openDirectory(old, console: console)
+    let newReader = try Inputs.openDirectory(new, console: console)
+    let changes: ChangesetReader
+    do throws(ChangesetError) {
+      if output == "-" {
+        let bytes = try Changeset.diff(old: oldReader, new: newReader)
+        do throws(SystemError) { try console.writeOutput(bytes) } catch { throw ChangesetError(.system(error)) }
+        changes = try ChangesetReader(bytes: bytes)
+      } else {
+        try Changeset.diff(old: oldReader, new: newReader, to: output)
+        changes = try ChangesetReader(path: output)
+      }
+    } catch {
+      if case .system(let failure) = error.kind {
+        throw CommandFailure("\(Inputs.displayName(output)): cannot write: \(failure.message)")
+      }
+      throw CommandFailure("\(Inputs.displayName(old)) -> \(Inputs.displayName(new)): \(error)")
+    }
+    let report = ChangesetSummary(changes: changes, oldSize: oldReader.fileSize, newSize: newReader.fileSize)
+    let text = json ? JSON.render(report.json(file: output)) : report.text(file: output)
+    // With the changeset on standard output, the summary goes to standard error.
+    if output == "-" {
+      console.summary(text)
+    } else {
+      do { try console.print(text) } catch { throw CommandFailure("cannot write: \(error.message)") }
+    }
+    return CLI.ExitCode.success
+  }
+}
+
+/// The figures `diff` shows: runs of each list, sizes, and the two hashes.
+struct ChangesetSummary {
+  let changes: ChangesetReader
+  let oldSize: Int
+  let newSize: Int
+
+  func text(file: String) -> String {
+    let counts = changes.counts
+    let share = newSize == 0 ? 0 : Double(changes.size) * 100 / Double(newSize)
+    return "\(Inputs.displayName(file)): removals \(counts.removals.blocking) blocking, \(counts.removals.identification) identification; "
+      + "additions \(counts.additions.blocking) blocking, \(counts.additions.identification) identification (runs); "
+      + "\(changes.size) bytes, \(Self.percent(share)) of the new file's \(newSize) bytes"
+  }
+
+  func json(file: String) -> JSON.Value {
+    let counts = changes.counts
+    return .object([
+      ("changes", .string(Inputs.displayName(file))),
+      ("removals", .object([("blocking", .int(counts.removals.blocking)), ("identification", .int(counts.removals.identification))])),
+      ("additions", .object([("blocking", .int(counts.additions.blocking)), ("identification", .int(counts.additions.identification))])),
+      ("size", .int(changes.size)),
+      ("oldSize", .int(oldSize)),
+      ("newSize", .int(newSize)),
+      ("base", .string(Hex.string(changes.base))),
+      ("result", .string(Hex.string(changes.result))),
+    ])
+  }
+
+  /// `value` percent with two decimals.
+  static func percent(_ value: Double) -> String {
+    let hundredths = Int((value * 100).rounded())
+    let fraction = hundredths % 100
+    return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)%"
+  }
+}
+
+/// Lowercase hexadecimal, as hashes are shown.
+enum Hex {
+  static func string(_ bytes: [UInt8]) -> String {
+    let digits = Array("0123456789abcdef")
+    return String(bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] })
+  }
+}

@@ -1,0 +1,76 @@
+import CallDirectoryFormat
+import CallDirectoryReader
+import CallDirectorySystem
+
+/// Changesets between two versions of a directory (`Spec/CHANGESET.md`): `diff` writes the
+/// removals and additions that turn OLD into NEW; `patch` applies them to OLD and gives NEW, byte
+/// for byte.
+///
+///     let old = try CallDirectoryReader(path: "v1.calldir")
+///     let new = try CallDirectoryReader(path: "v2.calldir")
+///     try Changeset.diff(old: old, new: new, to: "v1-v2.cdchanges")
+///
+///     let changes = try ChangesetReader(path: "v1-v2.cdchanges")
+///     try Changeset.patch(old: old, changes: changes, to: "v2.calldir")
+///
+/// Runs are compared as the directories store them: a range that changed in any way is removed
+/// whole and the new range added whole, and a label change is a removal plus an addition.
+public enum Changeset {
+  /// Compares OLD and NEW and writes the changeset to `path` atomically (temporary file, `fsync`,
+  /// rename); on failure `path` is left as it was.
+  ///
+  /// Both directories are streamed in ascending order, once per list; memory is one block of each
+  /// plus one changeset block.
+  /// - Throws: `ChangesetError` with `.format` for a damaged directory, `.system` for file errors.
+  /// - Complexity: O(runs of OLD + runs of NEW) plus hashing both files.
+  public static func diff(old: CallDirectoryReader, new: CallDirectoryReader, to path: String) throws(ChangesetError) {
+    do throws(AtomicWriteError<ChangesetError>) {
+      try AtomicFile.write(to: path) { (sink) throws(ChangesetError) in
+        try ChangesetDiff.write(old: old, new: new) { (bytes) throws(ChangesetError) in
+          do throws(SystemError) { try sink(bytes) } catch { throw ChangesetError(.system(error)) }
+        }
+      }
+    } catch {
+      switch error {
+      case .system(let failure): throw ChangesetError(.system(failure))
+      case .producer(let failure): throw failure
+      }
+    }
+  }
+
+  /// The changeset that turns OLD into NEW, in memory.
+  /// - Throws: `ChangesetError.format` for a damaged directory.
+  /// - Complexity: O(runs of OLD + runs of NEW) plus hashing both files.
+  public static func diff(old: CallDirectoryReader, new: CallDirectoryReader) throws(ChangesetError) -> [UInt8] {
+    var output: [UInt8] = []
+    try ChangesetDiff.write(old: old, new: new) { (bytes) throws(ChangesetError) in output.append(contentsOf: bytes) }
+    return output
+  }
+
+  /// Applies `changes` to OLD and writes the result to `path` atomically.
+  ///
+  /// Refuses, writing nothing, when OLD's SHA-256 is not the changeset's base, when a removal is
+  /// not a run of OLD, or when the result's SHA-256 and length are not the changeset's result (the
+  /// hash is checked before the file is renamed into place). OLD and the changeset are streamed;
+  /// the result is re-encoded canonically, which holds NEW's entries in memory (about 8 bytes a
+  /// blocking entry, 12 an identification entry, plus NEW's bytes).
+  /// - Throws: `ChangesetError`: `.baseMismatch`, `.removalNotInBase`, `.resultMismatch`,
+  ///   `.format` for damaged input, `.writer`, `.system`.
+  public static func patch(old: CallDirectoryReader, changes: ChangesetReader, to path: String) throws(ChangesetError) {
+    let bytes = try ChangesetPatch.apply(old: old, changes: changes)
+    do throws(AtomicWriteError<SystemError>) {
+      try AtomicFile.write(to: path) { (sink) throws(SystemError) in try sink(bytes) }
+    } catch {
+      switch error {
+      case .system(let failure): throw ChangesetError(.system(failure))
+      case .producer(let failure): throw ChangesetError(.system(failure))
+      }
+    }
+  }
+
+  /// Applies `changes` to OLD and returns the result's bytes, checked against the changeset's result hash.
+  /// - Throws: as `patch(old:changes:to:)`, but for file errors.
+  public static func patched(old: CallDirectoryReader, changes: ChangesetReader) throws(ChangesetError) -> [UInt8] {
+    try ChangesetPatch.apply(old: old, changes: changes)
+  }
+}

@@ -1,0 +1,56 @@
+import CallDirectoryFormat
+import CallDirectoryReader
+
+/// Writes a changeset by walking OLD and NEW side by side, once per list (`Spec/CHANGESET.md`,
+/// section 8): the header, the four lists' blocks in order, then the footer with their counts.
+enum ChangesetDiff {
+  static func write(
+    old: CallDirectoryReader, new: CallDirectoryReader, sink: ([UInt8]) throws(ChangesetError) -> Void
+  ) throws(ChangesetError) {
+    // Both indexes of a file share one block size; the writer takes it from its options.
+    let header = ChangesetHeader(
+      entriesPerBlock: UInt16(clamping: new.layout.index(.blocking).entriesPerBlock),
+      baseLength: UInt64(old.fileSize), resultLength: UInt64(new.fileSize), base: old.contentHash, result: new.contentHash)
+    try sink(header.encoded)
+    var footer = ChangesetFooter()
+    for list in ChangeList.allCases {
+      var writer = RunBlockWriter(list: list)
+      let kind: EntryKind = list == .blockingRemovals || list == .blockingAdditions ? .blocking : .identification
+      let additions = list == .blockingAdditions || list == .identificationAdditions
+      var oldRuns = old.runCursor(kind)
+      var newRuns = new.runCursor(kind)
+      func pull(_ cursor: inout RunCursor) throws(ChangesetError) -> RunCursor.Run? {
+        do throws(FormatError) { return try cursor.next() } catch { throw .format(error) }
+      }
+      var a = try pull(&oldRuns)
+      var b = try pull(&newRuns)
+      while a != nil || b != nil {
+        if let x = a, let y = b, x.numbers == y.numbers, sameBytes(x.label, y.label) {
+          a = try pull(&oldRuns)
+          b = try pull(&newRuns)
+        } else if let x = a, b.map({ x.numbers.lowerBound <= $0.numbers.lowerBound }) ?? true {
+          // In OLD and not (as stored) in NEW: a removal. When both start at the same number the
+          // NEW run is taken on the next turn, as an addition.
+          if !additions { try writer.append(x.numbers, label: x.label, sink: sink) }
+          a = try pull(&oldRuns)
+        } else if let y = b {
+          if additions { try writer.append(y.numbers, label: y.label, sink: sink) }
+          b = try pull(&newRuns)
+        }
+      }
+      try writer.finish(sink: sink)
+      footer.lists[Int(list.rawValue)] = (writer.runs, writer.blocks)
+    }
+    try sink(footer.encoded)
+  }
+
+  /// Labels are compared as bytes (`Spec/FORMAT.md`, section 1): `String`'s `==` would call two
+  /// canonically equivalent labels equal, and patch would then restore OLD's bytes, not NEW's.
+  private static func sameBytes(_ a: String?, _ b: String?) -> Bool {
+    switch (a, b) {
+    case (nil, nil): true
+    case (let a?, let b?): a.utf8.elementsEqual(b.utf8)
+    default: false
+    }
+  }
+}

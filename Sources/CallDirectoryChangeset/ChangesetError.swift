@@ -1,0 +1,46 @@
+import CallDirectoryFormat
+import CallDirectorySystem
+import CallDirectoryWriter
+
+/// Why a changeset could not be made, read or applied.
+public struct ChangesetError: Error, Sendable, CustomStringConvertible {
+  /// The kinds of failure. New kinds may be added in later versions.
+  public enum Kind: Sendable {
+    /// A changeset's or a directory's bytes are malformed; the error says where.
+    case format(FormatError)
+    /// The directory to patch is not the one the changeset was made from.
+    case baseMismatch(expected: [UInt8], actual: [UInt8])
+    /// Applying the changeset did not give the file it was made from (its SHA-256 or length differs).
+    case resultMismatch(expected: [UInt8], actual: [UInt8])
+    /// A removal names a run the base does not hold as it is stored.
+    case removalNotInBase(ClosedRange<Int64>, list: String)
+    /// The merged entries could not be encoded as a directory.
+    case writer(WriterError)
+    /// An operating-system call failed.
+    case system(SystemError)
+  }
+
+  /// What went wrong.
+  public var kind: Kind
+
+  /// An error of `kind`.
+  public init(_ kind: Kind) { self.kind = kind }
+
+  /// A one-line message; hashes are shown in lowercase hex.
+  public var description: String {
+    switch kind {
+    case .format(let error): return error.description
+    case .baseMismatch(let expected, let actual):
+      return "the changeset applies to a file with SHA-256 \(SHA256Digest.hex(expected)), not to this one (SHA-256 \(SHA256Digest.hex(actual)))"
+    case .resultMismatch(let expected, let actual):
+      return "the patched file has SHA-256 \(SHA256Digest.hex(actual)), not the changeset's result \(SHA256Digest.hex(expected))"
+    case .removalNotInBase(let run, let list):
+      return "\(list): +\(run.lowerBound)\(run.lowerBound == run.upperBound ? "" : "..+\(run.upperBound)") is not a run of the base"
+    case .writer(let error): return error.description
+    case .system(let error): return error.description
+    }
+  }
+
+  static func format(_ error: FormatError) -> ChangesetError { ChangesetError(.format(error)) }
+}
+

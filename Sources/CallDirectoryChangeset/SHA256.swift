@@ -1,0 +1,50 @@
+import CallDirectoryFormat
+
+#if canImport(CryptoKit)
+  import CryptoKit
+#else
+  import CSodium
+#endif
+
+/// SHA-256 (FIPS 180-4), the content hash a changeset names its base and result by.
+///
+/// CryptoKit where the platform has it, libsodium elsewhere: one call over the whole view, which
+/// for a directory is its memory mapping, so hashing reads the file once and copies nothing.
+enum SHA256Digest {
+  /// The digest's length in bytes.
+  static let size = 32
+
+  /// The 32-byte digest of `bytes`.
+  static func hash(_ bytes: ByteView) -> [UInt8] {
+    #if canImport(CryptoKit)
+      return unsafe bytes.withUnsafeBytes { unsafe Array(CryptoKit.SHA256.hash(data: $0)) }
+    #else
+      var digest = [UInt8](repeating: 0, count: size)
+      unsafe bytes.withUnsafeBytes { source in
+        unsafe digest.withUnsafeMutableBufferPointer { target in
+          // A 32-element array always has storage.
+          guard let output = target.baseAddress else { return }
+          // libsodium's one-shot hash cannot fail; its status is always 0.
+          _ = unsafe crypto_hash_sha256(output, source.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt64(source.count))
+        }
+      }
+      return digest
+    #endif
+  }
+
+  /// The 32-byte digest of `bytes`.
+  static func hash(_ bytes: [UInt8]) -> [UInt8] {
+    unsafe bytes.withUnsafeBytes { unsafe hash(ByteView($0)) }
+  }
+
+  /// `digest` as lowercase hexadecimal, for messages.
+  static func hex(_ digest: [UInt8]) -> String {
+    let digits = Array("0123456789abcdef".utf8)
+    var text: [UInt8] = []
+    for byte in digest {
+      text.append(digits[Int(byte >> 4)])
+      text.append(digits[Int(byte & 15)])
+    }
+    return String(decoding: text, as: UTF8.self)
+  }
+}

@@ -1,0 +1,63 @@
+import CallDirectoryFormat
+
+extension CallDirectoryReader {
+  /// A pull cursor over `kind`'s runs (single entries and ranges merged by first number), for
+  /// callers that walk two directories side by side.
+  package func runCursor(_ kind: EntryKind) -> RunCursor { RunCursor(reader: self, kind: kind) }
+}
+
+/// The runs of one kind in ascending order, pulled one at a time: the same sequence
+/// `forEachBlockingRun` and `forEachIdentificationRun` push. Memory: one block.
+package struct RunCursor {
+  /// One run: its numbers and, for identification, its label.
+  package struct Run: Equatable {
+    /// The numbers, a single number as a range of one.
+    package var numbers: ClosedRange<Int64>
+    /// The label (`nil` for blocking).
+    package var label: String?
+  }
+
+  private let reader: CallDirectoryReader
+  private let kind: EntryKind
+  private let ranges: RangeTable
+  private var singles: EntryCursor
+  private var nextRange = 0
+  private var pendingSingle: EntryCursor.Entry?
+  private var rangesChecked = false
+  private var singlesDone = false
+
+  init(reader: CallDirectoryReader, kind: EntryKind) {
+    self.reader = reader
+    self.kind = kind
+    ranges = reader.layout.ranges(kind)
+    singles = reader.cursor(kind)
+  }
+
+  /// The next run, or `nil` after the last.
+  /// - Throws: `FormatError` for a damaged block, label or range section.
+  package mutating func next() throws(FormatError) -> Run? {
+    if !rangesChecked {
+      try reader.checkRanges(kind)
+      rangesChecked = true
+    }
+    if pendingSingle == nil && !singlesDone {
+      pendingSingle = try singles.next()
+      singlesDone = pendingSingle == nil
+    }
+    let rangeFirst = nextRange < ranges.count ? ranges.first(nextRange) : nil
+    if let rangeFirst, pendingSingle.map({ rangeFirst < UInt64($0.number) }) ?? true {
+      // Checked by checkRanges: both ends in range.
+      let numbers = Int64(rangeFirst)...Int64(ranges.last(nextRange))
+      let label = try label(ranges.labelId(nextRange))
+      nextRange += 1
+      return Run(numbers: numbers, label: label)
+    }
+    guard let single = pendingSingle else { return nil }
+    pendingSingle = nil
+    return Run(numbers: single.number...single.number, label: try label(single.labelId))
+  }
+
+  private func label(_ id: UInt32) throws(FormatError) -> String? {
+    kind == .identification ? try reader.labelCache.label(Int(id)) : nil
+  }
+}

@@ -1,0 +1,95 @@
+import CallDirectory
+import CallDirectoryCLI
+import Foundation
+import Testing
+
+@Suite struct ChangesetCLITests {
+  /// Packs two versions and returns their paths.
+  func versions(in scratch: ScratchDirectory) throws -> (old: String, new: String, other: String) {
+    let oldList = try scratch.write("old.csv", "kind,number,label\nblock,+12025550100,\nblock,+12025550200..+12025550299,\nidentify,+12025550123,Acme\n")
+    let newList = try scratch.write(
+      "new.csv", "kind,number,label\nblock,+12025550101,\nblock,+12025550200..+12025550299,\nidentify,+12025550123,Acme Support\n")
+    let otherList = try scratch.write("other.csv", "kind,number,label\nblock,+15555550100,\n")
+    for (list, name) in [(oldList, "old.calldir"), (newList, "new.calldir"), (otherList, "other.calldir")] {
+      #expect(calldir("pack", list, "-o", scratch.path(name)).status == 0)
+    }
+    return (scratch.path("old.calldir"), scratch.path("new.calldir"), scratch.path("other.calldir"))
+  }
+
+  @Test func diffThenPatchGivesTheSameBytes() throws {
+    let scratch = try ScratchDirectory()
+    let (old, new, _) = try versions(in: scratch)
+    let changes = scratch.path("changes.cdchanges")
+    let diff = calldir("diff", old, new, "-o", changes)
+    #expect(diff.status == 0, "\(diff.error)")
+    #expect(diff.output.contains("removals 1 blocking, 1 identification; additions 1 blocking, 1 identification"), "\(diff.output)")
+    let patch = calldir("patch", old, changes, "-o", scratch.path("patched.calldir"))
+    #expect(patch.status == 0, "\(patch.error)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.path("patched.calldir"))) == Data(contentsOf: URL(fileURLWithPath: new)))
+  }
+
+  @Test func diffToStandardOutputThenPatchFromStandardInput() throws {
+    let scratch = try ScratchDirectory()
+    let (old, new, _) = try versions(in: scratch)
+    let diff = CapturedConsole()
+    #expect(CLI.main(["diff", old, new, "-o", "-"], console: diff.console) == 0)
+    #expect(Array(diff.output.prefix(8)) == Array("CDCHANGE".utf8))
+    let patch = CapturedConsole(input: diff.output)
+    #expect(CLI.main(["patch", old, "-", "-o", scratch.path("patched.calldir")], console: patch.console) == 0, "\(patch.error)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.path("patched.calldir"))) == Data(contentsOf: URL(fileURLWithPath: new)))
+  }
+
+  @Test func diffJSON() throws {
+    let scratch = try ScratchDirectory()
+    let (old, new, _) = try versions(in: scratch)
+    let result = calldir("diff", "--json", old, new, "-o", scratch.path("c.cdchanges"))
+    #expect(result.status == 0)
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+    #expect((object["removals"] as? [String: Int])?["blocking"] == 1)
+    #expect((object["additions"] as? [String: Int])?["identification"] == 1)
+    #expect((object["size"] as? Int ?? 0) > 0)
+    #expect((object["base"] as? String)?.count == 64)
+  }
+
+  @Test func wrongBaseIsRefusedAndNothingWritten() throws {
+    let scratch = try ScratchDirectory()
+    let (old, new, other) = try versions(in: scratch)
+    let changes = scratch.path("changes.cdchanges")
+    #expect(calldir("diff", old, new, "-o", changes).status == 0)
+    let before = try scratch.names()
+    let result = calldir("patch", other, changes, "-o", scratch.path("patched.calldir"))
+    #expect(result.status == 1)
+    let expected = try CallDirectoryReader(path: old).contentHash.map { String(format: "%02x", $0) }.joined()
+    let actual = try CallDirectoryReader(path: other).contentHash.map { String(format: "%02x", $0) }.joined()
+    #expect(result.error.contains(expected) && result.error.contains(actual), "\(result.error)")
+    #expect(try scratch.names() == before)
+  }
+
+  @Test func damagedChangesetIsRefused() throws {
+    let scratch = try ScratchDirectory()
+    let (old, new, _) = try versions(in: scratch)
+    let changes = scratch.path("changes.cdchanges")
+    #expect(calldir("diff", old, new, "-o", changes).status == 0)
+    var bytes = try Data(contentsOf: URL(fileURLWithPath: changes))
+    bytes[bytes.count - 60] ^= 0x04
+    try bytes.write(to: URL(fileURLWithPath: changes))
+    let result = calldir("patch", old, changes, "-o", scratch.path("patched.calldir"))
+    #expect(result.status == 1)
+    #expect(!scratch.exists("patched.calldir"))
+  }
+
+  @Test(arguments: [
+    ["diff"], ["diff", "a"], ["diff", "a", "b"], ["diff", "a", "b", "c", "-o", "x"], ["patch", "a", "b"], ["patch", "a", "-o", "x"],
+    ["diff", "--jsn", "a", "b", "-o", "x"],
+  ])
+  func usageErrorsExitTwo(_ arguments: [String]) {
+    let capture = CapturedConsole()
+    #expect(CLI.main(arguments, console: capture.console) == 2, "\(arguments)")
+  }
+
+  @Test func help() {
+    #expect(calldir("help", "diff").output.contains("Examples:"))
+    #expect(calldir("help", "patch").output.contains("Example:"))
+    #expect(calldir("--help").output.contains("diff "))
+  }
+}

@@ -1,0 +1,38 @@
+import CallDirectory
+import Foundation
+import Testing
+
+/// The changeset vectors of `Spec/vectors/changesets/` (`Spec/CHANGESET.md`, section 12): the
+/// directories are what their listings pack to, diff of them gives the committed changeset byte
+/// for byte, it lists `changes.txt`, and patch gives NEW back.
+///
+/// Set `CALLDIR_WRITE_VECTORS=1` to rewrite the binary files after a deliberate, specified change.
+@Suite struct ChangesetSpecVectorTests {
+  static let directory = SpecVectorTests.vectors.appendingPathComponent("changesets")
+
+  static func bytes(_ name: String) throws -> [UInt8] {
+    Array(try Data(contentsOf: directory.appendingPathComponent(name)))
+  }
+
+  static func packed(_ listing: String) throws -> [UInt8] {
+    try SpecVectorTests.pack(listing: try bytes(listing), entriesPerBlock: 512)
+  }
+
+  @Test func vectorsMatch() throws {
+    let old = try Self.packed("old.csv")
+    let new = try Self.packed("new.csv")
+    let diff = try Changeset.diff(old: CallDirectoryReader(bytes: old), new: CallDirectoryReader(bytes: new))
+    if ProcessInfo.processInfo.environment["CALLDIR_WRITE_VECTORS"] == "1" {
+      for (name, contents) in [("old.calldir", old), ("new.calldir", new), ("changes.cdchanges", diff)] {
+        try Data(contents).write(to: Self.directory.appendingPathComponent(name))
+      }
+    }
+    #expect(try Self.bytes("old.calldir") == old)
+    #expect(try Self.bytes("new.calldir") == new)
+    #expect(try Self.bytes("changes.cdchanges") == diff)
+    let changes = try ChangesetReader(path: Self.directory.appendingPathComponent("changes.cdchanges").path)
+    let expected = String(decoding: try Self.bytes("changes.txt"), as: UTF8.self)
+    #expect(try ChangesetListing.read(changes).text == expected)
+    #expect(try Changeset.patched(old: CallDirectoryReader(bytes: old), changes: changes) == new)
+  }
+}
