@@ -13,7 +13,7 @@ import CallDirectorySystem
 ///     try changes.forEachRemoval(.blocking) { run in print("-", run) }
 ///     try changes.forEachAddition(.identification) { run, label in print("+", run, label ?? "") }
 public final class ChangesetReader: Sendable {
-  private let storage: ChangesetStorage
+  private let storage: FileStorage
   let header: ChangesetHeader
   let footer: ChangesetFooter
   /// The file offset of each list's first block, in `ChangeList` order.
@@ -24,7 +24,7 @@ public final class ChangesetReader: Sendable {
   ///   `.format` naming what is wrong with its header, footer or block framing.
   /// - Complexity: O(blocks).
   public init(path: String) throws(ChangesetError) {
-    do { storage = try ChangesetStorage(mapping: path) } catch { throw ChangesetError(.system(error)) }
+    do { storage = try FileStorage(mapping: path) } catch { throw ChangesetError(.system(error)) }
     (header, footer, listStarts) = try Self.open(storage.view)
   }
 
@@ -32,7 +32,7 @@ public final class ChangesetReader: Sendable {
   /// - Throws: `ChangesetError.format` for a malformed header, footer or block framing.
   /// - Complexity: O(bytes) for the copy, O(blocks) for the checks.
   public init(bytes: [UInt8]) throws(ChangesetError) {
-    storage = ChangesetStorage(copying: bytes)
+    storage = FileStorage(copying: bytes)
     (header, footer, listStarts) = try Self.open(storage.view)
   }
 

@@ -2,19 +2,20 @@ import CallDirectoryFormat
 import CallDirectorySystem
 
 /// The bytes a reader reads: a memory mapping of a file, or a private copy of an in-memory buffer.
+/// Shared, within the package, by every reader of mapped files (directories and changesets).
 ///
 /// Immutable once made and freed only when the last reader lets go of it, so the `ByteView` it
 /// hands out stays valid for as long as any reader holding it is alive.
-@safe final class FileStorage: @unchecked Sendable {
+@safe package final class FileStorage: @unchecked Sendable {
   private let region: MappedRegion?
   private let copy: UnsafeMutableRawBufferPointer?
   /// All of the bytes.
-  let view: ByteView
+  package let view: ByteView
   /// The identity of the mapped file, if the bytes came from one.
-  let identity: FileIdentity?
+  package let identity: FileIdentity?
 
   /// Maps the file at `path`.
-  init(mapping path: String) throws(SystemError) {
+  package init(mapping path: String) throws(SystemError) {
     let region = try MappedRegion(path: path)
     view = unsafe ByteView(region.bytes)
     identity = region.identity
@@ -23,7 +24,7 @@ import CallDirectorySystem
   }
 
   /// Copies `bytes`.
-  init(copying bytes: [UInt8]) {
+  package init(copying bytes: [UInt8]) {
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 16)
     unsafe buffer.copyBytes(from: bytes)
     unsafe copy = buffer
