@@ -43,13 +43,17 @@ public enum CLI {
           "calldir \(version) (call directory format \(FormatVersion.major).\(FormatVersion.minor): reads \(FormatVersion.major).x, writes \(FormatVersion.major).\(FormatVersion.minor))")
         return ExitCode.success
       case .pack(let options): return try Pack(options: options, console: console).run()
-      case .unpack(let file, let output, let expand):
-        return try Unpack(file: file, output: output, expand: expand, console: console).run()
+      case .unpack(let file, let output, let expand, let format):
+        return try Unpack(file: file, output: output, expand: expand, format: format, console: console).run()
       case .verify(let files, let callKit, let json):
         return try Verify(files: files, callKit: callKit, json: json, console: console).run()
       case .lookup(let file, let numbers, let country, let json):
         return try Lookup(file: file, numbers: numbers, country: country, json: json, console: console).run()
       case .info(let file, let json): return try Info(file: file, json: json, console: console).run()
+      case .stats(let file, let json, let width): return try Stats(file: file, json: json, width: width, console: console).run()
+      case .manual:
+        try console.print(HelpText.manual)
+        return ExitCode.success
       case .resolve(let options): return try Resolve(options: options, console: console).run()
       case .diff(let old, let new, let output, let json):
         return try Diff(old: old, new: new, output: output, json: json, console: console).run()

@@ -1,6 +1,6 @@
 extension Command {
   /// The commands `calldir` knows, for help and suggestions.
-  public static let names = ["pack", "unpack", "verify", "lookup", "info", "resolve", "diff", "patch", "help"]
+  public static let names = ["pack", "unpack", "verify", "lookup", "info", "stats", "resolve", "diff", "patch", "help"]
 
   /// Parses `calldir`'s arguments (without the program name).
   /// - Throws: `UsageError` for an unknown command or option, a missing value or file.
@@ -11,6 +11,10 @@ extension Command {
     case "--help", "-h": return .help(topic: nil)
     case "--version", "-V": return .version
     case "help":
+      if rest.first == "--man" {
+        guard rest.count == 1 else { throw UsageError("help --man takes no command") }
+        return .manual
+      }
       guard rest.count <= 1 else { throw UsageError("help takes at most one command") }
       if let topic = rest.first, !names.contains(topic) { throw unknownCommand(topic) }
       return .help(topic: rest.first)
@@ -19,6 +23,7 @@ extension Command {
     case "verify": return try parseVerify(rest)
     case "lookup": return try parseLookup(rest)
     case "info": return try parseInfo(rest)
+    case "stats": return try parseStats(rest)
     case "resolve": return try parseResolve(rest)
     case "diff": return try parseDiff(rest)
     case "patch": return try parsePatch(rest)
@@ -45,10 +50,17 @@ extension Command {
             }
             state.entriesPerBlock = value
           }),
+        Table.Option(
+          names: ["--format", "-f"],
+          action: .value { (state, text) throws(UsageError) in state.format = try listingFormat(text, command: "pack") }),
+        Table.Option(names: ["--json"], action: .flag { $0.json = true }),
       ],
       positional: { $0.listings.append($1) })
     guard try table.parse(arguments, into: &options) else { return .help(topic: "pack") }
     guard !options.output.isEmpty else { throw UsageError("pack needs an output file: -o OUT.calldir", command: "pack") }
+    guard !(options.json && options.output == "-") else {
+      throw UsageError("--json writes to standard output: give -o a file name", command: "pack")
+    }
     let inputs = options.listings + options.blockFiles + options.identifyFiles
     guard !inputs.isEmpty else {
       throw UsageError("pack needs at least one input: a listing, --block FILE or --identify FILE", command: "pack")
@@ -67,6 +79,7 @@ extension Command {
     var expand = false
     var output = "-"
     var country: Int?
+    var format: ListingFormat?
   }
 
   private static func readTable(_ command: String, _ extra: [OptionTable<ReadState>.Option] = []) -> OptionTable<ReadState> {
@@ -79,9 +92,15 @@ extension Command {
     var state = ReadState()
     let output = OptionTable<ReadState>.Option(names: ["--output", "-o"], action: .value { $0.output = $1 })
     let expand = OptionTable<ReadState>.Option(names: ["--expand"], action: .flag { $0.expand = true })
-    guard try readTable("unpack", [output, expand]).parse(arguments, into: &state) else { return .help(topic: "unpack") }
+    let format = OptionTable<ReadState>.Option(
+      names: ["--format", "-f"],
+      action: .value { (state, text) throws(UsageError) in state.format = try listingFormat(text, command: "unpack") })
+    guard try readTable("unpack", [output, expand, format]).parse(arguments, into: &state) else { return .help(topic: "unpack") }
     guard state.positionals.count == 1 else { throw UsageError("unpack takes exactly one file", command: "unpack") }
-    return .unpack(file: state.positionals[0], output: state.output, expand: state.expand)
+    // Without --format, an output named *.jsonl gets JSON Lines; TSV is an input form only.
+    let chosen = state.format ?? (ListingFormat.implied(by: state.output) == .jsonl ? .jsonl : .csv)
+    guard chosen != .tsv else { throw UsageError("unpack writes csv or jsonl, not tsv", command: "unpack") }
+    return .unpack(file: state.positionals[0], output: state.output, expand: state.expand, format: chosen)
   }
 
   private static func parseVerify(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
@@ -108,6 +127,22 @@ extension Command {
     return .info(file: state.positionals[0], json: state.json)
   }
 
+  private static func parseStats(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
+    var state = ReadState()
+    var width = 50
+    let widthOption = OptionTable<ReadState>.Option(
+      names: ["--width"],
+      action: .value { (_, text) throws(UsageError) in
+        guard let value = Int(text), (10...500).contains(value) else {
+          throw UsageError("--width must be 10...500, not \(text)", command: "stats")
+        }
+        width = value
+      })
+    guard try readTable("stats", [json, widthOption]).parse(arguments, into: &state) else { return .help(topic: "stats") }
+    guard state.positionals.count == 1 else { throw UsageError("stats takes exactly one file", command: "stats") }
+    return .stats(file: state.positionals[0], json: state.json, width: width)
+  }
+
   private static func parseDiff(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
     var state = ReadState()
     state.output = ""
@@ -132,6 +167,13 @@ extension Command {
       throw UsageError("standard input (-) can be read only once", command: "patch")
     }
     return .patch(old: state.positionals[0], changes: state.positionals[1], output: state.output)
+  }
+
+  static func listingFormat(_ text: String, command: String) throws(UsageError) -> ListingFormat {
+    guard let format = ListingFormat(rawValue: text.lowercased()) else {
+      throw UsageError("--format needs csv, tsv or jsonl, not \(text)", command: command)
+    }
+    return format
   }
 
   static func countryCode(_ text: String, command: String) throws(UsageError) -> Int {

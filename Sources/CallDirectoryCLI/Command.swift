@@ -8,14 +8,16 @@ import CallDirectory
 public enum Command: Sendable, Equatable {
   /// `calldir pack`: build a directory from listings, block lists and identify CSVs.
   case pack(PackOptions)
-  /// `calldir unpack`: write a directory's listing CSV.
-  case unpack(file: String, output: String, expand: Bool)
+  /// `calldir unpack`: write a directory's listing, as CSV or JSON Lines.
+  case unpack(file: String, output: String, expand: Bool, format: ListingFormat = .csv)
   /// `calldir verify`: check files completely.
   case verify(files: [String], callKit: Bool, json: Bool)
   /// `calldir lookup`: answer for numbers.
   case lookup(file: String, numbers: [String], country: Int?, json: Bool)
   /// `calldir info`: describe a file.
   case info(file: String, json: Bool)
+  /// `calldir stats`: a histogram of entries per country calling code, bars at most `width` columns.
+  case stats(file: String, json: Bool, width: Int)
   /// `calldir resolve`: answer incoming numbers across a stack of directories.
   case resolve(ResolveOptions)
   /// `calldir diff`: write the changeset that turns one directory into another.
@@ -24,6 +26,8 @@ public enum Command: Sendable, Equatable {
   case patch(old: String, changes: String, output: String)
   /// `calldir help [COMMAND]` or `--help`.
   case help(topic: String?)
+  /// `calldir help --man`: the manual page, as roff, made from the help text.
+  case manual
   /// `calldir --version`.
   case version
 
@@ -41,6 +45,11 @@ public enum Command: Sendable, Equatable {
     public var output: String = ""
     /// Entries per entry block.
     public var entriesPerBlock: Int = DirectoryBuilder.Options().entriesPerBlock
+    /// The text form of listing and identify inputs (`--format`); `nil` when each file's name
+    /// decides (`.tsv`, `.jsonl`, else CSV).
+    public var format: ListingFormat?
+    /// Whether to write the report of what was read, skipped and merged as JSON on standard output.
+    public var json = false
 
     /// Empty options.
     public init() {}
@@ -77,6 +86,25 @@ public enum Command: Sendable, Equatable {
 
     /// Empty options.
     public init() {}
+  }
+}
+
+/// The text forms of a listing: what `pack --format` reads and `unpack --format` writes.
+public enum ListingFormat: String, Sendable, Equatable, CaseIterable {
+  /// RFC 4180 CSV (`Spec/INPUT.md` section 2).
+  case csv
+  /// Tab-separated values, without quoting (read only).
+  case tsv
+  /// JSON Lines: one object a line.
+  case jsonl
+
+  /// The form a file's name implies, after any `.gz`: `.tsv`, `.jsonl`, else `nil`.
+  static func implied(by path: String) -> ListingFormat? {
+    let name = path.lowercased().hasSuffix(".gz") ? String(path.lowercased().dropLast(3)) : path.lowercased()
+    if name.hasSuffix(".tsv") { return .tsv }
+    if name.hasSuffix(".jsonl") { return .jsonl }
+    if name.hasSuffix(".csv") { return .csv }
+    return nil
   }
 }
 

@@ -7,6 +7,7 @@ enum HelpText {
     case "verify": return verify
     case "lookup": return lookup
     case "info": return info
+    case "stats": return stats
     case "resolve": return resolve
     case "diff": return diff
     case "patch": return patch
@@ -26,10 +27,11 @@ enum HelpText {
       verify    check files completely; exit 1 if any is damaged
       lookup    tell whether numbers are blocked or identified
       info      show what a file holds and what each part costs
+      stats     draw a histogram of entries per country calling code
       resolve   answer incoming calls across a stack of directories: block, identify or allow
       diff      write the changeset that turns one version of a directory into the next
       patch     apply a changeset to the version it was made from
-      help      show help for a command
+      help      show help for a command; help --man prints this manual as a man page (roff)
 
     Options:
       -h, --help     show this help
@@ -46,16 +48,22 @@ enum HelpText {
     """
 
   static let pack = """
-    Usage: calldir pack [LISTING.csv]... [--block FILE]... [--identify FILE]... [--country CC] -o OUT
+    Usage: calldir pack [LISTING]... [--block FILE]... [--identify FILE]... [--country CC]
+                        [--format csv|tsv|jsonl] [--json] -o OUT
 
     Build a directory from any mix of inputs, in any order; entries are sorted, exact duplicates
     merged, and a number given two different labels is refused. The output is written atomically:
     a failed pack never leaves a partial file and never touches an existing one.
 
     Inputs:
-      LISTING.csv            what unpack writes: kind,number,label (kind is block or identify)
+      LISTING                what unpack writes: kind,number,label (kind is block or identify),
+                             as CSV, TSV (.tsv) or JSON Lines (.jsonl)
       -b, --block FILE       one number or range a line; blank lines and lines starting with # skipped
-      -i, --identify FILE    CSV number,label (RFC 4180 quoting; optional header number,label)
+      -i, --identify FILE    CSV number,label (RFC 4180 quoting), or TSV (.tsv)
+
+    A first line naming the columns (number, label, kind; any case, any order) is a header and
+    maps them by name. A file ending in .gz (or starting with gzip's magic) is inflated first,
+    up to 4 GiB.
 
     A range is FIRST..LAST (+33899000000..+33899999999) or a pattern whose last digits are
     wildcards, # or X (+33899######, +1 202 555 XXXX); it is stored as an interval, and
@@ -65,6 +73,9 @@ enum HelpText {
       -o, --output OUT       the directory to write (- for standard output); required
       -c, --country CC       calling code for numbers written without +, e.g. 1 or 44
       --entries-per-block N  entries per block, 1...4096 (default 512)
+      -f, --format FORMAT    csv, tsv or jsonl for listings and identify files (default: by the
+                             file name's ending, else csv); needed for standard input
+      --json                 write what was read, skipped and merged as one JSON object
 
     Numbers are accepted as people write them: +1 (202) 555-0100, +1-202-555-0100,
     tel:+1-202-555-0100, 12025550100 (CallKit's form: full international digits).
@@ -73,10 +84,12 @@ enum HelpText {
       calldir pack --block spam.txt -o spam.calldir
       calldir pack --country 44 --identify contacts.csv -o contacts.calldir
       calldir unpack old.calldir | calldir pack - -o copy.calldir
+      calldir pack --identify callerid.tsv.gz --json -o ids.calldir
+      calldir unpack --format jsonl old.calldir | calldir pack --format jsonl - -o copy.calldir
     """
 
   static let unpack = """
-    Usage: calldir unpack FILE [-o OUT] [--expand]
+    Usage: calldir unpack FILE [-o OUT] [--expand] [--format csv|jsonl]
 
     Write the directory's listing as CSV with the header kind,number,label: every blocking entry
     ascending, then every identification entry ascending; numbers as + and digits, ranges as
@@ -85,9 +98,13 @@ enum HelpText {
     Options:
       -o, --output OUT   where to write (default: standard output)
       --expand           write every number of each range on a line of its own
+      -f, --format FORMAT  csv (default) or jsonl: one object a line,
+                           {"kind":"identify","number":"+12025550100","label":"Acme"}
+                           (the default for an OUT ending in .jsonl)
 
-    Example:
+    Examples:
       calldir unpack list.calldir -o list.csv
+      calldir unpack --format jsonl list.calldir | jq -r .label
     """
 
   static let verify = """
@@ -122,10 +139,30 @@ enum HelpText {
     Usage: calldir info FILE [--json]
 
     Show the format version, entry and label counts, number ranges, blocks, section sizes and
-    bytes per entry.
+    bytes per entry; then the ten labels with the most entries and the entries per country
+    calling code, from one pass over the entries (a range counts as many entries as it covers,
+    under the code of its first number). The code is read from the number's first digits
+    (ITU-T E.164: 1 and 7, the two-digit codes such as 44, else three digits).
+
+    Options:
+      --json   one JSON object; topLabels and countries list the label and country figures
 
     Example:
       calldir info list.calldir --json
+    """
+
+  static let stats = """
+    Usage: calldir stats FILE [--width N] [--json]
+
+    Draw a histogram of entries per country calling code, most entries first: the code, a bar
+    of #, the entries and their share of all entries. Codes are counted as info counts them.
+
+    Options:
+      --width N   the longest bar, 10...500 columns (default 50)
+      --json      one JSON object: entries, and countries with code, entries and percent
+
+    Example:
+      calldir stats list.calldir
     """
 
   static let resolve = """
@@ -195,4 +232,51 @@ enum HelpText {
     Example:
       calldir patch v1.calldir v1-v2.cdchanges -o v2.calldir
     """
+}
+
+extension HelpText {
+  /// The commands in the manual's order, each with its help text.
+  static let manualCommands = [
+    "pack", "unpack", "verify", "lookup", "info", "stats", "resolve", "diff", "patch",
+  ]
+
+  /// The manual page `calldir.1` as roff (`man -l`), made from the same text as `help`, so
+  /// the two cannot drift apart: the overview, then each command's help as a subsection.
+  static var manual: String {
+    var lines = [
+      ".TH CALLDIR 1 \"\" \"calldir \(CLI.version)\" \"User Commands\"",
+      ".SH NAME",
+      "calldir \\- build, check and query call directory files (call-blocking and caller-ID lists)",
+      ".SH DESCRIPTION",
+    ]
+    lines += preformatted(overview)
+    lines.append(".SH COMMANDS")
+    for command in manualCommands {
+      lines.append(".SS \(command)")
+      lines += preformatted(text(for: command))
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  /// `text` as a roff no-fill block, escaped: the help is laid out by hand, so it is shown as it is.
+  private static func preformatted(_ text: String) -> [String] {
+    [".nf"] + text.split(separator: "\n", omittingEmptySubsequences: false).map { roffLine(String($0)) } + [".fi"]
+  }
+
+  /// One line of text made safe for roff: backslashes escaped, hyphens made minus signs (so
+  /// options can be copied), and a leading `.` or `'` (a roff request) neutralised.
+  private static func roffLine(_ line: String) -> String {
+    var escaped = line.replacingAll("\\", with: "\\e").replacingAll("-", with: "\\-")
+    if escaped.hasPrefix(".") || escaped.hasPrefix("'") { escaped = "\\&" + escaped }
+    return escaped
+  }
+}
+
+extension String {
+  /// `self` with every occurrence of `target` replaced (Foundation-free).
+  fileprivate func replacingAll(_ target: Character, with replacement: String) -> String {
+    var result = ""
+    for character in self { if character == target { result += replacement } else { result.append(character) } }
+    return result
+  }
 }

@@ -10,10 +10,50 @@ struct Info {
   func run() throws(CommandFailure) -> Int32 {
     let reader = try Inputs.openDirectory(file, console: console)
     let summary: DirectorySummary
-    do { summary = try DirectorySummary(reader) } catch { throw CommandFailure("\(Inputs.displayName(file)): \(error)") }
-    let text = json ? JSON.render(summary.json(file: file)) : summary.text(file: file)
+    let content: ContentSummary
+    do {
+      summary = try DirectorySummary(reader)
+      content = try ContentSummary(reader)
+    } catch {
+      throw CommandFailure("\(Inputs.displayName(file)): \(error)")
+    }
+    let text = json ? JSON.render(Self.json(summary, content, file: file)) : Self.text(summary, content, file: file)
     do { try console.print(text) } catch { throw CommandFailure("cannot write: \(error.message)") }
     return CLI.ExitCode.success
+  }
+
+  /// The summary's lines, then the top labels and the countries.
+  static func text(_ summary: DirectorySummary, _ content: ContentSummary, file: String) -> String {
+    var lines = [summary.text(file: file)]
+    let labels = content.topLabels()
+    if !labels.isEmpty {
+      lines.append("top labels:")
+      let width = labels.map { String($0.entries).count }.max() ?? 1
+      for row in labels { lines.append("  " + pad(String(row.entries), width) + "  " + row.label) }
+    }
+    let countries = content.countries
+    if !countries.isEmpty {
+      lines.append("countries (by calling code):")
+      let width = countries.map { String($0.entries).count }.max() ?? 1
+      for row in countries {
+        let code = "+\(row.code)"
+        lines.append("  " + code + String(repeating: " ", count: max(0, 5 - code.count)) + pad(String(row.entries), width)
+          + "  " + pad(content.percent(row.entries), 6))
+      }
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  /// The summary's keys (kept, as scripts read them), then `topLabels` and `countries`.
+  static func json(_ summary: DirectorySummary, _ content: ContentSummary, file: String) -> JSON.Value {
+    guard case .object(var members) = summary.json(file: file) else { return summary.json(file: file) }
+    members.append(("topLabels", content.topLabelsJSON))
+    members.append(("countries", content.countriesJSON))
+    return .object(members)
+  }
+
+  private static func pad(_ text: String, _ width: Int) -> String {
+    String(repeating: " ", count: max(0, width - text.count)) + text
   }
 }
 

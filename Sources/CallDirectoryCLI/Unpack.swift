@@ -1,18 +1,23 @@
 import CallDirectory
 import CallDirectorySystem
 
-/// `calldir unpack`: writes the listing CSV, blocking entries then identification entries, each ascending.
+/// `calldir unpack`: writes the listing, as CSV or JSON Lines, blocking entries then
+/// identification entries, each ascending.
 struct Unpack {
   let file: String
   let output: String
   /// Whether to write every number of a range instead of the range.
   let expand: Bool
+  /// CSV or JSON Lines; never TSV, which parsing refuses.
+  let format: ListingFormat
   let console: Console
 
   func run() throws(CommandFailure) -> Int32 {
     let reader = try Inputs.openDirectory(file, console: console)
     try Inputs.write(to: output, console: console) { (sink) throws(CommandFailure) in
-      var writer = ListingWriter()
+      var writer = ListingWriter(header: format == .csv)
+      var lines = ListingJSONLines.Writer()
+      let json = format == .jsonl
       func failure(_ error: StreamError<SystemError>) -> CommandFailure {
         switch error {
         case .format(let damage): CommandFailure("\(Inputs.displayName(file)): \(damage)")
@@ -22,20 +27,33 @@ struct Unpack {
       do throws(StreamError<SystemError>) {
         try reader.forEachBlockingRun { (numbers) throws(SystemError) in
           for run in Unpack.pieces(numbers, expand: expand) {
-            writer.appendBlock(run)
-            try writer.flushIfFull(to: sink)
+            if json {
+              lines.appendBlock(run)
+              try lines.flushIfFull(to: sink)
+            } else {
+              writer.appendBlock(run)
+              try writer.flushIfFull(to: sink)
+            }
           }
         }
       } catch { throw failure(error) }
       do throws(StreamError<SystemError>) {
         try reader.forEachIdentificationRun { (numbers, label) throws(SystemError) in
           for run in Unpack.pieces(numbers, expand: expand) {
-            writer.appendIdentification(run, label: label)
-            try writer.flushIfFull(to: sink)
+            if json {
+              lines.appendIdentification(run, label: label)
+              try lines.flushIfFull(to: sink)
+            } else {
+              writer.appendIdentification(run, label: label)
+              try writer.flushIfFull(to: sink)
+            }
           }
         }
       } catch { throw failure(error) }
-      do throws(SystemError) { try writer.flush(to: sink) } catch { throw writeFailure(error) }
+      do throws(SystemError) {
+        try writer.flush(to: sink)
+        try lines.flush(to: sink)
+      } catch { throw writeFailure(error) }
     }
     return CLI.ExitCode.success
   }

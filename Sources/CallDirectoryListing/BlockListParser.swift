@@ -19,11 +19,14 @@ public enum BlockListParser {
   ///   - parser: How numbers are read.
   ///   - body: Called once per number; an error it throws stops parsing and is rethrown.
   /// - Throws: ``ListingError`` at the first bad line, naming `file`, the line and the text.
+  /// - Returns: The count of blank and comment lines skipped.
   /// - Complexity: O(*n*) in the input; allocates nothing per line unless it throws.
+  @discardableResult
   public static func parse(
     bytes: [UInt8], file: String, parser: PhoneNumberParser,
     each body: (ListingRecord) throws(ListingError) -> Void
-  ) throws(ListingError) {
+  ) throws(ListingError) -> Int {
+    var skipped = 0
     let end = bytes.count
     let hasBOM = end >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
     var lineStart = hasBOM ? 3 : 0
@@ -42,10 +45,13 @@ public enum BlockListParser {
       if first < last && bytes[first] != 0x23 {  // not blank, not a '#' comment
         let numbers = try parseNumbers(bytes[first..<last], with: parser, file: file, line: line)
         try body(ListingRecord(kind: .blocking, numbers: numbers, label: nil, line: line))
+      } else {
+        skipped += 1
       }
       lineStart = next
       line += 1
     }
+    return skipped
   }
 
   /// Parses `bytes` into an array of records.

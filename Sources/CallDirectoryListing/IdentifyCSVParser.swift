@@ -2,8 +2,10 @@ import CallDirectoryFormat
 
 /// Reads an identification list: RFC 4180 CSV (see ``CSVReader``) of `number,label` records.
 ///
-/// - Every record has exactly two fields. The first non-blank record is skipped when it is the
-///   header `number,label` in any letter case. Blank lines are skipped.
+/// - Every record has exactly two fields, `number,label`, unless the first non-blank record is a
+///   header: some field is `number` or `label` in any letter case and none is a number. A header
+///   names both columns, in any order, and nothing else; the records after it follow its order.
+///   Blank lines are skipped. With ``TableFormat/tsv`` fields are tab-separated (``TSVReader``).
 /// - The number goes through the given ``PhoneNumberParser``, which ignores spaces around it.
 /// - The label is taken verbatim, without trimming, and must be 1 ... 65,534 UTF-8 bytes
 ///   (`Limits.isValidLabelLength`); labels with commas, quotes or line breaks must be quoted.
@@ -19,15 +21,26 @@ public enum IdentifyCSVParser {
   ///   - bytes: The whole input, UTF-8.
   ///   - file: The input's name for messages; `-` is shown as `<stdin>`.
   ///   - parser: How numbers are read.
+  ///   - format: CSV, or tab-separated values.
   ///   - body: Called once per entry; an error it throws stops parsing and is rethrown.
   /// - Throws: ``ListingError`` at the first problem: malformed CSV or UTF-8, a record without
   ///   exactly two fields, a bad number, an empty or over-long label.
+  /// - Returns: The count of blank lines skipped.
   /// - Complexity: O(*n*) in the input; allocates one String per label.
+  @discardableResult
   public static func parse(
-    bytes: [UInt8], file: String, parser: PhoneNumberParser,
+    bytes: [UInt8], file: String, parser: PhoneNumberParser, format: TableFormat = .csv,
     each body: (ListingRecord) throws(ListingError) -> Void
-  ) throws(ListingError) {
-    try forEachRecord(bytes, file: file, header: header) { (record) throws(ListingError) in
+  ) throws(ListingError) -> Int {
+    try forEachRecord(
+      bytes, file: file, format: format, known: header, required: header, parser: parser
+    ) { (record, columns) throws(ListingError) in
+      if let columns, let label = columns.label {
+        let numbers = try parseNumbers(record[columns.number], with: parser, file: file, line: record.line)
+        let text = try parseLabel(record[label], file: file, line: record.line)
+        try body(ListingRecord(kind: .identification, numbers: numbers, label: text, line: record.line))
+        return
+      }
       guard record.count == 2 else {
         let hint = record.count > 2 ? "; quote labels that contain commas" : ""
         throw ListingError(
@@ -44,11 +57,11 @@ public enum IdentifyCSVParser {
   ///
   /// - Throws: ``ListingError`` at the first problem.
   /// - Complexity: O(*n*) in the input.
-  public static func parse(bytes: [UInt8], file: String, parser: PhoneNumberParser) throws(ListingError)
-    -> [ListingRecord]
-  {
+  public static func parse(
+    bytes: [UInt8], file: String, parser: PhoneNumberParser, format: TableFormat = .csv
+  ) throws(ListingError) -> [ListingRecord] {
     var records: [ListingRecord] = []
-    try parse(bytes: bytes, file: file, parser: parser) { records.append($0) }
+    try parse(bytes: bytes, file: file, parser: parser, format: format) { records.append($0) }
     return records
   }
 }

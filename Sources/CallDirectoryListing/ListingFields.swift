@@ -18,29 +18,90 @@ func fieldMatches(_ field: ArraySlice<UInt8>, _ word: String) -> Bool {
   return true
 }
 
-/// Calls `body` with each non-blank CSV record of `bytes` after an optional first-record header
-/// `words`: the record loop both CSV-based parsers share.
+/// Where a header put each column: the positions of `kind`, `number` and `label`, and how many
+/// fields every record after it must have.
+struct Columns {
+  var kind: Int?
+  var number: Int
+  var label: Int?
+  var count: Int
+}
+
+/// Calls `body` with each non-blank record of `bytes`, read as `format`, after an optional
+/// first-record header naming columns from `known`: the record loop both table parsers share.
+/// `body` gets the header's columns, or `nil` when there was none and positions apply. With
+/// `trailingLabelOptional`, a record may leave out a label column that comes last (a listing's
+/// block rows, `block,+12025550100`).
+///
+/// - Returns: The count of blank lines skipped.
+@discardableResult
 func forEachRecord(
-  _ bytes: [UInt8], file: String, header words: [String], _ body: (CSVRecord) throws(ListingError) -> Void
-) throws(ListingError) {
-  var reader = CSVReader(bytes)
+  _ bytes: [UInt8], file: String, format: TableFormat, known: [String], required: [String],
+  trailingLabelOptional: Bool = false, parser: PhoneNumberParser, _ body: (CSVRecord, Columns?) throws(ListingError) -> Void
+) throws(ListingError) -> Int {
+  // Two optionals rather than an enum, so that `next()` mutates the reader in place.
+  var csv = format == .csv ? CSVReader(bytes) : nil
+  var tsv = format == .tsv ? TSVReader(bytes) : nil
   var sawRecord = false
+  var columns: Columns?
+  var blank = 0
   while true {
     let next: CSVRecord?
-    do { next = try reader.next() } catch { throw ListingError(file: file, csv: error) }
-    guard let record = next else { return }
-    if record.isBlank { continue }
-    defer { sawRecord = true }
-    if !sawRecord && isHeader(record, words) { continue }
-    try body(record)
+    do throws(CSVError) { next = csv != nil ? try csv?.next() ?? nil : try tsv?.next() ?? nil } catch { throw ListingError(file: file, csv: error) }
+    guard let record = next else { return blank }
+    if record.isBlank {
+      blank += 1
+      continue
+    }
+    if !sawRecord {
+      sawRecord = true
+      columns = try header(record, known: known, required: required, parser: parser, file: file)
+      if columns != nil { continue }
+    }
+    if let columns, record.count != columns.count,
+      !(trailingLabelOptional && columns.label == columns.count - 1 && record.count == columns.count - 1)
+    {
+      throw ListingError(
+        file: file, line: record.line, message: "expected \(columns.count) fields, as the header names, found \(record.count)")
+    }
+    try body(record, columns)
   }
 }
 
-/// Whether `record` is the header `words`, in any ASCII letter case.
-func isHeader(_ record: CSVRecord, _ words: [String]) -> Bool {
-  guard record.count == words.count else { return false }
-  for (position, word) in words.enumerated() where !fieldMatches(record[position], word) { return false }
-  return true
+/// The column names any table input may use.
+let columnNames = ["kind", "number", "label"]
+
+/// The columns `record` names when it is a header: some field is a column name (any letter
+/// case) and none is a number or range, which tells a header from data whose label happens to
+/// be `Label`. Every field of a header must then be one of `known`, once, with `required` all
+/// present.
+func header(
+  _ record: CSVRecord, known: [String], required: [String], parser: PhoneNumberParser, file: String
+) throws(ListingError) -> Columns? {
+  let names = (0..<record.count).map { index in columnNames.first { fieldMatches(record[index], $0) } }
+  guard names.contains(where: { $0 != nil }) else { return nil }
+  for index in 0..<record.count where (try? parser.parseEntry(utf8: record[index])) != nil { return nil }
+  let line = record.line
+  let unknown = (0..<record.count).filter { names[$0].map { !known.contains($0) } ?? true }
+  if !unknown.isEmpty {
+    let shown = unknown.map { "\"\(record.string(at: $0))\"" }.joined(separator: ", ")
+    throw ListingError(
+      file: file, line: line,
+      message: "unknown column\(unknown.count == 1 ? "" : "s") \(shown) in the header (known: \(known.joined(separator: ", ")))")
+  }
+  var positions: [String: Int] = [:]
+  for (index, name) in names.enumerated() {
+    guard let name else { continue }
+    if positions[name] != nil { throw ListingError(file: file, line: line, message: "column \"\(name)\" named twice in the header") }
+    positions[name] = index
+  }
+  for name in required where positions[name] == nil {
+    throw ListingError(file: file, line: line, message: "the header has no \"\(name)\" column")
+  }
+  guard let number = positions["number"] else {
+    throw ListingError(file: file, line: line, message: "the header has no \"number\" column")
+  }
+  return Columns(kind: positions["kind"], number: number, label: positions["label"], count: record.count)
 }
 
 /// The number or range in `field` (see `PhoneNumberParser.parseEntry(utf8:)`), or a located error

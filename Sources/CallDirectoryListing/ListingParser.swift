@@ -3,8 +3,11 @@ import CallDirectoryFormat
 /// Reads a listing: the RFC 4180 CSV (see ``CSVReader``) that ``ListingWriter`` writes, with
 /// records `kind,number,label`.
 ///
-/// - The first non-blank record is skipped when it is the header `kind,number,label` in any
-///   letter case. Blank lines are skipped.
+/// - The first non-blank record may be a header: some field is `kind`, `number` or `label` in
+///   any letter case and none is a number. A header names `kind` and `number`, and optionally
+///   `label`, in any order and nothing else; the records after it follow its order. Without a
+///   header, fields are positional. Blank lines are skipped. With ``TableFormat/tsv`` fields are
+///   tab-separated (``TSVReader``).
 /// - `kind` is exactly `block` or `identify` (lower case, as written): the raw values of
 ///   `EntryKind`.
 /// - A `block` record has two fields, or three with an empty label.
@@ -22,52 +25,71 @@ public enum ListingParser {
   ///   - bytes: The whole input, UTF-8.
   ///   - file: The input's name for messages; `-` is shown as `<stdin>`.
   ///   - parser: How numbers are read; usually ``PhoneNumberParser/formatDomain``.
+  ///   - format: CSV, or tab-separated values.
   ///   - body: Called once per entry; an error it throws stops parsing and is rethrown.
   /// - Throws: ``ListingError`` at the first problem: malformed CSV or UTF-8, a wrong field
   ///   count, an unknown kind, a bad number, a block entry with a label, an identify entry
   ///   without a valid label.
+  /// - Returns: The count of blank lines skipped.
   /// - Complexity: O(*n*) in the input; allocates one String per label.
+  @discardableResult
   public static func parse(
-    bytes: [UInt8], file: String, parser: PhoneNumberParser,
+    bytes: [UInt8], file: String, parser: PhoneNumberParser, format: TableFormat = .csv,
     each body: (ListingRecord) throws(ListingError) -> Void
-  ) throws(ListingError) {
-    try forEachRecord(bytes, file: file, header: header) { (record) throws(ListingError) in
+  ) throws(ListingError) -> Int {
+    try forEachRecord(
+      bytes, file: file, format: format, known: header, required: ["kind", "number"],
+      trailingLabelOptional: true, parser: parser
+    ) { (record, columns) throws(ListingError) in
       let line = record.line
+      if let columns, let kind = columns.kind {
+        let label = columns.label.flatMap { $0 < record.count ? record[$0] : nil }
+        try body(entry(kind: record[kind], number: record[columns.number], label: label, parser: parser, file: file, line: line))
+        return
+      }
       guard record.count == 2 || record.count == 3 else {
         throw ListingError(
           file: file, line: line, message: "expected 3 fields (kind,number,label), found \(record.count)")
       }
-      let kindField = record[0]
-      if kindField.elementsEqual(EntryKind.blocking.rawValue.utf8) {
-        let numbers = try parseNumbers(record[1], with: parser, file: file, line: line)
-        if record.count == 3 && !record[2].isEmpty {
-          throw ListingError(file: file, line: line, message: "block entry has a label (leave the label field empty)")
-        }
-        try body(ListingRecord(kind: .blocking, numbers: numbers, label: nil, line: line))
-      } else if kindField.elementsEqual(EntryKind.identification.rawValue.utf8) {
-        let numbers = try parseNumbers(record[1], with: parser, file: file, line: line)
-        guard record.count == 3 else {
-          throw ListingError(file: file, line: line, message: "identify entry has no label field")
-        }
-        let label = try parseLabel(record[2], file: file, line: line)
-        try body(ListingRecord(kind: .identification, numbers: numbers, label: label, line: line))
-      } else {
-        let shown = String(decoding: kindField, as: UTF8.self)
-        throw ListingError(
-          file: file, line: line, message: "unknown kind \"\(shown)\" (expected \"block\" or \"identify\")")
-      }
+      let label = record.count == 3 ? record[2] : nil
+      try body(entry(kind: record[0], number: record[1], label: label, parser: parser, file: file, line: line))
     }
+  }
+
+  /// One record from its fields; `label` is `nil` when the record has no label field.
+  private static func entry(
+    kind kindField: ArraySlice<UInt8>, number: ArraySlice<UInt8>, label: ArraySlice<UInt8>?,
+    parser: PhoneNumberParser, file: String, line: Int
+  ) throws(ListingError) -> ListingRecord {
+    if kindField.elementsEqual(EntryKind.blocking.rawValue.utf8) {
+      let numbers = try parseNumbers(number, with: parser, file: file, line: line)
+      if let label, !label.isEmpty {
+        throw ListingError(file: file, line: line, message: "block entry has a label (leave the label field empty)")
+      }
+      return ListingRecord(kind: .blocking, numbers: numbers, label: nil, line: line)
+    }
+    if kindField.elementsEqual(EntryKind.identification.rawValue.utf8) {
+      let numbers = try parseNumbers(number, with: parser, file: file, line: line)
+      guard let label else {
+        throw ListingError(file: file, line: line, message: "identify entry has no label field")
+      }
+      let text = try parseLabel(label, file: file, line: line)
+      return ListingRecord(kind: .identification, numbers: numbers, label: text, line: line)
+    }
+    let shown = String(decoding: kindField, as: UTF8.self)
+    throw ListingError(
+      file: file, line: line, message: "unknown kind \"\(shown)\" (expected \"block\" or \"identify\")")
   }
 
   /// Parses `bytes` into an array of records.
   ///
   /// - Throws: ``ListingError`` at the first problem.
   /// - Complexity: O(*n*) in the input.
-  public static func parse(bytes: [UInt8], file: String, parser: PhoneNumberParser) throws(ListingError)
-    -> [ListingRecord]
-  {
+  public static func parse(
+    bytes: [UInt8], file: String, parser: PhoneNumberParser, format: TableFormat = .csv
+  ) throws(ListingError) -> [ListingRecord] {
     var records: [ListingRecord] = []
-    try parse(bytes: bytes, file: file, parser: parser) { records.append($0) }
+    try parse(bytes: bytes, file: file, parser: parser, format: format) { records.append($0) }
     return records
   }
 }

@@ -1,0 +1,367 @@
+import CallDirectoryFormat
+
+/// Reads and writes a listing as JSON Lines: one JSON object a line,
+/// `{"kind":"block","number":"+12025550100"}` or
+/// `{"kind":"identify","number":"+12025550100","label":"Acme Support"}`, a range's number being
+/// `"+FIRST..+LAST"`.
+///
+/// The reader is strict and small on purpose: it accepts exactly this shape, not JSON at large,
+/// so that a file which reads back is one a person can predict.
+///
+/// - Lines end with LF; a CR before the LF is dropped. Blank lines are skipped.
+/// - Each line is one object of string members `kind` (`block` or `identify`), `number` (a number
+///   or range under the given ``PhoneNumberParser``) and, for `identify` only, `label`
+///   (1 ... 65,534 UTF-8 bytes). Any member order; whitespace between tokens is allowed; a
+///   duplicate or unknown member, another value type and anything after the object are errors.
+/// - Strings take the JSON escapes `\"`, `\\`, `\/`, `\b`, `\f`, `\n`, `\r`, `\t` and `\uXXXX`,
+///   with surrogate pairs for characters beyond U+FFFF; a lone surrogate, a raw control
+///   character and ill-formed UTF-8 are errors.
+///
+/// ```swift
+/// var writer = ListingJSONLines.Writer()
+/// writer.append(.identify(12025550100, label: "Acme Support"))
+/// let records = try ListingJSONLines.parse(bytes: writer.bytes, file: "list.jsonl", parser: .formatDomain)
+/// ```
+public enum ListingJSONLines {
+  /// Parses `bytes`, handing each entry to `body` in input order.
+  ///
+  /// - Parameters:
+  ///   - bytes: The whole input, UTF-8.
+  ///   - file: The input's name for messages; `-` is shown as `<stdin>`.
+  ///   - parser: How numbers are read; usually ``PhoneNumberParser/formatDomain``.
+  ///   - body: Called once per entry; an error it throws stops parsing and is rethrown.
+  /// - Returns: The count of blank lines skipped.
+  /// - Throws: ``ListingError`` at the first bad line, naming `file` and the line.
+  /// - Complexity: O(*n*) in the input.
+  @discardableResult
+  public static func parse(
+    bytes: [UInt8], file: String, parser: PhoneNumberParser,
+    each body: (ListingRecord) throws(ListingError) -> Void
+  ) throws(ListingError) -> Int {
+    let end = bytes.count
+    let hasBOM = end >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
+    var lineStart = hasBOM ? 3 : 0
+    var line = 1
+    var skipped = 0
+    while lineStart < end {
+      var lineEnd = lineStart
+      while lineEnd < end && bytes[lineEnd] != 0x0A { lineEnd += 1 }
+      var last = lineEnd
+      if last > lineStart && bytes[last - 1] == 0x0D { last -= 1 }
+      var scanner = ObjectScanner(bytes: bytes, position: lineStart, end: last)
+      scanner.skipWhitespace()
+      if scanner.position == last {
+        skipped += 1
+      } else {
+        let members: Members
+        do { members = try scanner.object() } catch {
+          throw ListingError(file: file, line: line, message: error.message)
+        }
+        try body(record(members, parser: parser, file: file, line: line))
+      }
+      lineStart = lineEnd + 1
+      line += 1
+    }
+    return skipped
+  }
+
+  /// Parses `bytes` into an array of records.
+  ///
+  /// - Throws: ``ListingError`` at the first bad line.
+  /// - Complexity: O(*n*) in the input.
+  public static func parse(bytes: [UInt8], file: String, parser: PhoneNumberParser) throws(ListingError)
+    -> [ListingRecord]
+  {
+    var records: [ListingRecord] = []
+    try parse(bytes: bytes, file: file, parser: parser) { records.append($0) }
+    return records
+  }
+
+  /// Turns one line's members into a record, checking which members each kind needs.
+  private static func record(
+    _ members: Members, parser: PhoneNumberParser, file: String, line: Int
+  ) throws(ListingError) -> ListingRecord {
+    guard let kind = members.kind else { throw ListingError(file: file, line: line, message: "missing \"kind\"") }
+    guard let number = members.number else {
+      throw ListingError(file: file, line: line, message: "missing \"number\"")
+    }
+    let numbers = try parseNumbers(number[...], with: parser, file: file, line: line)
+    if kind.elementsEqual(EntryKind.blocking.rawValue.utf8) {
+      if members.label != nil {
+        throw ListingError(file: file, line: line, message: "block entry has a \"label\" (leave it out)")
+      }
+      return ListingRecord(kind: .blocking, numbers: numbers, label: nil, line: line)
+    }
+    if kind.elementsEqual(EntryKind.identification.rawValue.utf8) {
+      guard let label = members.label else {
+        throw ListingError(file: file, line: line, message: "identify entry has no \"label\"")
+      }
+      let text = try parseLabel(label[...], file: file, line: line)
+      return ListingRecord(kind: .identification, numbers: numbers, label: text, line: line)
+    }
+    let shown = String(decoding: kind, as: UTF8.self)
+    throw ListingError(
+      file: file, line: line, message: "unknown kind \"\(shown)\" (expected \"block\" or \"identify\")")
+  }
+
+  /// The members of one object, as decoded UTF-8.
+  private struct Members {
+    var kind: [UInt8]?
+    var number: [UInt8]?
+    var label: [UInt8]?
+  }
+
+  /// A problem inside one line; the caller adds the file and line.
+  private struct SyntaxError: Error {
+    var message: String
+  }
+
+  /// A cursor over one line.
+  private struct ObjectScanner {
+    let bytes: [UInt8]
+    var position: Int
+    let end: Int
+
+    init(bytes: [UInt8], position: Int, end: Int) {
+      self.bytes = bytes
+      self.position = position
+      self.end = end
+    }
+
+    mutating func skipWhitespace() {
+      while position < end, bytes[position] == 0x20 || bytes[position] == 0x09 { position += 1 }
+    }
+
+    /// `{ "name" : "value" , ... }` and nothing after it but whitespace.
+    mutating func object() throws(SyntaxError) -> Members {
+      try expect(0x7B, "expected '{' (one JSON object a line)")
+      var members = Members()
+      skipWhitespace()
+      if peek() == 0x7D {
+        position += 1
+      } else {
+        while true {
+          skipWhitespace()
+          let name = try string(what: "a member name")
+          skipWhitespace()
+          try expect(0x3A, "expected ':' after a member name")
+          skipWhitespace()
+          let value = try string(what: "a string value")
+          let shown = String(decoding: name, as: UTF8.self)
+          switch shown {
+          case "kind": try set(&members.kind, value, shown)
+          case "number": try set(&members.number, value, shown)
+          case "label": try set(&members.label, value, shown)
+          default: throw SyntaxError(message: "unknown member \"\(shown)\" (expected kind, number, label)")
+          }
+          skipWhitespace()
+          if peek() == 0x2C {
+            position += 1
+            continue
+          }
+          try expect(0x7D, "expected ',' or '}'")
+          break
+        }
+      }
+      skipWhitespace()
+      if position < end { throw SyntaxError(message: "text after the object") }
+      return members
+    }
+
+    private func set(_ slot: inout [UInt8]?, _ value: [UInt8], _ name: String) throws(SyntaxError) {
+      if slot != nil { throw SyntaxError(message: "duplicate member \"\(name)\"") }
+      slot = value
+    }
+
+    private func peek() -> UInt8? { position < end ? bytes[position] : nil }
+
+    private mutating func expect(_ byte: UInt8, _ message: String) throws(SyntaxError) {
+      guard peek() == byte else { throw SyntaxError(message: message) }
+      position += 1
+    }
+
+    /// A JSON string, decoded to UTF-8.
+    mutating func string(what: String) throws(SyntaxError) -> [UInt8] {
+      guard peek() == 0x22 else {
+        throw SyntaxError(message: position < end ? "expected \(what) in double quotes" : "line ends where \(what) should be")
+      }
+      position += 1
+      var output: [UInt8] = []
+      var runStart = position
+      while true {
+        guard position < end else { throw SyntaxError(message: "string is not closed") }
+        let byte = bytes[position]
+        if byte == 0x22 {
+          try appendRaw(runStart..<position, to: &output)
+          position += 1
+          return output
+        }
+        if byte < 0x20 {
+          throw SyntaxError(message: "control character 0x\(String(byte, radix: 16, uppercase: true)) in a string (escape it)")
+        }
+        if byte != 0x5C {
+          position += 1
+          continue
+        }
+        try appendRaw(runStart..<position, to: &output)
+        position += 1
+        guard let escaped = peek() else { throw SyntaxError(message: "string is not closed") }
+        position += 1
+        switch escaped {
+        case 0x22, 0x5C, 0x2F: output.append(escaped)
+        case 0x62: output.append(0x08)
+        case 0x66: output.append(0x0C)
+        case 0x6E: output.append(0x0A)
+        case 0x72: output.append(0x0D)
+        case 0x74: output.append(0x09)
+        case 0x75: try appendUnicodeEscape(to: &output)
+        default:
+          let shown = escaped >= 0x20 && escaped < 0x7F ? "\\\(Character(Unicode.Scalar(escaped)))" : "\\ and a byte"
+          throw SyntaxError(message: "unknown escape \(shown)")
+        }
+        runStart = position
+      }
+    }
+
+    /// Copies unescaped string bytes, checking that they are well-formed UTF-8.
+    private func appendRaw(_ range: Range<Int>, to output: inout [UInt8]) throws(SyntaxError) {
+      if bytes.firstInvalidUTF8Index(in: range) != nil { throw SyntaxError(message: "invalid UTF-8") }
+      output.append(contentsOf: bytes[range])
+    }
+
+    /// After `\u`: four hex digits, and a second `\uXXXX` when they are a high surrogate.
+    private mutating func appendUnicodeEscape(to output: inout [UInt8]) throws(SyntaxError) {
+      let first = try hex4()
+      var value = UInt32(first)
+      if (0xDC00...0xDFFF).contains(first) {
+        throw SyntaxError(message: "lone low surrogate \\u\(String(first, radix: 16, uppercase: true))")
+      }
+      if (0xD800...0xDBFF).contains(first) {
+        guard position + 1 < end, bytes[position] == 0x5C, bytes[position + 1] == 0x75 else {
+          throw SyntaxError(message: "high surrogate \\u\(String(first, radix: 16, uppercase: true)) without a low one")
+        }
+        position += 2
+        let second = try hex4()
+        guard (0xDC00...0xDFFF).contains(second) else {
+          throw SyntaxError(message: "high surrogate \\u\(String(first, radix: 16, uppercase: true)) without a low one")
+        }
+        // Both halves are in range, so the sum is at most 0x10FFFF.
+        value = 0x10000 + ((UInt32(first) - 0xD800) << 10) + (UInt32(second) - 0xDC00)
+      }
+      guard let scalar = Unicode.Scalar(value) else { throw SyntaxError(message: "invalid \\u escape") }
+      output.append(contentsOf: String(Character(scalar)).utf8)
+    }
+
+    private mutating func hex4() throws(SyntaxError) -> UInt16 {
+      guard position + 4 <= end else { throw SyntaxError(message: "\\u needs four hex digits") }
+      var value: UInt16 = 0
+      for _ in 0..<4 {
+        let byte = bytes[position]
+        let digit: UInt8
+        switch byte {
+        case 0x30...0x39: digit = byte - 0x30
+        case 0x41...0x46: digit = byte - 0x41 + 10
+        case 0x61...0x66: digit = byte - 0x61 + 10
+        default: throw SyntaxError(message: "\\u needs four hex digits")
+        }
+        value = value << 4 | UInt16(digit)
+        position += 1
+      }
+      return value
+    }
+  }
+
+  /// Writes a listing as JSON Lines into a byte buffer, one object a line, in the members' order
+  /// `kind`, `number`, `label`.
+  ///
+  /// Non-ASCII text is written as UTF-8; `"`, `\` and control characters are escaped
+  /// (`\n`, `\r`, `\t`, `\b`, `\f`, else `\u00XX`), so each object stays on one line.
+  public struct Writer: Sendable {
+    /// The bytes written and not yet flushed.
+    public private(set) var bytes: [UInt8] = []
+
+    /// Creates an empty writer.
+    public init() {
+      bytes.reserveCapacity(ListingWriter.flushThreshold + 256)
+    }
+
+    /// Whether the buffer has reached ``ListingWriter/flushThreshold`` bytes.
+    public var isFull: Bool { bytes.count >= ListingWriter.flushThreshold }
+
+    /// Appends the line for `record`; the label of a blocking record and the line are ignored.
+    ///
+    /// - Precondition: as for ``ListingWriter/append(_:)``.
+    public mutating func append(_ record: ListingRecord) {
+      switch record.kind {
+      case .blocking: appendBlock(record.numbers)
+      case .identification:
+        guard let label = record.label else { preconditionFailure("identify record without a label") }
+        appendIdentification(record.numbers, label: label)
+      }
+    }
+
+    /// Appends `{"kind":"block","number":"+FIRST..+LAST"}` (or a single number).
+    ///
+    /// - Precondition: both ends are in `1 ... Int64.max - 1`.
+    public mutating func appendBlock(_ numbers: ClosedRange<Int64>) {
+      bytes.append(contentsOf: #"{"kind":"block","number":""#.utf8)
+      appendNumbers(numbers)
+      bytes.append(contentsOf: "\"}\n".utf8)
+    }
+
+    /// Appends `{"kind":"identify","number":"...","label":"..."}`.
+    ///
+    /// - Precondition: both ends are in `1 ... Int64.max - 1`; `label` has 1 ... 65,534 UTF-8 bytes.
+    public mutating func appendIdentification(_ numbers: ClosedRange<Int64>, label: String) {
+      precondition(Limits.isValidLabelLength(label.utf8.count), "label length is outside 1...65534 bytes")
+      bytes.append(contentsOf: #"{"kind":"identify","number":""#.utf8)
+      appendNumbers(numbers)
+      bytes.append(contentsOf: #"","label":""#.utf8)
+      for byte in label.utf8 {
+        switch byte {
+        case 0x22: bytes.append(contentsOf: #"\""#.utf8)
+        case 0x5C: bytes.append(contentsOf: #"\\"#.utf8)
+        case 0x0A: bytes.append(contentsOf: #"\n"#.utf8)
+        case 0x0D: bytes.append(contentsOf: #"\r"#.utf8)
+        case 0x09: bytes.append(contentsOf: #"\t"#.utf8)
+        case 0x08: bytes.append(contentsOf: #"\b"#.utf8)
+        case 0x0C: bytes.append(contentsOf: #"\f"#.utf8)
+        case 0..<0x20:
+          let hex = Array("0123456789abcdef".utf8)
+          bytes.append(contentsOf: #"\u00"#.utf8)
+          bytes.append(hex[Int(byte >> 4)])
+          bytes.append(hex[Int(byte & 0xF)])
+        default: bytes.append(byte)
+        }
+      }
+      bytes.append(contentsOf: "\"}\n".utf8)
+    }
+
+    private mutating func appendNumbers(_ numbers: ClosedRange<Int64>) {
+      precondition(
+        Limits.isValidNumber(numbers.lowerBound) && Limits.isValidNumber(numbers.upperBound),
+        "number \(numbers) is outside 1...Int64.max-1")
+      bytes.appendInternational(numbers.lowerBound)
+      if numbers.upperBound > numbers.lowerBound {
+        bytes.append(contentsOf: "..".utf8)
+        bytes.appendInternational(numbers.upperBound)
+      }
+    }
+
+    /// Hands the buffered bytes to `sink` and empties the buffer, keeping its capacity.
+    ///
+    /// - Throws: Whatever `sink` throws; the buffer is then left as it was.
+    public mutating func flush<Failure: Error>(to sink: ([UInt8]) throws(Failure) -> Void) throws(Failure) {
+      if bytes.isEmpty { return }
+      try sink(bytes)
+      bytes.removeAll(keepingCapacity: true)
+    }
+
+    /// Calls ``flush(to:)`` when ``isFull``.
+    ///
+    /// - Throws: Whatever `sink` throws.
+    public mutating func flushIfFull<Failure: Error>(to sink: ([UInt8]) throws(Failure) -> Void) throws(Failure) {
+      if isFull { try flush(to: sink) }
+    }
+  }
+}
