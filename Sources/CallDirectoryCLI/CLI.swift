@@ -43,8 +43,8 @@ public enum CLI {
           "calldir \(version) (call directory format \(FormatVersion.major).\(FormatVersion.minor): reads \(FormatVersion.major).x, writes \(FormatVersion.major).\(FormatVersion.minor))")
         return ExitCode.success
       case .pack(let options): return try Pack(options: options, console: console).run()
-      case .unpack(let file, let output, let expand, let format):
-        return try Unpack(file: file, output: output, expand: expand, format: format, console: console).run()
+      case .unpack(let file, let output, let expand, let format, let quiet):
+        return try Unpack(file: file, output: output, expand: expand, format: format, quiet: quiet, console: console).run()
       case .verify(let files, let callKit, let json):
         return try Verify(files: files, callKit: callKit, json: json, console: console).run()
       case .lookup(let file, let numbers, let country, let json):

@@ -54,6 +54,7 @@ extension Command {
           names: ["--format", "-f"],
           action: .value { (state, text) throws(UsageError) in state.format = try listingFormat(text, command: "pack") }),
         Table.Option(names: ["--json"], action: .flag { $0.json = true }),
+        Table.Option(names: ["--quiet", "-q"], action: .flag { $0.quiet = true }),
       ],
       positional: { $0.listings.append($1) })
     guard try table.parse(arguments, into: &options) else { return .help(topic: "pack") }
@@ -77,6 +78,7 @@ extension Command {
     var json = false
     var callKit = false
     var expand = false
+    var quiet = false
     var output = "-"
     var country: Int?
     var format: ListingFormat?
@@ -92,15 +94,16 @@ extension Command {
     var state = ReadState()
     let output = OptionTable<ReadState>.Option(names: ["--output", "-o"], action: .value { $0.output = $1 })
     let expand = OptionTable<ReadState>.Option(names: ["--expand"], action: .flag { $0.expand = true })
+    let quiet = OptionTable<ReadState>.Option(names: ["--quiet", "-q"], action: .flag { $0.quiet = true })
     let format = OptionTable<ReadState>.Option(
       names: ["--format", "-f"],
       action: .value { (state, text) throws(UsageError) in state.format = try listingFormat(text, command: "unpack") })
-    guard try readTable("unpack", [output, expand, format]).parse(arguments, into: &state) else { return .help(topic: "unpack") }
+    guard try readTable("unpack", [output, expand, format, quiet]).parse(arguments, into: &state) else { return .help(topic: "unpack") }
     guard state.positionals.count == 1 else { throw UsageError("unpack takes exactly one file", command: "unpack") }
     // Without --format, an output named *.jsonl gets JSON Lines; TSV is an input form only.
     let chosen = state.format ?? (ListingFormat.implied(by: state.output) == .jsonl ? .jsonl : .csv)
     guard chosen != .tsv else { throw UsageError("unpack writes csv or jsonl, not tsv", command: "unpack") }
-    return .unpack(file: state.positionals[0], output: state.output, expand: state.expand, format: chosen)
+    return .unpack(file: state.positionals[0], output: state.output, expand: state.expand, format: chosen, quiet: state.quiet)
   }
 
   private static func parseVerify(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {

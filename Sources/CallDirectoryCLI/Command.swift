@@ -9,7 +9,7 @@ public enum Command: Sendable, Equatable {
   /// `calldir pack`: build a directory from listings, block lists and identify CSVs.
   case pack(PackOptions)
   /// `calldir unpack`: write a directory's listing, as CSV or JSON Lines.
-  case unpack(file: String, output: String, expand: Bool, format: ListingFormat = .csv)
+  case unpack(file: String, output: String, expand: Bool, format: ListingFormat = .csv, quiet: Bool = false)
   /// `calldir verify`: check files completely.
   case verify(files: [String], callKit: Bool, json: Bool)
   /// `calldir lookup`: answer for numbers.
@@ -50,6 +50,8 @@ public enum Command: Sendable, Equatable {
     public var format: ListingFormat?
     /// Whether to write the report of what was read, skipped and merged as JSON on standard output.
     public var json = false
+    /// No progress line and no summary on standard error.
+    public var quiet = false
 
     /// Empty options.
     public init() {}

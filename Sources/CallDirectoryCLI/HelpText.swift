@@ -76,6 +76,7 @@ enum HelpText {
       -f, --format FORMAT    csv, tsv or jsonl for listings and identify files (default: by the
                              file name's ending, else csv); needed for standard input
       --json                 write what was read, skipped and merged as one JSON object
+      -q, --quiet            no progress line and no summary on standard error
 
     Numbers are accepted as people write them: +1 (202) 555-0100, +1-202-555-0100,
     tel:+1-202-555-0100, 12025550100 (CallKit's form: full international digits).
@@ -98,6 +99,7 @@ enum HelpText {
     Options:
       -o, --output OUT   where to write (default: standard output)
       --expand           write every number of each range on a line of its own
+      -q, --quiet        no progress line on standard error
       -f, --format FORMAT  csv (default) or jsonl: one object a line,
                            {"kind":"identify","number":"+12025550100","label":"Acme"}
                            (the default for an OUT ending in .jsonl)

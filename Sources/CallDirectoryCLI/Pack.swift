@@ -12,6 +12,7 @@ struct Pack {
     let people = PhoneNumberParser(defaultCountryCode: options.country)
     let listings = PhoneNumberParser(defaultCountryCode: options.country, digitLimits: PhoneNumberParser.formatDomainDigits)
     var report = PackReport()
+    let progress = ProgressLine(console: console, label: "pack", quiet: options.quiet)
     let inputs: [(path: String, role: InputRole)] =
       options.listings.map { ($0, .listing) } + options.blockFiles.map { ($0, .blockList) }
       + options.identifyFiles.map { ($0, .identify) }
@@ -22,6 +23,7 @@ struct Pack {
         let each = { (record: ListingRecord) throws(ListingError) in
           try add(record, to: &builder, file: path)
           report.note(record)
+          progress.advance()
         }
         switch (role, format) {
         case (.blockList, _):
@@ -41,6 +43,7 @@ struct Pack {
         throw CommandFailure(error.description)
       }
     }
+    progress.finish()
     let bytes: [UInt8]
     do { bytes = try builder.encoded() } catch { throw CommandFailure(error.description) }
     try Inputs.write(to: options.output, console: console) { (sink) throws(CommandFailure) in
@@ -49,7 +52,7 @@ struct Pack {
       }
     }
     let counts = report.finish()
-    if options.output != "-" {
+    if options.output != "-" && !options.quiet {
       console.summary(
         "packed \(counts.read) entries into \(options.output): \(bytes.count) bytes; \(counts.skipped) blank or comment lines skipped, "
           + "\(counts.duplicates) duplicates merged, \(counts.covered) entries inside ranges dropped, "

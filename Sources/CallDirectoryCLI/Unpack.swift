@@ -10,10 +10,16 @@ struct Unpack {
   let expand: Bool
   /// CSV or JSON Lines; never TSV, which parsing refuses.
   let format: ListingFormat
+  /// No progress line on standard error.
+  let quiet: Bool
   let console: Console
 
   func run() throws(CommandFailure) -> Int32 {
     let reader = try Inputs.openDirectory(file, console: console)
+    let progress = ProgressLine(
+      console: console, label: "unpack", total: reader.blockingCount + reader.identificationCount + reader.blockingRangeCount + reader.identificationRangeCount,
+      quiet: quiet)
+    defer { progress.finish() }
     try Inputs.write(to: output, console: console) { (sink) throws(CommandFailure) in
       var writer = ListingWriter(header: format == .csv)
       var lines = ListingJSONLines.Writer()
@@ -26,6 +32,7 @@ struct Unpack {
       }
       do throws(StreamError<SystemError>) {
         try reader.forEachBlockingRun { (numbers) throws(SystemError) in
+          progress.advance()
           for run in Unpack.pieces(numbers, expand: expand) {
             if json {
               lines.appendBlock(run)
@@ -39,6 +46,7 @@ struct Unpack {
       } catch { throw failure(error) }
       do throws(StreamError<SystemError>) {
         try reader.forEachIdentificationRun { (numbers, label) throws(SystemError) in
+          progress.advance()
           for run in Unpack.pieces(numbers, expand: expand) {
             if json {
               lines.appendIdentification(run, label: label)

@@ -1,0 +1,42 @@
+import CallDirectory
+import CallDirectorySystem
+import Testing
+
+@testable import CallDirectoryCLI
+
+/// The progress line: its text, shown at a terminal, absent when piped or with --quiet.
+@Suite struct CLIProgressTests {
+  @Test func text() {
+    #expect(ProgressLine.text(label: "pack", done: 1_234_567, total: nil, seconds: 0.5) == "pack: 1,234,567 entries, 2.4 M/s")
+    #expect(
+      ProgressLine.text(label: "unpack", done: 500, total: 2_000, seconds: 1) == "unpack: 500 of 2,000 entries, 0 k/s, 3 s left")
+  }
+
+  /// A console whose standard error is a terminal, writing into `error`.
+  final class Terminal: @unchecked Sendable {
+    var error = ""
+    var output: [UInt8] = []
+    var console: Console {
+      Console(
+        readInput: { () throws(SystemError) in [] }, writeOutput: { (bytes) throws(SystemError) in self.output += bytes },
+        writeError: { self.error += $0 }, errorIsTerminal: true)
+    }
+  }
+
+  @Test func shownAtATerminalOnlyWithoutQuiet() throws {
+    let scratch = try ScratchDirectory()
+    let lines = (0..<60_000).map { "+1202\(String(1_000_000 + $0 * 7))" }.joined(separator: "\n")
+    let block = try scratch.write("block.txt", lines)
+    let terminal = Terminal()
+    // The line is drawn at most five times a second, so it may or may not appear in a fast run;
+    // the summary always does, and --quiet removes both.
+    #expect(CLI.main(["pack", "--block", block, "-o", scratch.path("a.calldir")], console: terminal.console) == 0)
+    #expect(terminal.error.contains("packed 60000 entries"))
+    let quiet = Terminal()
+    #expect(CLI.main(["pack", "-q", "--block", block, "-o", scratch.path("b.calldir")], console: quiet.console) == 0)
+    #expect(quiet.error.isEmpty)
+    let piped = CapturedConsole()
+    #expect(CLI.main(["unpack", scratch.path("a.calldir"), "-o", scratch.path("a.csv")], console: piped.console) == 0)
+    #expect(piped.error.isEmpty)
+  }
+}
