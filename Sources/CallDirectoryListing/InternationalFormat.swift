@@ -1,3 +1,5 @@
+import CallDirectoryFormat
+
 /// The written international form of a stored number: `+` and its decimal digits.
 ///
 /// `formatInternational(12025550100)` is `"+12025550100"`. Every number in `1 ... Int64.max - 1`
@@ -14,6 +16,20 @@ extension Array where Element == UInt8 {
   mutating func appendInternational(_ number: Int64) {
     append(0x2B)
     appendDecimal(number)
+  }
+
+  /// Appends `+FIRST..+LAST`, or `+NUMBER` when the range holds one number: how every listing
+  /// form writes a run.
+  /// - Precondition: both ends are in `1 ... Int64.max - 1`.
+  mutating func appendInternational(_ numbers: ClosedRange<Int64>) {
+    precondition(
+      Limits.isValidNumber(numbers.lowerBound) && Limits.isValidNumber(numbers.upperBound),
+      "number \(numbers) is outside 1...Int64.max-1")
+    appendInternational(numbers.lowerBound)
+    if numbers.upperBound > numbers.lowerBound {
+      append(contentsOf: "..".utf8)
+      appendInternational(numbers.upperBound)
+    }
   }
 
   /// Appends the decimal digits of `number`, with `-` when it is negative.

@@ -305,7 +305,7 @@ public enum ListingJSONLines {
     /// - Precondition: both ends are in `1 ... Int64.max - 1`.
     public mutating func appendBlock(_ numbers: ClosedRange<Int64>) {
       bytes.append(contentsOf: #"{"kind":"block","number":""#.utf8)
-      appendNumbers(numbers)
+      bytes.appendInternational(numbers)
       bytes.append(contentsOf: "\"}\n".utf8)
     }
 
@@ -315,7 +315,7 @@ public enum ListingJSONLines {
     public mutating func appendIdentification(_ numbers: ClosedRange<Int64>, label: String) {
       precondition(Limits.isValidLabelLength(label.utf8.count), "label length is outside 1...65534 bytes")
       bytes.append(contentsOf: #"{"kind":"identify","number":""#.utf8)
-      appendNumbers(numbers)
+      bytes.appendInternational(numbers)
       bytes.append(contentsOf: #"","label":""#.utf8)
       for byte in label.utf8 {
         switch byte {
@@ -335,17 +335,6 @@ public enum ListingJSONLines {
         }
       }
       bytes.append(contentsOf: "\"}\n".utf8)
-    }
-
-    private mutating func appendNumbers(_ numbers: ClosedRange<Int64>) {
-      precondition(
-        Limits.isValidNumber(numbers.lowerBound) && Limits.isValidNumber(numbers.upperBound),
-        "number \(numbers) is outside 1...Int64.max-1")
-      bytes.appendInternational(numbers.lowerBound)
-      if numbers.upperBound > numbers.lowerBound {
-        bytes.append(contentsOf: "..".utf8)
-        bytes.appendInternational(numbers.upperBound)
-      }
     }
 
     /// Hands the buffered bytes to `sink` and empties the buffer, keeping its capacity.

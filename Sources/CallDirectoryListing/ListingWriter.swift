@@ -66,7 +66,7 @@ public struct ListingWriter: Sendable {
   /// - Precondition: both ends are in `1 ... Int64.max - 1`.
   public mutating func appendBlock(_ numbers: ClosedRange<Int64>) {
     bytes.append(contentsOf: Self.blockPrefix)
-    appendNumbers(numbers)
+    bytes.appendInternational(numbers)
     bytes.append(contentsOf: ",\n".utf8)
   }
 
@@ -83,23 +83,12 @@ public struct ListingWriter: Sendable {
   public mutating func appendIdentification(_ numbers: ClosedRange<Int64>, label: String) {
     precondition(Limits.isValidLabelLength(label.utf8.count), "label length is outside 1...65534 bytes")
     bytes.append(contentsOf: Self.identifyPrefix)
-    appendNumbers(numbers)
+    bytes.appendInternational(numbers)
     bytes.append(0x2C)
     appendField(label)
     bytes.append(0x0A)
   }
 
-  /// `+FIRST..+LAST`, or `+NUMBER` when the range holds one number.
-  private mutating func appendNumbers(_ numbers: ClosedRange<Int64>) {
-    precondition(
-      Limits.isValidNumber(numbers.lowerBound) && Limits.isValidNumber(numbers.upperBound),
-      "number \(numbers) is outside 1...Int64.max-1")
-    bytes.appendInternational(numbers.lowerBound)
-    if numbers.upperBound > numbers.lowerBound {
-      bytes.append(contentsOf: "..".utf8)
-      bytes.appendInternational(numbers.upperBound)
-    }
-  }
 
   /// Hands the buffered bytes to `sink` and empties the buffer, keeping its capacity.
   ///
