@@ -9,12 +9,21 @@ public enum Deflate {
   /// - Returns: the deflate stream, or `nil` if zlib fails (it only does when out of memory).
   /// - Complexity: O(n) in the input size.
   public static func compress(_ input: [UInt8]) -> [UInt8]? {
+    compress(input, windowBits: -15, trailer: 0)
+  }
+
+  /// Compresses `input` in one `Z_FINISH` call at level 9, memLevel 8, default strategy:
+  /// `windowBits` -15 makes raw deflate, 15 + 16 a gzip member (whose header and trailer add
+  /// `trailer` bytes to deflate's bound). The one compressor of the package.
+  static func compress(_ input: [UInt8], windowBits: Int32, trailer: Int) -> [UInt8]? {
     var stream = unsafe z_stream()
     let status = unsafe deflateInit2_(
-      &stream, 9, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
+      &stream, 9, Z_DEFLATED, windowBits, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
     guard status == Z_OK else { return nil }
     defer { _ = unsafe deflateEnd(&stream) }
-    let bound = Int(unsafe deflateBound(&stream, uLong(input.count)))
+    let bound = Int(unsafe deflateBound(&stream, uLong(input.count))) + trailer
+    // zlib counts in 32 bits: one call can take no more.
+    guard bound <= Int(uInt.max), input.count <= Int(uInt.max) else { return nil }
     var output = [UInt8](repeating: 0, count: bound)
     var finished = false
     unsafe input.withUnsafeBytes { source in

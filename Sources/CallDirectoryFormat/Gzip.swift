@@ -29,28 +29,7 @@ public enum Gzip {
   /// - Returns: The gzip stream, or `nil` if zlib fails (it only does when out of memory).
   /// - Complexity: O(*n*) in the input.
   public static func compress(_ input: [UInt8]) -> [UInt8]? {
-    var stream = unsafe z_stream()
-    let status = unsafe deflateInit2_(
-      &stream, 9, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
-    guard status == Z_OK else { return nil }
-    defer { _ = unsafe deflateEnd(&stream) }
-    // The gzip header and trailer add 18 bytes to deflate's bound.
-    let bound = Int(unsafe deflateBound(&stream, uLong(input.count))) + 18
-    guard bound <= Int(uInt.max), input.count <= Int(uInt.max) else { return nil }
-    var output = [UInt8](repeating: 0, count: bound)
-    var finished = false
-    unsafe input.withUnsafeBytes { source in
-      unsafe output.withUnsafeMutableBytes { target in
-        unsafe stream.next_in = UnsafeMutablePointer(mutating: source.baseAddress?.assumingMemoryBound(to: Bytef.self))
-        unsafe stream.avail_in = uInt(source.count)
-        unsafe stream.next_out = target.baseAddress?.assumingMemoryBound(to: Bytef.self)
-        unsafe stream.avail_out = uInt(target.count)
-        finished = unsafe deflate(&stream, Z_FINISH) == Z_STREAM_END
-      }
-    }
-    guard finished else { return nil }
-    output.removeLast(Int(unsafe stream.avail_out))
-    return output
+    Deflate.compress(input, windowBits: 15 + 16, trailer: 18)
   }
 
   /// Inflates the gzip stream `input`: one or more members, each checked against its CRC-32

@@ -27,18 +27,10 @@ public enum BlockListParser {
     each body: (ListingRecord) throws(ListingError) -> Void
   ) throws(ListingError) -> Int {
     var skipped = 0
-    let end = bytes.count
-    let hasBOM = end >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
-    var lineStart = hasBOM ? 3 : 0
-    var line = 1
-    while lineStart < end {
-      var lineEnd = lineStart
-      while lineEnd < end && bytes[lineEnd] != 0x0A { lineEnd += 1 }
-      let next = lineEnd + 1
-
-      var last = lineEnd
-      if last > lineStart && bytes[last - 1] == 0x0D { last -= 1 }
-      var first = lineStart
+    var lines = TextLines(bytes)
+    while let (range, line) = lines.next() {
+      var first = range.lowerBound
+      var last = range.upperBound
       while first < last && (bytes[first] == 0x20 || bytes[first] == 0x09) { first += 1 }
       while last > first && (bytes[last - 1] == 0x20 || bytes[last - 1] == 0x09) { last -= 1 }
 
@@ -48,8 +40,6 @@ public enum BlockListParser {
       } else {
         skipped += 1
       }
-      lineStart = next
-      line += 1
     }
     return skipped
   }

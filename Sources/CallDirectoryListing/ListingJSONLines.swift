@@ -38,19 +38,12 @@ public enum ListingJSONLines {
     bytes: [UInt8], file: String, parser: PhoneNumberParser,
     each body: (ListingRecord) throws(ListingError) -> Void
   ) throws(ListingError) -> Int {
-    let end = bytes.count
-    let hasBOM = end >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
-    var lineStart = hasBOM ? 3 : 0
-    var line = 1
     var skipped = 0
-    while lineStart < end {
-      var lineEnd = lineStart
-      while lineEnd < end && bytes[lineEnd] != 0x0A { lineEnd += 1 }
-      var last = lineEnd
-      if last > lineStart && bytes[last - 1] == 0x0D { last -= 1 }
-      var scanner = ObjectScanner(bytes: bytes, position: lineStart, end: last)
+    var lines = TextLines(bytes)
+    while let (range, line) = lines.next() {
+      var scanner = ObjectScanner(bytes: bytes, position: range.lowerBound, end: range.upperBound)
       scanner.skipWhitespace()
-      if scanner.position == last {
+      if scanner.position == range.upperBound {
         skipped += 1
       } else {
         let members: Members
@@ -59,8 +52,6 @@ public enum ListingJSONLines {
         }
         try body(record(members, parser: parser, file: file, line: line))
       }
-      lineStart = lineEnd + 1
-      line += 1
     }
     return skipped
   }

@@ -20,16 +20,14 @@ public enum TableFormat: String, Sendable, CaseIterable {
 /// ```
 public struct TSVReader: Sendable {
   private let input: [UInt8]
-  private var position: Int
-  private var line = 1
+  private var lines: TextLines
 
   /// Creates a reader over `input`, skipping a leading UTF-8 byte order mark.
   ///
   /// - Complexity: O(1); the input is shared, not copied.
   public init(_ input: [UInt8]) {
     self.input = input
-    let hasBOM = input.count >= 3 && input[0] == 0xEF && input[1] == 0xBB && input[2] == 0xBF
-    self.position = hasBOM ? 3 : 0
+    lines = TextLines(input)
   }
 
   /// Reads the next record, or returns `nil` at the end of the input.
@@ -38,12 +36,8 @@ public struct TSVReader: Sendable {
   ///   well-formed UTF-8, or ``CSVError/Kind/bareCarriageReturn`` for a CR not before the LF.
   /// - Complexity: O(*m*) in the length of the line.
   public mutating func next() throws(CSVError) -> CSVRecord? {
-    let end = input.count
-    if position >= end { return nil }
-    var lineEnd = position
-    while lineEnd < end && input[lineEnd] != 0x0A { lineEnd += 1 }
-    var last = lineEnd
-    if last > position && input[last - 1] == 0x0D { last -= 1 }
+    guard let (range, line) = lines.next() else { return nil }
+    let (position, last) = (range.lowerBound, range.upperBound)
     if input[position..<last].contains(0x0D) { throw CSVError(kind: .bareCarriageReturn, line: line) }
     if input.firstInvalidUTF8Index(in: position..<last) != nil { throw CSVError(kind: .invalidUTF8, line: line) }
     var fields: [CSVRecord.Field] = []
@@ -60,9 +54,6 @@ public struct TSVReader: Sendable {
       }
     }
     fields.append(.init(range: fieldStart..<last, isUnescaped: false))
-    let record = CSVRecord(line: line, isBlank: blank, input: input, unescaped: [], fields: fields)
-    position = lineEnd + 1
-    line += 1
-    return record
+    return CSVRecord(line: line, isBlank: blank, input: input, unescaped: [], fields: fields)
   }
 }

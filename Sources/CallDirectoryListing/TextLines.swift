@@ -1,0 +1,31 @@
+/// The lines of a text input held in memory, one after another: the splitting every line-based
+/// reader shares (block lists, JSON Lines, TSV).
+///
+/// A UTF-8 byte order mark at the very start is skipped; lines end with LF, and a CR right
+/// before the LF is not part of the line. Line numbers are 1-based.
+struct TextLines {
+  private let bytes: [UInt8]
+  private var start: Int
+  private var number = 1
+
+  init(_ bytes: [UInt8]) {
+    self.bytes = bytes
+    let hasBOM = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
+    start = hasBOM ? 3 : 0
+  }
+
+  /// The next line's byte range (without its line end) and number, or `nil` at the end.
+  /// - Complexity: O(length of the line).
+  mutating func next() -> (range: Range<Int>, line: Int)? {
+    guard start < bytes.count else { return nil }
+    var end = start
+    while end < bytes.count && bytes[end] != 0x0A { end += 1 }
+    var last = end
+    if last > start && bytes[last - 1] == 0x0D { last -= 1 }
+    defer {
+      start = end + 1
+      number += 1
+    }
+    return (start..<last, number)
+  }
+}
