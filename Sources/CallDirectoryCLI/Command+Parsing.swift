@@ -90,11 +90,14 @@ extension Command {
 
   private static var json: OptionTable<ReadState>.Option { .init(names: ["--json"], action: .flag { $0.json = true }) }
 
+  private static var quiet: OptionTable<ReadState>.Option {
+    .init(names: ["--quiet", "-q"], action: .flag { $0.quiet = true })
+  }
+
   private static func parseUnpack(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
     var state = ReadState()
     let output = OptionTable<ReadState>.Option(names: ["--output", "-o"], action: .value { $0.output = $1 })
     let expand = OptionTable<ReadState>.Option(names: ["--expand"], action: .flag { $0.expand = true })
-    let quiet = OptionTable<ReadState>.Option(names: ["--quiet", "-q"], action: .flag { $0.quiet = true })
     let format = OptionTable<ReadState>.Option(
       names: ["--format", "-f"],
       action: .value { (state, text) throws(UsageError) in state.format = try listingFormat(text, command: "unpack") })
@@ -109,9 +112,9 @@ extension Command {
   private static func parseVerify(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
     var state = ReadState()
     let callKit = OptionTable<ReadState>.Option(names: ["--callkit"], action: .flag { $0.callKit = true })
-    guard try readTable("verify", [callKit, json]).parse(arguments, into: &state) else { return .help(topic: "verify") }
+    guard try readTable("verify", [callKit, json, quiet]).parse(arguments, into: &state) else { return .help(topic: "verify") }
     guard !state.positionals.isEmpty else { throw UsageError("verify needs at least one file", command: "verify") }
-    return .verify(files: state.positionals, callKit: state.callKit, json: state.json)
+    return .verify(files: state.positionals, callKit: state.callKit, json: state.json, quiet: state.quiet)
   }
 
   private static func parseLookup(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
@@ -150,26 +153,26 @@ extension Command {
     var state = ReadState()
     state.output = ""
     let output = OptionTable<ReadState>.Option(names: ["--output", "-o"], action: .value { $0.output = $1 })
-    guard try readTable("diff", [output, json]).parse(arguments, into: &state) else { return .help(topic: "diff") }
+    guard try readTable("diff", [output, json, quiet]).parse(arguments, into: &state) else { return .help(topic: "diff") }
     guard state.positionals.count == 2 else { throw UsageError("diff takes exactly two files: OLD NEW", command: "diff") }
     guard !state.output.isEmpty else { throw UsageError("diff needs an output file: -o CHANGES", command: "diff") }
     guard state.positionals.filter({ $0 == "-" }).count <= 1 else {
       throw UsageError("standard input (-) can be read only once", command: "diff")
     }
-    return .diff(old: state.positionals[0], new: state.positionals[1], output: state.output, json: state.json)
+    return .diff(old: state.positionals[0], new: state.positionals[1], output: state.output, json: state.json, quiet: state.quiet)
   }
 
   private static func parsePatch(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
     var state = ReadState()
     state.output = ""
     let output = OptionTable<ReadState>.Option(names: ["--output", "-o"], action: .value { $0.output = $1 })
-    guard try readTable("patch", [output]).parse(arguments, into: &state) else { return .help(topic: "patch") }
+    guard try readTable("patch", [output, quiet]).parse(arguments, into: &state) else { return .help(topic: "patch") }
     guard state.positionals.count == 2 else { throw UsageError("patch takes exactly two files: OLD CHANGES", command: "patch") }
     guard !state.output.isEmpty else { throw UsageError("patch needs an output file: -o NEW", command: "patch") }
     guard state.positionals.filter({ $0 == "-" }).count <= 1 else {
       throw UsageError("standard input (-) can be read only once", command: "patch")
     }
-    return .patch(old: state.positionals[0], changes: state.positionals[1], output: state.output)
+    return .patch(old: state.positionals[0], changes: state.positionals[1], output: state.output, quiet: state.quiet)
   }
 
   static func listingFormat(_ text: String, command: String) throws(UsageError) -> ListingFormat {

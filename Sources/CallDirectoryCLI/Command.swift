@@ -11,7 +11,7 @@ public enum Command: Sendable, Equatable {
   /// `calldir unpack`: write a directory's listing, as CSV or JSON Lines.
   case unpack(file: String, output: String, expand: Bool, format: ListingFormat = .csv, quiet: Bool = false)
   /// `calldir verify`: check files completely.
-  case verify(files: [String], callKit: Bool, json: Bool)
+  case verify(files: [String], callKit: Bool, json: Bool, quiet: Bool = false)
   /// `calldir lookup`: answer for numbers.
   case lookup(file: String, numbers: [String], country: Int?, json: Bool)
   /// `calldir info`: describe a file.
@@ -21,9 +21,9 @@ public enum Command: Sendable, Equatable {
   /// `calldir resolve`: answer incoming numbers across a stack of directories.
   case resolve(ResolveOptions)
   /// `calldir diff`: write the changeset that turns one directory into another.
-  case diff(old: String, new: String, output: String, json: Bool)
+  case diff(old: String, new: String, output: String, json: Bool, quiet: Bool = false)
   /// `calldir patch`: apply a changeset to the directory it was made from.
-  case patch(old: String, changes: String, output: String)
+  case patch(old: String, changes: String, output: String, quiet: Bool = false)
   /// `calldir help [COMMAND]` or `--help`.
   case help(topic: String?)
   /// `calldir help --man`: the manual page, as roff, made from the help text.

@@ -7,6 +7,7 @@ struct Diff {
   let new: String
   let output: String
   let json: Bool
+  let quiet: Bool
   let console: Console
 
   func run() throws(CommandFailure) -> Int32 {
@@ -19,7 +20,10 @@ struct Diff {
         do throws(SystemError) { try console.writeOutput(bytes) } catch { throw ChangesetError(.system(error)) }
         changes = try ChangesetReader(bytes: bytes)
       } else {
-        try Changeset.diff(old: oldReader, new: newReader, to: output)
+        let progress = ProgressLine(console: console, label: "diff", quiet: quiet)
+        defer { progress.finish() }
+        try Changeset.diff(old: oldReader, new: newReader, to: output, progress: progress.advance)
+        progress.finish()
         changes = try ChangesetReader(path: output)
       }
     } catch {

@@ -110,7 +110,7 @@ enum HelpText {
     """
 
   static let verify = """
-    Usage: calldir verify FILE... [--callkit] [--json]
+    Usage: calldir verify FILE... [--callkit] [--json] [--quiet]
 
     Check every byte of each file: checksums, structure, numbers strictly ascending and in range,
     label ids and labels valid. Lists every problem found with its byte offset.
@@ -119,6 +119,7 @@ enum HelpText {
     Options:
       --callkit   also flag what a CallKit load would refuse (more than 2,000,000 entries)
       --json      one JSON object per file
+      -q, --quiet no progress line on standard error
 
     Example:
       calldir verify --callkit list.calldir
@@ -202,7 +203,7 @@ enum HelpText {
     """
 
   static let diff = """
-    Usage: calldir diff OLD NEW -o CHANGES [--json]
+    Usage: calldir diff OLD NEW -o CHANGES [--json] [--quiet]
 
     Write the changeset from OLD to NEW (Spec/CHANGESET.md): for each kind, the runs (numbers
     and ranges, as the directories store them) to remove and to add; a changed label or range
@@ -214,6 +215,7 @@ enum HelpText {
       -o, --output CHANGES   the changeset to write (- for standard output); required
       --json                 the summary as one JSON object: removals, additions, size,
                              oldSize, newSize, base and result (hex SHA-256)
+      -q, --quiet            no progress line on standard error
 
     Examples:
       calldir diff v1.calldir v2.calldir -o v1-v2.cdchanges
@@ -221,15 +223,17 @@ enum HelpText {
     """
 
   static let patch = """
-    Usage: calldir patch OLD CHANGES -o NEW
+    Usage: calldir patch OLD CHANGES -o NEW [--quiet]
 
     Apply a changeset to the directory it was made from and write the result atomically. The
     result is byte-identical to the NEW the changeset was made from; its SHA-256 is checked
     before it is put in place. A changeset made from another file is refused (exit 1, nothing
-    written), naming both hashes.
+    written), naming both hashes. NEW is streamed: memory does not grow with its entries
+    (scratch spools go beside NEW, or in $TMPDIR when NEW is standard output).
 
     Options:
       -o, --output NEW   the directory to write (- for standard output); required
+      -q, --quiet        no progress line and no summary on standard error
 
     Example:
       calldir patch v1.calldir v1-v2.cdchanges -o v2.calldir

@@ -1,11 +1,13 @@
 import CallDirectory
 import CallDirectorySystem
 
-/// `calldir patch`: applies a changeset to OLD and writes NEW atomically, refusing a wrong base.
+/// `calldir patch`: applies a changeset to OLD and writes NEW atomically as it is made, refusing a
+/// wrong base; NEW is renamed into place only once its hash matches the changeset's result.
 struct Patch {
   let old: String
   let changes: String
   let output: String
+  let quiet: Bool
   let console: Console
 
   func run() throws(CommandFailure) -> Int32 {
@@ -18,14 +20,32 @@ struct Patch {
       if case .system(let failure) = error.kind { throw CommandFailure("\(changes): cannot open: \(failure.message)") }
       throw CommandFailure("\(Inputs.displayName(changes)): \(error)")
     }
-    let bytes: [UInt8]
-    do throws(ChangesetError) { bytes = try Changeset.patched(old: oldReader, changes: changeset) } catch {
-      throw CommandFailure("\(Inputs.displayName(old)): cannot apply \(Inputs.displayName(changes)): \(error)")
-    }
+    let started = MonotonicClock.nanoseconds()
+    let progress = ProgressLine(console: console, label: "patch", quiet: quiet)
+    defer { progress.finish() }
+    // Spools go beside the output, on a file system with room for it; standard output has none.
+    let spools = output == "-" ? AtomicFile.scratchDirectory : AtomicFile.directory(of: output)
+    var written = 0
     try Inputs.write(to: output, console: console) { (sink) throws(CommandFailure) in
-      do throws(SystemError) { try sink(bytes) } catch { throw CommandFailure("\(Inputs.displayName(output)): cannot write: \(error.message)") }
+      do throws(ChangesetError) {
+        try Changeset.patch(old: oldReader, changes: changeset, temporaryDirectory: spools, progress: progress.advance) {
+          (bytes) throws(ChangesetError) in
+          written += bytes.count
+          do throws(SystemError) { try sink(bytes) } catch { throw ChangesetError(.system(error)) }
+        }
+      } catch {
+        if case .system(let failure) = error.kind {
+          throw CommandFailure("\(Inputs.displayName(output)): cannot write: \(failure.message)")
+        }
+        throw CommandFailure("\(Inputs.displayName(old)): cannot apply \(Inputs.displayName(changes)): \(error)")
+      }
     }
-    console.summary("\(Inputs.displayName(output)): \(bytes.count) bytes, SHA-256 \(Hex.string(changeset.result))")
+    progress.finish()
+    if !quiet {
+      console.summary(
+        "patched \(Inputs.displayName(output)): \(written) bytes, SHA-256 \(Hex.string(changeset.result)), "
+          + ProgressLine.seconds(since: started))
+    }
     return CLI.ExitCode.success
   }
 }

@@ -50,6 +50,12 @@ final class ProgressLine {
     return text
   }
 
+  /// `in 1.25 s`: the time since `start`, for final summaries.
+  static func seconds(since start: UInt64) -> String {
+    let hundredths = (MonotonicClock.nanoseconds() - start) / 10_000_000
+    return "in \(hundredths / 100).\(hundredths % 100 < 10 ? "0" : "")\(hundredths % 100) s"
+  }
+
   private static func grouped(_ value: Int) -> String {
     let digits = Array(String(value))
     var text = ""

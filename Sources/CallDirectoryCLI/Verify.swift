@@ -6,6 +6,7 @@ struct Verify {
   let files: [String]
   let callKit: Bool
   let json: Bool
+  let quiet: Bool
   let console: Console
 
   func run() throws(CommandFailure) -> Int32 {
@@ -17,7 +18,9 @@ struct Verify {
       if file == "-" {
         report = Verifier.verify(try Inputs.read(file, console: console), options: options)
       } else {
-        report = Verifier.verify(path: file, options: options)
+        let progress = ProgressLine(console: console, label: "verify \(file)", quiet: quiet)
+        report = Verifier.verify(path: file, options: options, progress: progress.advance)
+        progress.finish()
       }
       allValid = allValid && report.isValid
       let name = Inputs.displayName(file)

@@ -21,12 +21,15 @@ public enum Changeset {
   ///
   /// Both directories are streamed in ascending order, once per list; memory is one block of each
   /// plus one changeset block.
+  /// - Parameter progress: called with the entries of each run compared, OLD's and NEW's, each once.
   /// - Throws: `ChangesetError` with `.format` for a damaged directory, `.system` for file errors.
   /// - Complexity: O(runs of OLD + runs of NEW) plus hashing both files.
-  public static func diff(old: CallDirectoryReader, new: CallDirectoryReader, to path: String) throws(ChangesetError) {
+  public static func diff(
+    old: CallDirectoryReader, new: CallDirectoryReader, to path: String, progress: ((Int) -> Void)? = nil
+  ) throws(ChangesetError) {
     do throws(AtomicWriteError<ChangesetError>) {
       try AtomicFile.write(to: path) { (sink) throws(ChangesetError) in
-        try ChangesetDiff.write(old: old, new: new) { (bytes) throws(ChangesetError) in
+        try ChangesetDiff.write(old: old, new: new, progress: progress) { (bytes) throws(ChangesetError) in
           do throws(SystemError) { try sink(bytes) } catch { throw ChangesetError(.system(error)) }
         }
       }
@@ -51,26 +54,54 @@ public enum Changeset {
   ///
   /// Refuses, writing nothing, when OLD's SHA-256 is not the changeset's base, when a removal is
   /// not a run of OLD, or when the result's SHA-256 and length are not the changeset's result (the
-  /// hash is checked before the file is renamed into place). OLD and the changeset are streamed;
-  /// the result is re-encoded canonically, which holds NEW's entries in memory (about 8 bytes a
-  /// blocking entry, 12 an identification entry, plus NEW's bytes).
+  /// hash is checked before the file is renamed into place). OLD and the changeset are streamed
+  /// and NEW is written as it is made, through spools in `path`'s directory: memory holds one block
+  /// of each input, NEW's index (16 bytes per block), its distinct labels and its ranges, and does
+  /// not grow with the number of entries.
+  /// - Parameter progress: called with the number of entries each run adds to NEW or keeps.
   /// - Throws: `ChangesetError`: `.baseMismatch`, `.removalNotInBase`, `.resultMismatch`,
   ///   `.format` for damaged input, `.writer`, `.system`.
-  public static func patch(old: CallDirectoryReader, changes: ChangesetReader, to path: String) throws(ChangesetError) {
-    let bytes = try ChangesetPatch.apply(old: old, changes: changes)
-    do throws(AtomicWriteError<SystemError>) {
-      try AtomicFile.write(to: path) { (sink) throws(SystemError) in try sink(bytes) }
+  public static func patch(
+    old: CallDirectoryReader, changes: ChangesetReader, to path: String, progress: ((Int) -> Void)? = nil
+  ) throws(ChangesetError) {
+    do throws(AtomicWriteError<ChangesetError>) {
+      try AtomicFile.write(to: path) { (sink) throws(ChangesetError) in
+        try patch(old: old, changes: changes, temporaryDirectory: AtomicFile.directory(of: path), progress: progress) {
+          (bytes) throws(ChangesetError) in
+          do throws(SystemError) { try sink(bytes) } catch { throw ChangesetError(.system(error)) }
+        }
+      }
     } catch {
       switch error {
       case .system(let failure): throw ChangesetError(.system(failure))
-      case .producer(let failure): throw ChangesetError(.system(failure))
+      case .producer(let failure): throw failure
       }
     }
+  }
+
+  /// Applies `changes` to OLD and hands NEW to `sink` as it is made, header first.
+  ///
+  /// The result's hash is checked after the last byte, so `sink` must not publish what it was
+  /// given until this returns without throwing.
+  /// - Parameters:
+  ///   - temporaryDirectory: where NEW's spools live while it is made; `nil` keeps them in memory.
+  ///   - progress: called with the number of entries each run adds to NEW or keeps.
+  /// - Throws: as `patch(old:changes:to:progress:)`, and what `sink` throws.
+  public static func patch(
+    old: CallDirectoryReader, changes: ChangesetReader, temporaryDirectory: String?, progress: ((Int) -> Void)? = nil,
+    into sink: ([UInt8]) throws(ChangesetError) -> Void
+  ) throws(ChangesetError) {
+    try ChangesetPatch.apply(
+      old: old, changes: changes, temporaryDirectory: temporaryDirectory, progress: progress, into: sink)
   }
 
   /// Applies `changes` to OLD and returns the result's bytes, checked against the changeset's result hash.
   /// - Throws: as `patch(old:changes:to:)`, but for file errors.
   public static func patched(old: CallDirectoryReader, changes: ChangesetReader) throws(ChangesetError) -> [UInt8] {
-    try ChangesetPatch.apply(old: old, changes: changes)
+    var output: [UInt8] = []
+    try ChangesetPatch.apply(old: old, changes: changes, temporaryDirectory: nil) { (bytes) throws(ChangesetError) in
+      output.append(contentsOf: bytes)
+    }
+    return output
   }
 }

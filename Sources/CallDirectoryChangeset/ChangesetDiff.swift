@@ -5,7 +5,8 @@ import CallDirectoryReader
 /// section 8): the header, the four lists' blocks in order, then the footer with their counts.
 enum ChangesetDiff {
   static func write(
-    old: CallDirectoryReader, new: CallDirectoryReader, sink: ([UInt8]) throws(ChangesetError) -> Void
+    old: CallDirectoryReader, new: CallDirectoryReader, progress: ((Int) -> Void)? = nil,
+    sink: ([UInt8]) throws(ChangesetError) -> Void
   ) throws(ChangesetError) {
     // Both indexes of a file share one block size; the writer takes it from its options.
     let header = ChangesetHeader(
@@ -20,7 +21,11 @@ enum ChangesetDiff {
       var oldRuns = old.runCursor(kind)
       var newRuns = new.runCursor(kind)
       func pull(_ cursor: inout RunCursor) throws(ChangesetError) -> RunCursor.Run? {
-        do throws(FormatError) { return try cursor.next() } catch { throw .format(error) }
+        let run: RunCursor.Run?
+        do throws(FormatError) { run = try cursor.next() } catch { throw .format(error) }
+        // Each list is one pass over both files: a pass counts its entries of the list's kind.
+        if let run, additions { progress?(run.numbers.count) }
+        return run
       }
       var a = try pull(&oldRuns)
       var b = try pull(&newRuns)

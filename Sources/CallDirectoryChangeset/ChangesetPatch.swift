@@ -3,68 +3,95 @@ import CallDirectoryReader
 import CallDirectoryWriter
 
 /// Applies a changeset (`Spec/CHANGESET.md`, section 9): OLD's runs, less the removals (each
-/// must be one of OLD's runs exactly), plus the additions, re-encoded canonically.
+/// must be one of OLD's runs exactly), merged in ascending order with the additions, streamed
+/// through the canonical writer and hashed as they go out.
+///
+/// Memory: one block of OLD, one changeset block, and what `DirectoryStreamWriter` keeps (NEW's
+/// distinct labels, ranges and index); with a temporary directory, no more.
 enum ChangesetPatch {
-  static func apply(old: CallDirectoryReader, changes: ChangesetReader) throws(ChangesetError) -> [UInt8] {
+  /// Streams NEW to `sink`, then checks its hash and length against the changeset's result.
+  ///
+  /// The check comes after the last byte: a sink that publishes must do so only when this
+  /// returns, as `AtomicFile` does.
+  static func apply(
+    old: CallDirectoryReader, changes: ChangesetReader, temporaryDirectory: String?,
+    progress: ((Int) -> Void)? = nil, into sink: ([UInt8]) throws(ChangesetError) -> Void
+  ) throws(ChangesetError) {
     let actual = old.contentHash
     guard actual == changes.base, UInt64(old.fileSize) == changes.header.baseLength else {
       throw ChangesetError(.baseMismatch(expected: changes.base, actual: actual))
     }
-    var builder = DirectoryBuilder()
-    builder.options.entriesPerBlock = Int(changes.header.entriesPerBlock)
-    for kind in [EntryKind.blocking, .identification] {
-      try keep(old: old, kind: kind, changes: changes, into: &builder)
-      try add(kind: kind, changes: changes, into: &builder)
+    var options = DirectoryBuilder.Options()
+    options.entriesPerBlock = Int(changes.header.entriesPerBlock)
+    var writer: DirectoryStreamWriter
+    do { writer = try DirectoryStreamWriter(options: options, temporaryDirectory: temporaryDirectory) } catch {
+      throw ChangesetError(.writer(error))
     }
-    let bytes: [UInt8]
-    do { bytes = try builder.encoded() } catch { throw ChangesetError(.writer(error)) }
-    let result = SHA256Digest.hash(bytes)
-    guard result == changes.result, UInt64(bytes.count) == changes.header.resultLength else {
+    for kind in [EntryKind.blocking, .identification] {
+      try merge(old: old, kind: kind, changes: changes, into: &writer, progress: progress)
+    }
+    var hasher = SHA256Hasher()
+    var length: UInt64 = 0
+    // The writer's sink throws writer errors: a failure of `sink` is kept here and rethrown as it was.
+    var sinkFailure: ChangesetError?
+    do {
+      try writer.finish { (piece) throws(WriterError) in
+        hasher.update(piece)
+        length += UInt64(piece.count)
+        do throws(ChangesetError) { try sink(piece) } catch {
+          sinkFailure = error
+          throw .invalidOption("output failed")
+        }
+      }
+    } catch {
+      throw sinkFailure ?? ChangesetError(.writer(error))
+    }
+    let result = hasher.finish()
+    guard result == changes.result, length == changes.header.resultLength else {
       throw ChangesetError(.resultMismatch(expected: changes.result, actual: result))
     }
-    return bytes
   }
 
-  /// Adds OLD's runs of `kind` to `builder`, skipping the removals.
-  private static func keep(
-    old: CallDirectoryReader, kind: EntryKind, changes: ChangesetReader, into builder: inout DirectoryBuilder
+  /// OLD's runs of `kind` without the removals, merged with the additions, into `writer`.
+  private static func merge(
+    old: CallDirectoryReader, kind: EntryKind, changes: ChangesetReader, into writer: inout DirectoryStreamWriter,
+    progress: ((Int) -> Void)?
   ) throws(ChangesetError) {
     let list = ChangeList(kind, addition: false)
     var removals = changes.runs(list)
-    func pull() throws(ChangesetError) -> ClosedRange<Int64>? {
-      do throws(FormatError) { return try removals.next()?.numbers } catch { throw .format(error) }
-    }
-    var cursor = old.runCursor(kind)
-    var pending = try pull()
-    while true {
-      let run: RunCursor.Run?
-      do throws(FormatError) { run = try cursor.next() } catch { throw .format(error) }
-      guard let run else { break }
-      if let removal = pending, removal.lowerBound <= run.numbers.upperBound {
-        // Both are ascending and OLD's runs disjoint: the removal is this run, or none of OLD's.
-        guard removal == run.numbers else { throw ChangesetError(.removalNotInBase(removal, list: list.name)) }
-        pending = try pull()
-        continue
-      }
-      try add(run.numbers, label: run.label, to: &builder)
-    }
-    if let removal = pending { throw ChangesetError(.removalNotInBase(removal, list: list.name)) }
-  }
-
-  /// Adds the changeset's additions of `kind` to `builder`.
-  private static func add(kind: EntryKind, changes: ChangesetReader, into builder: inout DirectoryBuilder) throws(ChangesetError) {
     var additions = changes.runs(ChangeList(kind, addition: true))
-    while true {
-      let run: RunBlockDecoder.Run?
-      do throws(FormatError) { run = try additions.next() } catch { throw .format(error) }
-      guard let run else { return }
-      try add(run.numbers, label: kind == .identification ? run.label ?? "" : nil, to: &builder)
+    var cursor = old.runCursor(kind)
+    func decoded<T>(_ next: () throws(FormatError) -> T?) throws(ChangesetError) -> T? {
+      do throws(FormatError) { return try next() } catch { throw .format(error) }
     }
+    var removal = try decoded { () throws(FormatError) in try removals.next()?.numbers }
+    var addition = try decoded { () throws(FormatError) in try additions.next() }
+    var kept = try decoded { () throws(FormatError) in try cursor.next() }
+    while kept != nil || addition != nil {
+      if let run = kept, addition.map({ run.numbers.lowerBound <= $0.numbers.lowerBound }) ?? true {
+        kept = try decoded { () throws(FormatError) in try cursor.next() }
+        if let pending = removal, pending.lowerBound <= run.numbers.upperBound {
+          // Both are ascending and OLD's runs disjoint: the removal is this run, or none of OLD's.
+          guard pending == run.numbers else { throw ChangesetError(.removalNotInBase(pending, list: list.name)) }
+          removal = try decoded { () throws(FormatError) in try removals.next()?.numbers }
+          continue
+        }
+        try add(run.numbers, label: run.label, to: &writer)
+        progress?(run.numbers.count)
+      } else if let run = addition {
+        addition = try decoded { () throws(FormatError) in try additions.next() }
+        try add(run.numbers, label: kind == .identification ? run.label ?? "" : nil, to: &writer)
+        progress?(run.numbers.count)
+      }
+    }
+    if let pending = removal { throw ChangesetError(.removalNotInBase(pending, list: list.name)) }
   }
 
-  private static func add(_ numbers: ClosedRange<Int64>, label: String?, to builder: inout DirectoryBuilder) throws(ChangesetError) {
+  private static func add(
+    _ numbers: ClosedRange<Int64>, label: String?, to writer: inout DirectoryStreamWriter
+  ) throws(ChangesetError) {
     do throws(WriterError) {
-      if let label { try builder.identify(numbers, label: label) } else { try builder.block(numbers) }
+      if let label { try writer.identify(numbers, label: label) } else { try writer.block(numbers) }
     } catch { throw ChangesetError(.writer(error)) }
   }
 }

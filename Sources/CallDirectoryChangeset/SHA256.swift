@@ -48,3 +48,44 @@ enum SHA256Digest {
     return String(decoding: text, as: UTF8.self)
   }
 }
+
+/// SHA-256 over bytes that arrive in pieces: a file as it is written.
+struct SHA256Hasher {
+  #if canImport(CryptoKit)
+    private var state = CryptoKit.SHA256()
+  #else
+    private var state = crypto_hash_sha256_state()
+  #endif
+
+  init() {
+    #if !canImport(CryptoKit)
+      // Initialising a state cannot fail; its status is always 0.
+      _ = unsafe crypto_hash_sha256_init(&state)
+    #endif
+  }
+
+  /// Adds `bytes` to the digest.
+  mutating func update(_ bytes: [UInt8]) {
+    #if canImport(CryptoKit)
+      state.update(data: bytes)
+    #else
+      unsafe bytes.withUnsafeBufferPointer { buffer in
+        _ = unsafe crypto_hash_sha256_update(&state, buffer.baseAddress, UInt64(buffer.count))
+      }
+    #endif
+  }
+
+  /// The 32-byte digest of every byte given.
+  consuming func finish() -> [UInt8] {
+    #if canImport(CryptoKit)
+      return Array(state.finalize())
+    #else
+      var digest = [UInt8](repeating: 0, count: SHA256Digest.size)
+      unsafe digest.withUnsafeMutableBufferPointer { target in
+        guard let output = target.baseAddress else { return }
+        _ = unsafe crypto_hash_sha256_final(&state, output)
+      }
+      return digest
+    #endif
+  }
+}

@@ -44,6 +44,7 @@ extension VerificationPass {
       do {
         let decoded = try BlockDecoder.decode(layout: layout, kind: kind, block: block, after: after)
         decodedEntries &+= decoded.numbers.count  // bounded by the index's entry count
+        progress?(decoded.numbers.count)
         lowerBound = decoded.numbers.last ?? first
         if kind == .identification { checkLabelIds(decoded.labelIds, block: block) }
         for number in decoded.numbers where ranges.covers(number) && !problems.isOverflowing {

@@ -35,10 +35,13 @@ public enum Verifier {
   ///   - options: the checks and the problem cap.
   /// - Returns: every problem found, up to the cap; a file that cannot be opened or mapped gives
   ///   one problem of kind `.system`.
+  ///   - progress: called after each entry block with the entries it held, for a progress display.
   /// - Complexity: O(file size); memory O(one block) plus the problem list.
-  public static func verify(path: String, options: VerificationOptions = VerificationOptions()) -> VerificationReport {
+  public static func verify(
+    path: String, options: VerificationOptions = VerificationOptions(), progress: ((Int) -> Void)? = nil
+  ) -> VerificationReport {
     do {
-      return try CallDirectoryReader.withMappedBytes(path: path) { verify($0, options: options) }
+      return try CallDirectoryReader.withMappedBytes(path: path) { verify($0, options: options, progress: progress) }
     } catch {
       var problems = ProblemList(limit: options.maximumProblems)
       problems.record(error)
@@ -51,9 +54,12 @@ public enum Verifier {
   /// - Parameters:
   ///   - file: the whole file.
   ///   - options: the checks and the problem cap.
+  ///   - progress: called after each entry block with the entries it held, for a progress display.
   /// - Returns: every problem found, up to the cap, and the counts the file declares.
   /// - Complexity: O(file size); memory O(one block) plus the problem list.
-  public static func verify(_ file: ByteView, options: VerificationOptions = VerificationOptions()) -> VerificationReport {
+  public static func verify(
+    _ file: ByteView, options: VerificationOptions = VerificationOptions(), progress: ((Int) -> Void)? = nil
+  ) -> VerificationReport {
     var problems = ProblemList(limit: options.maximumProblems)
     // Without a header and section table nothing else can be located: that is the one problem.
     let header: FileHeader
@@ -68,7 +74,7 @@ public enum Verifier {
       problems.record(error)
       return VerificationReport(problems: problems, layout: nil)
     }
-    var pass = VerificationPass(layout: layout, problems: problems)
+    var pass = VerificationPass(layout: layout, problems: problems, progress: progress)
     // Whole-file limits come before the block checks, so a capped list still names them.
     if options.callKit { pass.checkCallKitLimits() }
     pass.checkRanges(.blocking)
@@ -99,6 +105,8 @@ public enum Verifier {
 struct VerificationPass {
   let layout: DirectoryLayout
   var problems: ProblemList
+  /// Told the entries of each block checked.
+  var progress: ((Int) -> Void)?
 
   /// Flags a file CallKit would refuse to load whole.
   mutating func checkCallKitLimits() {

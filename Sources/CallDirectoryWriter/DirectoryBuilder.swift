@@ -36,8 +36,7 @@ public struct DirectoryBuilder: Sendable {
   private var identification: [IdentificationEntry] = []
   private var blockingRanges: [ClosedRange<Int64>] = []
   private var identificationRanges: [IdentificationRange] = []
-  private var labelIds: [[UInt8]: UInt32] = [:]
-  private var labels: [[UInt8]] = []
+  private var labels = LabelTable()
 
   /// An empty builder.
   public init(options: Options = Options()) {
@@ -98,21 +97,11 @@ public struct DirectoryBuilder: Sendable {
   }
 
   private static func check(_ range: ClosedRange<Int64>) throws(WriterError) {
-    guard Limits.isValidNumber(range.lowerBound), Limits.isValidNumber(range.upperBound) else {
-      throw .invalidRange(first: range.lowerBound, last: range.upperBound)
-    }
+    try DirectoryStreamWriter.check(range)
   }
 
-  /// The id of `label`, added to the table if new; `number` names the entry in errors.
   private mutating func labelId(_ label: [UInt8], for number: Int64) throws(WriterError) -> UInt32 {
-    guard Limits.isValidLabelLength(label.count) else { throw .badLabelLength(number: number, length: label.count) }
-    if let known = labelIds[label] { return known }
-    guard UTF8Validation.isValid(label) else { throw .invalidUTF8(number: number) }
-    guard labels.count < Int(UInt32.max) else { throw .tooManyLabels }
-    let id = UInt32(labels.count)
-    labels.append(label)
-    labelIds[label] = id
-    return id
+    try labels.id(of: label, for: number)
   }
 
   /// The directory file's bytes.
@@ -121,7 +110,7 @@ public struct DirectoryBuilder: Sendable {
   /// - Complexity: O(n log n) in the entries added.
   public func encoded() throws(WriterError) -> [UInt8] {
     var output: [UInt8] = []
-    try encode { output.append(contentsOf: $0) }
+    try encode { (piece) throws(WriterError) in output.append(contentsOf: piece) }
     return output
   }
 
@@ -140,22 +129,35 @@ public struct DirectoryBuilder: Sendable {
     }
   }
 
-  /// Sorts, merges and checks the entries, then hands the file to `sink` in pieces.
-  func encode(_ sink: ([UInt8]) -> Void) throws(WriterError) {
-    guard options.entriesPerBlock >= Layout.minimumEntriesPerBlock, options.entriesPerBlock <= Layout.maximumEntriesPerBlock
-    else {
-      throw .invalidOption("entries per block must be \(Layout.minimumEntriesPerBlock)...\(Layout.maximumEntriesPerBlock)")
+  /// Sorts the entries and streams them through a `DirectoryStreamWriter`, which merges and
+  /// checks them and hands the file to `sink` in pieces.
+  func encode(_ sink: ([UInt8]) throws(WriterError) -> Void) throws(WriterError) {
+    var writer = try DirectoryStreamWriter(options: options, labels: labels)
+    let numbers = blocking.sorted()
+    let ranges = blockingRanges.sorted { $0.lowerBound < $1.lowerBound }
+    var (single, range) = (0, 0)
+    while single < numbers.count || range < ranges.count {
+      if range < ranges.count && (single == numbers.count || ranges[range].lowerBound <= numbers[single]) {
+        try writer.add(blocking: ranges[range])
+        range += 1
+      } else {
+        try writer.add(blocking: numbers[single]...numbers[single])
+        single += 1
+      }
     }
-    let (sortedLabels, ids) = SortedEntries.labelOrder(labels)
-    let blockRanges = RangeMerging.blocking(blockingRanges)
-    let numbers = RangeMerging.dropCovered(SortedEntries.blocking(blocking), by: blockRanges)
-    let identifyRanges = try RangeMerging.identification(identificationRanges, labelOrder: ids, sortedLabels: sortedLabels)
-    let entries = try RangeMerging.dropCovered(
-      try SortedEntries.identification(identification, labelOrder: ids, labels: labels), by: identifyRanges,
-      labels: sortedLabels)
-    DirectoryEncoder(options: options).encode(
-      blocking: numbers, identification: entries, labels: sortedLabels,
-      ranges: (blockRanges, identifyRanges), sink: sink)
+    let entries = identification.sorted { ($0.number, $0.label) < ($1.number, $1.label) }
+    let labelled = identificationRanges.sorted { ($0.range.lowerBound, $0.label) < ($1.range.lowerBound, $1.label) }
+    (single, range) = (0, 0)
+    while single < entries.count || range < labelled.count {
+      if range < labelled.count && (single == entries.count || labelled[range].range.lowerBound <= entries[single].number) {
+        try writer.add(identification: labelled[range].range, label: labelled[range].label)
+        range += 1
+      } else {
+        try writer.add(identification: entries[single].number...entries[single].number, label: entries[single].label)
+        single += 1
+      }
+    }
+    try writer.finish(into: sink)
   }
 }
 

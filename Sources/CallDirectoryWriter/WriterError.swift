@@ -19,6 +19,8 @@ public enum WriterError: Error, Sendable, Equatable, CustomStringConvertible {
   case numberInsideRange(number: Int64, label: String, range: ClosedRange<Int64>, rangeLabel: String)
   /// More distinct labels than a `UInt32` id can name.
   case tooManyLabels
+  /// A streamed entry or range starts before the one given before it in the same list.
+  case outOfOrder(kind: String, previous: Int64, next: Int64)
   /// An option is outside its allowed range.
   case invalidOption(String)
   /// Writing the file failed.
@@ -42,6 +44,8 @@ public enum WriterError: Error, Sendable, Equatable, CustomStringConvertible {
     case .numberInsideRange(let number, let label, let range, let rangeLabel):
       return "+\(number) (\"\(label)\") lies inside range \(show(range)) with a different label (\"\(rangeLabel)\")"
     case .tooManyLabels: return "more than \(UInt32.max) distinct labels"
+    case .outOfOrder(let kind, let previous, let next):
+      return "\(kind) entries out of order: +\(next) after +\(previous) (a streamed list must be ascending)"
     case .invalidOption(let message): return message
     case .system(let error): return error.description
     }

@@ -1,0 +1,121 @@
+import CallDirectoryFormat
+
+// The file the assembler writes (Spec/FORMAT.md, "File layout"):
+//
+//   header (32 bytes) | section table (6 or 8 x 32 bytes)
+//   BDAT  blocking entry blocks        BIDX  u64 count, u32 per block, u32 0, {u64 first, u64 offset}*
+//   IDAT  identification entry blocks  IIDX  as BIDX
+//   LDAT  label blocks                 LIDX  u32 labels, u32 blocks, {u32 first id, u32 0, u64 offset}*
+//   BRNG  u64 count, {u64 first, u64 last}*                  only when there are blocking ranges
+//   IRNG  u64 count, {u64 first, u64 last, u32 label, u32 0}* only when there are identification ranges
+//
+// Every section is complete, with its length and checksum known, before the first byte goes out:
+// the header, which holds them all, comes first, so the file can be written in one pass to a pipe.
+
+/// The finished contents of a directory, in canonical form, ready to be laid out as a file.
+struct DirectoryContents {
+  /// Each kind's data section and index bytes, from `EntrySectionWriter`.
+  var blocking: (data: SectionBuffer, index: [UInt8])
+  var identification: (data: SectionBuffer, index: [UInt8])
+  /// The labels in ascending byte order; ids are positions here.
+  var labels: [[UInt8]]
+  /// Blocking ranges, ascending, disjoint, merged.
+  var blockingRanges: [ClosedRange<Int64>]
+  /// Identification ranges with their final label ids, ascending and disjoint.
+  var identificationRanges: [CanonicalRuns.Run]
+
+  /// Hands the file to `sink`: the header and table first, then each section.
+  func write(options: DirectoryBuilder.Options, to sink: ([UInt8]) throws(WriterError) -> Void) throws(WriterError) {
+    enum Bytes {
+      case buffer(SectionBuffer)
+      case array([UInt8])
+      var count: Int {
+        switch self {
+        case .buffer(let buffer): buffer.count
+        case .array(let bytes): bytes.count
+        }
+      }
+      var checksum: UInt32 {
+        switch self {
+        case .buffer(let buffer): buffer.checksum.value
+        case .array(let bytes): CRC32.checksum(bytes)
+        }
+      }
+    }
+    let (labelData, labelIndex) = LabelSections.encode(labels, options: options)
+    var sections: [(SectionType, Bytes)] = [
+      (.blockingData, .buffer(blocking.data)), (.blockingIndex, .array(blocking.index)),
+      (.identificationData, .buffer(identification.data)), (.identificationIndex, .array(identification.index)),
+      (.labelData, .array(labelData)), (.labelIndex, .array(labelIndex)),
+    ]
+    if !blockingRanges.isEmpty {
+      sections.append((.blockingRanges, .array(Self.rangeSection(blockingRanges.map { ($0, nil) }))))
+    }
+    if !identificationRanges.isEmpty {
+      sections.append((.identificationRanges, .array(Self.rangeSection(identificationRanges.map { ($0.numbers, $0.label) }))))
+    }
+    // Version 1.1 only when a range section needs it, so lists without ranges stay 1.0.
+    let minor: UInt16 = sections.count > 6 ? 1 : 0
+    var offset = UInt64(FileHeader.size(sectionCount: sections.count))
+    var table: [SectionEntry] = []
+    for (type, bytes) in sections {
+      table.append(
+        SectionEntry(
+          type: type.code, flags: SectionFlags.required, offset: offset, length: UInt64(bytes.count),
+          checksum: bytes.checksum))
+      offset += UInt64(bytes.count)
+    }
+    try sink(FileHeader(minor: minor, fileLength: offset, sections: table).encoded())
+    for (_, bytes) in sections {
+      switch bytes {
+      case .buffer(let buffer): try buffer.write(to: sink)
+      case .array(let array): try sink(array)
+      }
+    }
+  }
+
+  /// A range section: the count, then each range's ends and, when labelled, its label id.
+  private static func rangeSection(_ ranges: [(ClosedRange<Int64>, UInt32?)]) -> [UInt8] {
+    var bytes: [UInt8] = []
+    bytes.appendUInt64LE(UInt64(ranges.count))
+    for (range, label) in ranges {
+      bytes.appendUInt64LE(UInt64(range.lowerBound))
+      bytes.appendUInt64LE(UInt64(range.upperBound))
+      if let label {
+        bytes.appendUInt32LE(label)
+        bytes.appendUInt32LE(0)
+      }
+    }
+    return bytes
+  }
+}
+
+/// The label data and index sections (`Spec/FORMAT.md`, section 8).
+enum LabelSections {
+  /// Labels grouped into blocks of about `labelBlockTarget` bytes, and the index of those blocks.
+  static func encode(_ labels: [[UInt8]], options: DirectoryBuilder.Options) -> (data: [UInt8], index: [UInt8]) {
+    var data: [UInt8] = []
+    var records: [UInt8] = []
+    var blockCount = 0
+    var start = 0
+    while start < labels.count {
+      var end = start
+      var size = 4  // the first offset
+      while end < labels.count && (end == start || size + 4 + labels[end].count <= options.labelBlockTarget) {
+        size += 4 + labels[end].count
+        end += 1
+      }
+      records.appendUInt32LE(UInt32(start))
+      records.appendUInt32LE(0)
+      records.appendUInt64LE(UInt64(data.count))
+      data.append(contentsOf: LabelBlock.encode(labels[start..<end], allowDeflate: options.allowDeflate))
+      blockCount += 1
+      start = end
+    }
+    var index: [UInt8] = []
+    index.appendUInt32LE(UInt32(labels.count))
+    index.appendUInt32LE(UInt32(blockCount))
+    index.append(contentsOf: records)
+    return (data, index)
+  }
+}

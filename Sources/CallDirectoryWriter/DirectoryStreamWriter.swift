@@ -1,0 +1,185 @@
+import CallDirectoryFormat
+import CallDirectorySystem
+
+/// Writes a call directory from entries given in ascending order, in memory that does not grow
+/// with the number of entries.
+///
+/// Each kind's runs (single numbers and ranges) must arrive in ascending order of their first
+/// number; the kinds may interleave. Exact duplicates are merged, ranges merged and covered
+/// singles dropped as the canonical form asks, so the file is byte-identical to what
+/// `DirectoryBuilder` makes of the same entries with the same options.
+///
+///     var writer = try DirectoryStreamWriter(temporaryDirectory: "/var/tmp")
+///     for number in sortedNumbers { try writer.block(number) }
+///     try writer.write(to: "list.calldir")
+///
+/// Blocking entries are encoded as they arrive. Identification entries wait in a spool, 12 bytes
+/// each, until every label is known: the file numbers labels in byte order. With a temporary
+/// directory the spool and the encoded blocks live in unlinked files there, and memory is one
+/// block of entries, the index (16 bytes per block of `B` entries), the distinct labels and the
+/// ranges; without one they are kept in memory.
+public struct DirectoryStreamWriter {
+  /// The encoding options, as for `DirectoryBuilder`.
+  public let options: DirectoryBuilder.Options
+  private let temporaryDirectory: String?
+  private var labels = LabelTable()
+  private var blocking: EntrySectionWriter
+  private var blockingRuns = CanonicalRuns(labelled: false)
+  private var blockingRanges: [ClosedRange<Int64>] = []
+  private var identifications: SectionBuffer
+  private var identificationRuns = CanonicalRuns(labelled: true)
+  private var identificationRanges: [CanonicalRuns.Run] = []
+  private var record: [UInt8] = []
+
+  /// A writer that keeps its spools in `temporaryDirectory`, or in memory when it is `nil`.
+  /// - Throws: `WriterError.invalidOption` for options out of range, `.system` when a spool
+  ///   cannot be created.
+  public init(options: DirectoryBuilder.Options = .init(), temporaryDirectory: String? = nil) throws(WriterError) {
+    guard options.entriesPerBlock >= Layout.minimumEntriesPerBlock, options.entriesPerBlock <= Layout.maximumEntriesPerBlock
+    else {
+      throw .invalidOption("entries per block must be \(Layout.minimumEntriesPerBlock)...\(Layout.maximumEntriesPerBlock)")
+    }
+    self.options = options
+    self.temporaryDirectory = temporaryDirectory
+    blocking = try EntrySectionWriter(identification: false, options: options, spoolingIn: temporaryDirectory)
+    identifications = try SectionBuffer(spoolingIn: temporaryDirectory)
+    record.reserveCapacity(12)
+  }
+
+  /// Continues with labels already numbered (a builder's), so that their ids can be given directly.
+  init(options: DirectoryBuilder.Options, labels: LabelTable) throws(WriterError) {
+    try self.init(options: options)
+    self.labels = labels
+  }
+
+  /// Adds a number to block; numbers must not decrease.
+  /// - Throws: `WriterError.numberOutOfRange`, or `.outOfOrder` for a number below the last one.
+  /// - Complexity: amortised O(1).
+  public mutating func block(_ number: Int64) throws(WriterError) {
+    guard Limits.isValidNumber(number) else { throw .numberOutOfRange(number) }
+    try add(blocking: number...number)
+  }
+
+  /// Adds a range of numbers to block, both ends included; ranges and numbers must not decrease
+  /// by their first number.
+  /// - Throws: `WriterError.invalidRange`, or `.outOfOrder`.
+  public mutating func block(_ range: ClosedRange<Int64>) throws(WriterError) {
+    try Self.check(range)
+    try add(blocking: range)
+  }
+
+  /// Adds a number to identify with `label`; numbers must not decrease.
+  /// - Throws: `WriterError` for an invalid number or label, `.outOfOrder`, or a conflict with
+  ///   an earlier entry or range.
+  public mutating func identify(_ number: Int64, label: String) throws(WriterError) {
+    try identify(number, utf8: Array(label.utf8))
+  }
+
+  /// Adds a number to identify with a label given as UTF-8 bytes; numbers must not decrease.
+  /// - Throws: as `identify(_:label:)`, and `.invalidUTF8`.
+  public mutating func identify(_ number: Int64, utf8 label: [UInt8]) throws(WriterError) {
+    guard Limits.isValidNumber(number) else { throw .numberOutOfRange(number) }
+    try add(identification: number...number, label: try labels.id(of: label, for: number))
+  }
+
+  /// Adds a range of numbers, both ends included, to identify with `label`.
+  /// - Throws: as `identify(_:label:)`, and `.invalidRange`.
+  public mutating func identify(_ range: ClosedRange<Int64>, label: String) throws(WriterError) {
+    try Self.check(range)
+    try add(identification: range, label: try labels.id(of: Array(label.utf8), for: range.lowerBound))
+  }
+
+  static func check(_ range: ClosedRange<Int64>) throws(WriterError) {
+    guard Limits.isValidNumber(range.lowerBound), Limits.isValidNumber(range.upperBound) else {
+      throw .invalidRange(first: range.lowerBound, last: range.upperBound)
+    }
+  }
+
+  /// Adds a blocking run whose ends are valid numbers.
+  mutating func add(blocking run: ClosedRange<Int64>) throws(WriterError) {
+    let released: CanonicalRuns.Released
+    do { released = try blockingRuns.add(run, label: 0) } catch {
+      throw error.writerError(kind: "blocking", label: labels.text)
+    }
+    try keep(blocking: released)
+  }
+
+  /// Adds an identification run whose ends are valid numbers, with a provisional label id.
+  mutating func add(identification run: ClosedRange<Int64>, label: UInt32) throws(WriterError) {
+    let released: CanonicalRuns.Released
+    do { released = try identificationRuns.add(run, label: label) } catch {
+      throw error.writerError(kind: "identification", label: labels.text)
+    }
+    try keep(identification: released)
+  }
+
+  private mutating func keep(blocking released: CanonicalRuns.Released) throws(WriterError) {
+    if let single = released.single { try blocking.append(single.numbers.lowerBound, label: 0) }
+    if let range = released.range { blockingRanges.append(range.numbers) }
+  }
+
+  private mutating func keep(identification released: CanonicalRuns.Released) throws(WriterError) {
+    if let single = released.single {
+      record.removeAll(keepingCapacity: true)
+      record.appendUInt64LE(UInt64(single.numbers.lowerBound))
+      record.appendUInt32LE(single.label)
+      try identifications.append(record)
+    }
+    if let range = released.range { identificationRanges.append(range) }
+  }
+
+  /// Finishes the directory and hands the file to `sink` in pieces, header first.
+  /// - Throws: `WriterError`, or what `sink` throws.
+  public consuming func finish(into sink: ([UInt8]) throws(WriterError) -> Void) throws(WriterError) {
+    try finishOnce(into: sink)
+  }
+
+  private mutating func finishOnce(into sink: ([UInt8]) throws(WriterError) -> Void) throws(WriterError) {
+    try keep(blocking: blockingRuns.finish())
+    try keep(identification: identificationRuns.finish())
+    let (sortedLabels, newId) = labels.sortedOrder()
+    var entries = try EntrySectionWriter(identification: true, options: options, spoolingIn: temporaryDirectory)
+    // Pieces are whole multiples of a record's 12 bytes, so no record straddles two of them.
+    try identifications.write(chunk: 12 << 12) { (piece) throws(WriterError) in
+      var offset = 0
+      while offset + 12 <= piece.count {
+        try entries.append(Int64(bitPattern: piece.littleEndian(at: offset, as: UInt64.self)),
+          label: newId[Int(piece.littleEndian(at: offset + 8, as: UInt32.self))])
+        offset += 12
+      }
+    }
+    let contents = DirectoryContents(
+      blocking: try blocking.finish(), identification: try entries.finish(), labels: sortedLabels,
+      blockingRanges: blockingRanges,
+      identificationRanges: identificationRanges.map { CanonicalRuns.Run(numbers: $0.numbers, label: newId[Int($0.label)]) })
+    try contents.write(options: options, to: sink)
+  }
+
+  /// Finishes the directory and writes it to `path` atomically, as `DirectoryBuilder.write(to:)`.
+  /// - Throws: `WriterError`, with `.system` for file errors; `path` is then left as it was.
+  public consuming func write(to path: String) throws(WriterError) {
+    var writer = self
+    do throws(AtomicWriteError<WriterError>) {
+      try AtomicFile.write(to: path) { (sink: ([UInt8]) throws(SystemError) -> Void) throws(WriterError) in
+        try writer.finishOnce { (piece) throws(WriterError) in
+          do throws(SystemError) { try sink(piece) } catch { throw .system(error) }
+        }
+      }
+    } catch {
+      switch error {
+      case .system(let failure): throw .system(failure)
+      case .producer(let failure): throw failure
+      }
+    }
+  }
+}
+
+extension [UInt8] {
+  /// The little-endian integer at `offset`.
+  /// - Precondition: `offset + MemoryLayout<T>.size <= count`.
+  fileprivate func littleEndian<T: FixedWidthInteger & UnsignedInteger>(at offset: Int, as type: T.Type) -> T {
+    var value: T = 0
+    for index in (0..<MemoryLayout<T>.size).reversed() { value = value << 8 | T(self[offset + index]) }
+    return value
+  }
+}

@@ -1,0 +1,45 @@
+import CallDirectoryFormat
+import CallDirectorySystem
+
+/// A section's bytes while it is made: in memory, or in a spool file when the directory may be
+/// larger than memory; its length and CRC-32 are kept as bytes arrive.
+struct SectionBuffer {
+  private var memory: [UInt8] = []
+  private let spool: SpoolFile?
+  /// The CRC-32 of the bytes appended so far.
+  private(set) var checksum = CRC32()
+  /// The bytes appended so far.
+  private(set) var count = 0
+
+  /// An empty section kept in memory, or, when `directory` is given, in a spool file there.
+  init(spoolingIn directory: String?) throws(WriterError) {
+    if let directory {
+      do { spool = try SpoolFile(in: directory) } catch { throw .system(error) }
+    } else {
+      spool = nil
+    }
+  }
+
+  /// Appends `bytes`.
+  mutating func append(_ bytes: [UInt8]) throws(WriterError) {
+    checksum.update(bytes)
+    count += bytes.count
+    if let spool {
+      do { try spool.append(bytes) } catch { throw .system(error) }
+    } else {
+      memory.append(contentsOf: bytes)
+    }
+  }
+
+  /// Hands the section's bytes to `sink`, in order, in pieces whose sizes are multiples of `chunk`
+  /// but the last.
+  func write(chunk: Int = 1 << 16, to sink: ([UInt8]) throws(WriterError) -> Void) throws(WriterError) {
+    guard let spool else { return try sink(memory) }
+    do { try spool.replay(chunk: chunk) { (piece) throws(WriterError) in try sink(piece) } } catch {
+      switch error {
+      case .system(let failure): throw .system(failure)
+      case .producer(let failure): throw failure
+      }
+    }
+  }
+}

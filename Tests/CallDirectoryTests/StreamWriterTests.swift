@@ -1,0 +1,187 @@
+import CallDirectory
+import Foundation
+import Testing
+
+/// A random list that exercises every rule of the canonical form: duplicates, overlapping and
+/// touching ranges, singles inside ranges; identification labels follow zones of 1,000 numbers,
+/// so the list never conflicts but ranges of different labels touch at zone edges.
+private struct OverlappingList {
+  static let base: Int64 = 12_025_550_000
+  static let labels = ["Spam Risk", "Acme Support", "Ünïcödé Ltd"]
+  var blocking: [ClosedRange<Int64>] = []
+  var identification: [ClosedRange<Int64>] = []
+
+  static func label(_ number: Int64) -> String { labels[Int((number - base) / 1_000) % labels.count] }
+
+  static func random(singles: Int, ranges: Int, span: Int64, using rng: inout SeededGenerator) -> OverlappingList {
+    var list = OverlappingList()
+    for _ in 0..<singles {
+      list.blocking.append(single(span, &rng))
+      list.identification.append(single(span, &rng))
+    }
+    for _ in 0..<ranges {
+      let first = base + Int64.random(in: 0..<span, using: &rng)
+      list.blocking.append(first...(first + Int64.random(in: 1..<600, using: &rng)))
+      // Inside one zone, so that its label is the zone's.
+      let zoneStart = base + (first - base) / 1_000 * 1_000
+      let start = Int64.random(in: zoneStart..<(zoneStart + 999), using: &rng)
+      list.identification.append(start...Int64.random(in: (start + 1)...(zoneStart + 999), using: &rng))
+    }
+    // Repeat some entries exactly.
+    list.blocking += list.blocking.prefix(singles / 10)
+    list.identification += list.identification.prefix(singles / 10)
+    return list
+  }
+
+  private static func single(_ span: Int64, _ rng: inout SeededGenerator) -> ClosedRange<Int64> {
+    let number = base + Int64.random(in: 0..<span, using: &rng)
+    return number...number
+  }
+
+  func built(_ options: DirectoryBuilder.Options) throws -> [UInt8] {
+    var builder = DirectoryBuilder(options: options)
+    for run in blocking { try builder.block(run) }
+    for run in identification { try builder.identify(run, label: Self.label(run.lowerBound)) }
+    return try builder.encoded()
+  }
+
+  /// The same list through the stream writer: each kind ascending, the kinds interleaved at random.
+  func streamed(
+    _ options: DirectoryBuilder.Options, temporaryDirectory: String?, using rng: inout SeededGenerator
+  ) throws -> [UInt8] {
+    var writer = try DirectoryStreamWriter(options: options, temporaryDirectory: temporaryDirectory)
+    var blocks = blocking.shuffled(using: &rng).sorted { $0.lowerBound < $1.lowerBound }[...]
+    var identifies = identification.shuffled(using: &rng).sorted { $0.lowerBound < $1.lowerBound }[...]
+    while !blocks.isEmpty || !identifies.isEmpty {
+      if !blocks.isEmpty && (identifies.isEmpty || Bool.random(using: &rng)) {
+        let run = blocks.removeFirst()
+        if run.count == 1 { try writer.block(run.lowerBound) } else { try writer.block(run) }
+      } else {
+        let run = identifies.removeFirst()
+        if run.count == 1 {
+          try writer.identify(run.lowerBound, label: Self.label(run.lowerBound))
+        } else {
+          try writer.identify(run, label: Self.label(run.lowerBound))
+        }
+      }
+    }
+    var output: [UInt8] = []
+    try writer.finish { output.append(contentsOf: $0) }
+    return output
+  }
+}
+
+@Suite("Stream writer")
+struct StreamWriterTests {
+  private func scratchDirectory() throws -> String {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("calldir-stream-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    return path
+  }
+
+  @Test("Streamed entries give the builder's bytes", arguments: [(1, false), (4, true), (512, true), (4096, false)])
+  func streamedMatchesBuilder(entriesPerBlock: Int, spooled: Bool) throws {
+    var rng = SeededGenerator(seed: UInt64(entriesPerBlock) &* 7919 &+ (spooled ? 1 : 0))
+    // Enough identification entries that the spool's 64 KiB buffer and replay pieces fill many times.
+    let list = OverlappingList.random(
+      singles: entriesPerBlock == 1 ? 2_000 : 30_000, ranges: 400, span: 400_000, using: &rng)
+    var options = DirectoryBuilder.Options()
+    options.entriesPerBlock = entriesPerBlock
+    let directory = try scratchDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let expected = try list.built(options)
+    let streamed = try list.streamed(options, temporaryDirectory: spooled ? directory : nil, using: &rng)
+    #expect(streamed == expected)
+    let report = Verifier.verify(streamed)
+    #expect(report.isValid, "\(report.problems)")
+    // Spools are unlinked when made: nothing is left in their directory.
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory).isEmpty)
+  }
+
+  @Test("An empty stream is the empty directory")
+  func emptyStream() throws {
+    var output: [UInt8] = []
+    try DirectoryStreamWriter().finish { output.append(contentsOf: $0) }
+    #expect(output == (try DirectoryBuilder().encoded()))
+  }
+
+  @Test("Int64 extremes stream like they build")
+  func extremes() throws {
+    var builder = DirectoryBuilder()
+    var writer = try DirectoryStreamWriter()
+    for number: Int64 in [1, 2, Int64.max - 2, Int64.max - 1] {
+      try builder.block(number)
+      try writer.block(number)
+      try builder.identify(number, label: "Edge")
+      try writer.identify(number, label: "Edge")
+    }
+    var output: [UInt8] = []
+    try writer.finish { output.append(contentsOf: $0) }
+    #expect(output == (try builder.encoded()))
+  }
+
+  @Test("Out of order entries are refused, naming both numbers")
+  func outOfOrder() throws {
+    var writer = try DirectoryStreamWriter()
+    try writer.block(12_025_550_100)
+    #expect(throws: WriterError.outOfOrder(kind: "blocking", previous: 12_025_550_100, next: 12_025_550_099)) {
+      try writer.block(12_025_550_099)
+    }
+    // The kinds are ordered apart: identification may start below the last blocking number.
+    try writer.identify(12_025_550_001, label: "Acme")
+    #expect(throws: WriterError.outOfOrder(kind: "identification", previous: 12_025_550_001, next: 12_025_549_999)) {
+      try writer.identify(12_025_549_999...12_025_550_000, label: "Acme")
+    }
+  }
+
+  @Test("Conflicts are refused as the builder refuses them")
+  func conflicts() throws {
+    var twoLabels = try DirectoryStreamWriter()
+    try twoLabels.identify(12_025_550_100, label: "Acme")
+    #expect(throws: WriterError.conflictingLabels(number: 12_025_550_100, first: "Acme", second: "Spam")) {
+      try twoLabels.identify(12_025_550_100, label: "Spam")
+    }
+    var inside = try DirectoryStreamWriter()
+    try inside.identify(12_025_550_100...12_025_550_199, label: "Acme")
+    #expect(
+      throws: WriterError.numberInsideRange(
+        number: 12_025_550_150, label: "Spam", range: 12_025_550_100...12_025_550_199, rangeLabel: "Acme")
+    ) {
+      try inside.identify(12_025_550_150, label: "Spam")
+    }
+    var overlapping = try DirectoryStreamWriter()
+    try overlapping.identify(12_025_550_100...12_025_550_199, label: "Acme")
+    #expect(
+      throws: WriterError.overlappingRanges(
+        first: 12_025_550_100...12_025_550_199, firstLabel: "Acme", second: 12_025_550_150...12_025_550_250,
+        secondLabel: "Spam")
+    ) {
+      try overlapping.identify(12_025_550_150...12_025_550_250, label: "Spam")
+    }
+    // A single held back, then a range with another label starting at it.
+    var heldSingle = try DirectoryStreamWriter()
+    try heldSingle.identify(12_025_550_100, label: "Spam")
+    #expect(
+      throws: WriterError.numberInsideRange(
+        number: 12_025_550_100, label: "Spam", range: 12_025_550_100...12_025_550_120, rangeLabel: "Acme")
+    ) {
+      try heldSingle.identify(12_025_550_100...12_025_550_120, label: "Acme")
+    }
+  }
+
+  @Test("write(to:) publishes atomically and leaves only the file")
+  func writeToPath() throws {
+    let directory = try scratchDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    var writer = try DirectoryStreamWriter(temporaryDirectory: directory)
+    var builder = DirectoryBuilder()
+    for offset in stride(from: Int64(0), to: 50_000, by: 3) {
+      try writer.identify(12_025_550_000 + offset, label: "Label \(offset % 97)")
+      try builder.identify(12_025_550_000 + offset, label: "Label \(offset % 97)")
+    }
+    let path = directory + "/out.calldir"
+    try writer.write(to: path)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["out.calldir"])
+    #expect(Array(try Data(contentsOf: URL(fileURLWithPath: path))) == (try builder.encoded()))
+  }
+}
