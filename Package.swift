@@ -4,7 +4,9 @@
 // Dependencies point one way:
 //   Format <- Writer, Reader <- Verifier, Lookup <- CallDirectory (umbrella) <- CLI <- calldir
 // Listing (number normaliser, CSV) depends on Format only.
-// Changeset (diff and patch) depends on Format, Reader, Writer, System and CSodium (SHA-256).
+// Crypto (SHA-256, Ed25519 through libsodium or CryptoKit) depends on Format; Reader, Writer and
+// Changeset use it for content hashes and signatures.
+// Changeset (diff and patch) depends on Format, Crypto, Reader, Writer and System.
 import PackageDescription
 
 let strict: [SwiftSetting] = [
@@ -27,12 +29,19 @@ let package = Package(
     .target(name: "CallDirectoryFormat", dependencies: ["CZlib"], swiftSettings: strict),
     // libsodium from the system (Debian: libsodium-dev), for SHA-256 where CryptoKit is absent.
     .systemLibrary(name: "CSodium", path: "Sources/CSodium", providers: [.apt(["libsodium-dev"])]),
+    // SHA-256 and Ed25519 behind one small interface: libsodium on Linux, CryptoKit on Apple platforms.
+    .target(
+      name: "CallDirectoryCrypto",
+      dependencies: ["CallDirectoryFormat", .target(name: "CSodium", condition: .when(platforms: [.linux, .android]))],
+      swiftSettings: strict),
     // Thin typed wrappers over the POSIX calls (open, mmap, fsync, rename).
     .target(name: "CallDirectorySystem", swiftSettings: strict),
     .target(
-      name: "CallDirectoryWriter", dependencies: ["CallDirectoryFormat", "CallDirectorySystem"], swiftSettings: strict),
+      name: "CallDirectoryWriter", dependencies: ["CallDirectoryFormat", "CallDirectoryCrypto", "CallDirectorySystem"],
+      swiftSettings: strict),
     .target(
-      name: "CallDirectoryReader", dependencies: ["CallDirectoryFormat", "CallDirectorySystem"], swiftSettings: strict),
+      name: "CallDirectoryReader", dependencies: ["CallDirectoryFormat", "CallDirectoryCrypto", "CallDirectorySystem"],
+      swiftSettings: strict),
     .target(
       name: "CallDirectoryVerifier", dependencies: ["CallDirectoryFormat", "CallDirectoryReader"],
       swiftSettings: strict),
@@ -51,8 +60,7 @@ let package = Package(
     .target(
       name: "CallDirectoryChangeset",
       dependencies: [
-        "CallDirectoryFormat", "CallDirectoryReader", "CallDirectoryWriter", "CallDirectorySystem",
-        .target(name: "CSodium", condition: .when(platforms: [.linux, .android])),
+        "CallDirectoryFormat", "CallDirectoryCrypto", "CallDirectoryReader", "CallDirectoryWriter", "CallDirectorySystem",
       ],
       swiftSettings: strict),
     // Feeds a directory or a changeset to CallKit within CallKit's rules and per-load cap.
@@ -79,7 +87,9 @@ let package = Package(
     .executableTarget(name: "calldir-bench", dependencies: ["CallDirectory", "CZlib"], swiftSettings: strict),
     .testTarget(
       name: "CallDirectoryTests",
-      dependencies: ["CallDirectory", "CallDirectoryCLI", "CallDirectorySystem", "CZlib", "CallDirectoryFeed"],
+      dependencies: [
+        "CallDirectory", "CallDirectoryCLI", "CallDirectorySystem", "CZlib", "CallDirectoryFeed", "CallDirectoryCrypto",
+      ],
       swiftSettings: strict),
   ]
 )

@@ -45,8 +45,11 @@ public enum CLI {
       case .pack(let options): return try Pack(options: options, console: console).run()
       case .unpack(let file, let output, let expand, let format, let quiet):
         return try Unpack(file: file, output: output, expand: expand, format: format, quiet: quiet, console: console).run()
-      case .verify(let files, let callKit, let json, let quiet):
-        return try Verify(files: files, callKit: callKit, json: json, quiet: quiet, console: console).run()
+      case .verify(let files, let callKit, let json, let quiet, let trust, let installed):
+        return try Verify(
+          files: files, callKit: callKit, json: json, quiet: quiet, trust: trust, installedVersion: installed,
+          console: console
+        ).run()
       case .lookup(let file, let numbers, let country, let json):
         return try Lookup(file: file, numbers: numbers, country: country, json: json, console: console).run()
       case .info(let file, let json): return try Info(file: file, json: json, console: console).run()
@@ -55,10 +58,12 @@ public enum CLI {
         try console.print(HelpText.manual)
         return ExitCode.success
       case .resolve(let options): return try Resolve(options: options, console: console).run()
-      case .diff(let old, let new, let output, let json, let quiet):
-        return try Diff(old: old, new: new, output: output, json: json, quiet: quiet, console: console).run()
-      case .patch(let old, let changes, let output, let quiet):
-        return try Patch(old: old, changes: changes, output: output, quiet: quiet, console: console).run()
+      case .diff(let old, let new, let output, let json, let quiet, let signKey):
+        return try Diff(old: old, new: new, output: output, json: json, quiet: quiet, signKey: signKey, console: console).run()
+      case .patch(let old, let changes, let output, let quiet, let trust):
+        return try Patch(old: old, changes: changes, output: output, quiet: quiet, trust: trust, console: console).run()
+      case .keygen(let output): return try Keygen(output: output, console: console).run()
+      case .sign(let file, let key, let output): return try Sign(file: file, key: key, output: output, console: console).run()
       }
     } catch let failure as CommandFailure {
       console.diagnose(failure.message)

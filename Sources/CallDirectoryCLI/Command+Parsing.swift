@@ -1,6 +1,8 @@
 extension Command {
   /// The commands `calldir` knows, for help and suggestions.
-  public static let names = ["pack", "unpack", "verify", "lookup", "info", "stats", "resolve", "diff", "patch", "help"]
+  public static let names = [
+    "pack", "unpack", "verify", "lookup", "info", "stats", "resolve", "diff", "patch", "keygen", "sign", "help",
+  ]
 
   /// Parses `calldir`'s arguments (without the program name).
   /// - Throws: `UsageError` for an unknown command or option, a missing value or file.
@@ -27,6 +29,8 @@ extension Command {
     case "resolve": return try parseResolve(rest)
     case "diff": return try parseDiff(rest)
     case "patch": return try parsePatch(rest)
+    case "keygen": return try parseKeygen(rest)
+    case "sign": return try parseSign(rest)
     default: throw unknownCommand(first)
     }
   }
@@ -55,6 +59,10 @@ extension Command {
           action: .value { (state, text) throws(UsageError) in state.format = try listingFormat(text, command: "pack") }),
         Table.Option(names: ["--json"], action: .flag { $0.json = true }),
         Table.Option(names: ["--quiet", "-q"], action: .flag { $0.quiet = true }),
+        Table.Option(names: ["--sign"], action: .value { $0.signKey = $1 }),
+        Table.Option(
+          names: ["--list-version"],
+          action: .value { (state, text) throws(UsageError) in state.listVersion = try listVersion(text, command: "pack") }),
       ],
       positional: { $0.listings.append($1) })
     guard try table.parse(arguments, into: &options) else { return .help(topic: "pack") }
@@ -82,6 +90,10 @@ extension Command {
     var output = "-"
     var country: Int?
     var format: ListingFormat?
+    var trust: [String] = []
+    var installedVersion: UInt64?
+    var signKey: String?
+    var key: String?
   }
 
   private static func readTable(_ command: String, _ extra: [OptionTable<ReadState>.Option] = []) -> OptionTable<ReadState> {
@@ -89,6 +101,10 @@ extension Command {
   }
 
   private static var json: OptionTable<ReadState>.Option { .init(names: ["--json"], action: .flag { $0.json = true }) }
+
+  private static var trust: OptionTable<ReadState>.Option {
+    .init(names: ["--trust"], action: .value { $0.trust.append($1) })
+  }
 
   private static var quiet: OptionTable<ReadState>.Option {
     .init(names: ["--quiet", "-q"], action: .flag { $0.quiet = true })
@@ -112,9 +128,16 @@ extension Command {
   private static func parseVerify(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
     var state = ReadState()
     let callKit = OptionTable<ReadState>.Option(names: ["--callkit"], action: .flag { $0.callKit = true })
-    guard try readTable("verify", [callKit, json, quiet]).parse(arguments, into: &state) else { return .help(topic: "verify") }
+    let installed = OptionTable<ReadState>.Option(
+      names: ["--installed-version"],
+      action: .value { (state, text) throws(UsageError) in state.installedVersion = try listVersion(text, command: "verify") })
+    guard try readTable("verify", [callKit, json, quiet, trust, installed]).parse(arguments, into: &state) else {
+      return .help(topic: "verify")
+    }
     guard !state.positionals.isEmpty else { throw UsageError("verify needs at least one file", command: "verify") }
-    return .verify(files: state.positionals, callKit: state.callKit, json: state.json, quiet: state.quiet)
+    return .verify(
+      files: state.positionals, callKit: state.callKit, json: state.json, quiet: state.quiet, trust: state.trust,
+      installedVersion: state.installedVersion)
   }
 
   private static func parseLookup(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
@@ -153,26 +176,63 @@ extension Command {
     var state = ReadState()
     state.output = ""
     let output = OptionTable<ReadState>.Option(names: ["--output", "-o"], action: .value { $0.output = $1 })
-    guard try readTable("diff", [output, json, quiet]).parse(arguments, into: &state) else { return .help(topic: "diff") }
+    let sign = OptionTable<ReadState>.Option(names: ["--sign"], action: .value { $0.signKey = $1 })
+    guard try readTable("diff", [output, json, quiet, sign]).parse(arguments, into: &state) else { return .help(topic: "diff") }
     guard state.positionals.count == 2 else { throw UsageError("diff takes exactly two files: OLD NEW", command: "diff") }
     guard !state.output.isEmpty else { throw UsageError("diff needs an output file: -o CHANGES", command: "diff") }
     guard state.positionals.filter({ $0 == "-" }).count <= 1 else {
       throw UsageError("standard input (-) can be read only once", command: "diff")
     }
-    return .diff(old: state.positionals[0], new: state.positionals[1], output: state.output, json: state.json, quiet: state.quiet)
+    return .diff(
+      old: state.positionals[0], new: state.positionals[1], output: state.output, json: state.json, quiet: state.quiet,
+      signKey: state.signKey)
   }
 
   private static func parsePatch(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
     var state = ReadState()
     state.output = ""
     let output = OptionTable<ReadState>.Option(names: ["--output", "-o"], action: .value { $0.output = $1 })
-    guard try readTable("patch", [output, quiet]).parse(arguments, into: &state) else { return .help(topic: "patch") }
+    guard try readTable("patch", [output, quiet, trust]).parse(arguments, into: &state) else { return .help(topic: "patch") }
     guard state.positionals.count == 2 else { throw UsageError("patch takes exactly two files: OLD CHANGES", command: "patch") }
     guard !state.output.isEmpty else { throw UsageError("patch needs an output file: -o NEW", command: "patch") }
     guard state.positionals.filter({ $0 == "-" }).count <= 1 else {
       throw UsageError("standard input (-) can be read only once", command: "patch")
     }
-    return .patch(old: state.positionals[0], changes: state.positionals[1], output: state.output, quiet: state.quiet)
+    return .patch(
+      old: state.positionals[0], changes: state.positionals[1], output: state.output, quiet: state.quiet, trust: state.trust)
+  }
+
+  private static func parseKeygen(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
+    var state = ReadState()
+    state.output = ""
+    let output = OptionTable<ReadState>.Option(names: ["--output", "-o"], action: .value { $0.output = $1 })
+    guard try readTable("keygen", [output]).parse(arguments, into: &state) else { return .help(topic: "keygen") }
+    guard state.positionals.isEmpty else { throw UsageError("keygen takes no files; name the pair with -o NAME", command: "keygen") }
+    guard !state.output.isEmpty, state.output != "-" else {
+      throw UsageError("keygen needs a name for the pair: -o NAME writes NAME.key and NAME.pub", command: "keygen")
+    }
+    return .keygen(output: state.output)
+  }
+
+  private static func parseSign(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
+    var state = ReadState()
+    state.output = ""
+    let output = OptionTable<ReadState>.Option(names: ["--output", "-o"], action: .value { $0.output = $1 })
+    let key = OptionTable<ReadState>.Option(names: ["--key", "-k"], action: .value { $0.key = $1 })
+    guard try readTable("sign", [output, key]).parse(arguments, into: &state) else { return .help(topic: "sign") }
+    guard state.positionals.count == 1 else { throw UsageError("sign takes exactly one file", command: "sign") }
+    guard let keyPath = state.key else { throw UsageError("sign needs a private key: --key KEY", command: "sign") }
+    guard state.positionals[0] != "-" || !state.output.isEmpty else {
+      throw UsageError("signing standard input needs an output: -o OUT", command: "sign")
+    }
+    return .sign(file: state.positionals[0], key: keyPath, output: state.output.isEmpty ? nil : state.output)
+  }
+
+  static func listVersion(_ text: String, command: String) throws(UsageError) -> UInt64 {
+    guard let value = UInt64(text) else {
+      throw UsageError("a list version is a whole number 0...\(UInt64.max), not \(text)", command: command)
+    }
+    return value
   }
 
   static func listingFormat(_ text: String, command: String) throws(UsageError) -> ListingFormat {

@@ -11,7 +11,7 @@ public enum Command: Sendable, Equatable {
   /// `calldir unpack`: write a directory's listing, as CSV or JSON Lines.
   case unpack(file: String, output: String, expand: Bool, format: ListingFormat = .csv, quiet: Bool = false)
   /// `calldir verify`: check files completely.
-  case verify(files: [String], callKit: Bool, json: Bool, quiet: Bool = false)
+  case verify(files: [String], callKit: Bool, json: Bool, quiet: Bool = false, trust: [String] = [], installedVersion: UInt64? = nil)
   /// `calldir lookup`: answer for numbers.
   case lookup(file: String, numbers: [String], country: Int?, json: Bool)
   /// `calldir info`: describe a file.
@@ -21,9 +21,13 @@ public enum Command: Sendable, Equatable {
   /// `calldir resolve`: answer incoming numbers across a stack of directories.
   case resolve(ResolveOptions)
   /// `calldir diff`: write the changeset that turns one directory into another.
-  case diff(old: String, new: String, output: String, json: Bool, quiet: Bool = false)
+  case diff(old: String, new: String, output: String, json: Bool, quiet: Bool = false, signKey: String? = nil)
   /// `calldir patch`: apply a changeset to the directory it was made from.
-  case patch(old: String, changes: String, output: String, quiet: Bool = false)
+  case patch(old: String, changes: String, output: String, quiet: Bool = false, trust: [String] = [])
+  /// `calldir keygen`: write a new key pair, OUT.key (private) and OUT.pub (public).
+  case keygen(output: String)
+  /// `calldir sign`: sign a directory or changeset with a private key, in place or to `output`.
+  case sign(file: String, key: String, output: String?)
   /// `calldir help [COMMAND]` or `--help`.
   case help(topic: String?)
   /// `calldir help --man`: the manual page, as roff, made from the help text.
@@ -52,6 +56,10 @@ public enum Command: Sendable, Equatable {
     public var json = false
     /// No progress line and no summary on standard error.
     public var quiet = false
+    /// The private key file to sign the directory with.
+    public var signKey: String?
+    /// The provider's list version to write into the directory.
+    public var listVersion: UInt64?
 
     /// Empty options.
     public init() {}

@@ -8,14 +8,31 @@ struct Diff {
   let output: String
   let json: Bool
   let quiet: Bool
+  var signKey: String?
   let console: Console
 
   func run() throws(CommandFailure) -> Int32 {
     let oldReader = try Inputs.openDirectory(old, console: console)
     let newReader = try Inputs.openDirectory(new, console: console)
+    let signingKey = try signKey.map { (path) throws(CommandFailure) in try Keys.signingKey(path, console: console) }
     let changes: ChangesetReader
     do throws(ChangesetError) {
-      if output == "-" {
+      if let signingKey {
+        // A changeset is small: made in memory, signed, then written whole.
+        let bytes = try ChangesetSigner.sign(try Changeset.diff(old: oldReader, new: newReader), key: signingKey)
+        if output == "-" {
+          do throws(SystemError) { try console.writeOutput(bytes) } catch { throw ChangesetError(.system(error)) }
+        } else {
+          do throws(AtomicWriteError<SystemError>) {
+            try AtomicFile.write(to: output) { (sink) throws(SystemError) in try sink(bytes) }
+          } catch {
+            switch error {
+            case .system(let failure), .producer(let failure): throw ChangesetError(.system(failure))
+            }
+          }
+        }
+        changes = try ChangesetReader(bytes: bytes)
+      } else if output == "-" {
         let bytes = try Changeset.diff(old: oldReader, new: newReader)
         do throws(SystemError) { try console.writeOutput(bytes) } catch { throw ChangesetError(.system(error)) }
         changes = try ChangesetReader(bytes: bytes)
@@ -77,13 +94,5 @@ struct ChangesetSummary {
     let hundredths = Int((value * 100).rounded())
     let fraction = hundredths % 100
     return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)%"
-  }
-}
-
-/// Lowercase hexadecimal, as hashes are shown.
-enum Hex {
-  static func string(_ bytes: [UInt8]) -> String {
-    let digits = Array("0123456789abcdef")
-    return String(bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] })
   }
 }

@@ -11,6 +11,8 @@ enum HelpText {
     case "resolve": return resolve
     case "diff": return diff
     case "patch": return patch
+    case "keygen": return keygen
+    case "sign": return sign
     case "help": return overview
     default: return overview
     }
@@ -31,6 +33,8 @@ enum HelpText {
       resolve   answer incoming calls across a stack of directories: block, identify or allow
       diff      write the changeset that turns one version of a directory into the next
       patch     apply a changeset to the version it was made from
+      keygen    write a new Ed25519 key pair for signing directories and changesets
+      sign      sign a directory or a changeset with a private key
       help      show help for a command; help --man prints this manual as a man page (roff)
 
     Options:
@@ -77,6 +81,9 @@ enum HelpText {
                              file name's ending, else csv); needed for standard input
       --json                 write what was read, skipped and merged as one JSON object
       -q, --quiet            no progress line and no summary on standard error
+      --sign KEY             sign the directory with the private key file KEY (calldir keygen)
+      --list-version N       write the provider's list version N (a whole number; give each
+                             published list a higher one); consumers refuse older versions
 
     Numbers are accepted as people write them: +1 (202) 555-0100, +1-202-555-0100,
     tel:+1-202-555-0100, 12025550100 (CallKit's form: full international digits).
@@ -110,7 +117,7 @@ enum HelpText {
     """
 
   static let verify = """
-    Usage: calldir verify FILE... [--callkit] [--json] [--quiet]
+    Usage: calldir verify FILE... [--callkit] [--json] [--quiet] [--trust PUB]... [--installed-version N]
 
     Check every byte of each file: checksums, structure, numbers strictly ascending and in range,
     label ids and labels valid. Lists every problem found with its byte offset.
@@ -120,9 +127,14 @@ enum HelpText {
       --callkit   also flag what a CallKit load would refuse (more than 2,000,000 entries)
       --json      one JSON object per file
       -q, --quiet no progress line on standard error
+      --trust PUB a trusted public key file: the file must be signed by one of the keys given
+                  (repeat for several, as during a key rotation); the output names the key
+      --installed-version N
+                  refuse a list version lower than N (a rollback)
 
-    Example:
+    Examples:
       calldir verify --callkit list.calldir
+      calldir verify --trust provider.pub --installed-version 41 list.calldir
     """
 
   static let lookup = """
@@ -203,7 +215,7 @@ enum HelpText {
     """
 
   static let diff = """
-    Usage: calldir diff OLD NEW -o CHANGES [--json] [--quiet]
+    Usage: calldir diff OLD NEW -o CHANGES [--json] [--quiet] [--sign KEY]
 
     Write the changeset from OLD to NEW (Spec/CHANGESET.md): for each kind, the runs (numbers
     and ranges, as the directories store them) to remove and to add; a changed label or range
@@ -216,6 +228,10 @@ enum HelpText {
       --json                 the summary as one JSON object: removals, additions, size,
                              oldSize, newSize, base and result (hex SHA-256)
       -q, --quiet            no progress line on standard error
+      --sign KEY             sign the changeset with the private key file KEY
+
+    NEW's list version and signature travel in the changeset, so patch rebuilds a signed NEW
+    whose signature still verifies.
 
     Examples:
       calldir diff v1.calldir v2.calldir -o v1-v2.cdchanges
@@ -223,7 +239,7 @@ enum HelpText {
     """
 
   static let patch = """
-    Usage: calldir patch OLD CHANGES -o NEW [--quiet]
+    Usage: calldir patch OLD CHANGES -o NEW [--quiet] [--trust PUB]...
 
     Apply a changeset to the directory it was made from and write the result atomically. The
     result is byte-identical to the NEW the changeset was made from; its SHA-256 is checked
@@ -234,16 +250,48 @@ enum HelpText {
     Options:
       -o, --output NEW   the directory to write (- for standard output); required
       -q, --quiet        no progress line and no summary on standard error
+      --trust PUB        apply only a changeset signed by one of the given public keys
 
     Example:
-      calldir patch v1.calldir v1-v2.cdchanges -o v2.calldir
+      calldir patch --trust provider.pub v1.calldir v1-v2.cdchanges -o v2.calldir
+    """
+
+  static let keygen = """
+    Usage: calldir keygen -o NAME
+
+    Write a new Ed25519 key pair: NAME.key, the private key, readable by its owner only, and
+    NAME.pub, the public key to give to consumers. Neither file may exist yet: a key in use is
+    never overwritten. Prints the key id (the public key's first 8 bytes in hex).
+
+    Options:
+      -o, --output NAME   the pair's name; required
+
+    Example:
+      calldir keygen -o provider-2027
+    """
+
+  static let sign = """
+    Usage: calldir sign FILE --key KEY [-o OUT]
+
+    Sign a directory or a changeset (told apart by their first bytes) with the private key KEY:
+    the file's contents keep their bytes and a signature is added (Spec/FORMAT.md section 16,
+    Spec/CHANGESET.md section 4.1); a signed file is re-signed. Written atomically, in place
+    unless -o is given.
+
+    Options:
+      -k, --key KEY       the private key file, from calldir keygen; required
+      -o, --output OUT    where to write the signed file (- for standard output)
+
+    Examples:
+      calldir sign list.calldir --key provider.key
+      calldir sign v1-v2.cdchanges --key provider.key -o v1-v2.signed.cdchanges
     """
 }
 
 extension HelpText {
   /// The commands in the manual's order, each with its help text.
   static let manualCommands = [
-    "pack", "unpack", "verify", "lookup", "info", "stats", "resolve", "diff", "patch",
+    "pack", "unpack", "verify", "lookup", "info", "stats", "resolve", "diff", "patch", "keygen", "sign",
   ]
 
   /// The manual page `calldir.1` as roff (`man -l`), made from the same text as `help`, so

@@ -79,6 +79,9 @@ struct DirectorySummary {
   var labels: Int
   var labelBlocks: Int
   var sections: [SectionEntry]
+  var listVersion: UInt64 = 0
+  /// The key id of the signature, if any: shown, not checked (verify --trust checks).
+  var signer: String?
 
   init(_ reader: CallDirectoryReader) throws(FormatError) {
     let layout = reader.layout
@@ -108,6 +111,8 @@ struct DirectorySummary {
     labels = reader.labelCount
     labelBlocks = layout.labelIndex.blockCount
     sections = layout.header.sections
+    listVersion = reader.listVersion
+    signer = reader.signer?.id
   }
 
   var bytesPerEntry: Double {
@@ -119,6 +124,8 @@ struct DirectorySummary {
     var lines = [
       "file:            \(Inputs.displayName(file))",
       "format version:  \(version.0).\(version.1)",
+      "list version:    \(listVersion)",
+      "signature:       " + (signer.map { "by key \($0) (not checked here: calldir verify --trust KEY.pub)" } ?? "none"),
       "size:            \(size) bytes",
       "blocking:        \(describe(blocking))",
       "identification:  \(describe(identification))",
@@ -143,7 +150,8 @@ struct DirectorySummary {
       ])
     }
     return .object([
-      ("file", .string(Inputs.displayName(file))), ("version", .string("\(version.0).\(version.1)")), ("size", .int(size)),
+      ("file", .string(Inputs.displayName(file))), ("version", .string("\(version.0).\(version.1)")),
+      ("listVersion", .string(String(listVersion))), ("signer", signer.map { .string($0) } ?? .null), ("size", .int(size)),
       ("blocking", kind(blocking)), ("identification", kind(identification)),
       ("labels", .object([("count", .int(labels)), ("blocks", .int(labelBlocks))])),
       ("bytesPerEntry", .double((bytesPerEntry * 1000).rounded() / 1000)),

@@ -9,6 +9,9 @@ struct Pack {
   func run() throws(CommandFailure) -> Int32 {
     var builder = DirectoryBuilder()
     builder.options.entriesPerBlock = options.entriesPerBlock
+    builder.options.listVersion = options.listVersion
+    // Read first, so that a wrong key path fails before the inputs are parsed.
+    let signingKey = try options.signKey.map { (path) throws(CommandFailure) in try Keys.signingKey(path, console: console) }
     let people = PhoneNumberParser(defaultCountryCode: options.country)
     let listings = PhoneNumberParser(defaultCountryCode: options.country, digitLimits: PhoneNumberParser.formatDomainDigits)
     var report = PackReport()
@@ -44,8 +47,13 @@ struct Pack {
       }
     }
     progress.finish()
-    let bytes: [UInt8]
+    var bytes: [UInt8]
     do { bytes = try builder.encoded() } catch { throw CommandFailure(error.description) }
+    if let signingKey {
+      do throws(FormatError) { bytes = try DirectorySigner.sign(bytes, key: signingKey) } catch {
+        throw CommandFailure("cannot sign: \(error)")
+      }
+    }
     try Inputs.write(to: options.output, console: console) { (sink) throws(CommandFailure) in
       do throws(SystemError) { try sink(bytes) } catch {
         throw CommandFailure("\(Inputs.displayName(options.output)): cannot write: \(error.message)")

@@ -8,6 +8,7 @@ struct Patch {
   let changes: String
   let output: String
   let quiet: Bool
+  var trust: [String] = []
   let console: Console
 
   func run() throws(CommandFailure) -> Int32 {
@@ -20,6 +21,8 @@ struct Patch {
       if case .system(let failure) = error.kind { throw CommandFailure("\(changes): cannot open: \(failure.message)") }
       throw CommandFailure("\(Inputs.displayName(changes)): \(error)")
     }
+    let keys = try Keys.trusted(trust, console: console)
+    let policy = TrustPolicy(trustedKeys: keys.map(\.0))
     let started = MonotonicClock.nanoseconds()
     let progress = ProgressLine(console: console, label: "patch", quiet: quiet)
     defer { progress.finish() }
@@ -28,7 +31,9 @@ struct Patch {
     var written = 0
     try Inputs.write(to: output, console: console) { (sink) throws(CommandFailure) in
       do throws(ChangesetError) {
-        try Changeset.patch(old: oldReader, changes: changeset, temporaryDirectory: spools, progress: progress.advance) {
+        try Changeset.patch(
+          old: oldReader, changes: changeset, trust: policy, temporaryDirectory: spools, progress: progress.advance
+        ) {
           (bytes) throws(ChangesetError) in
           written += bytes.count
           do throws(SystemError) { try sink(bytes) } catch { throw ChangesetError(.system(error)) }

@@ -7,11 +7,15 @@ struct Verify {
   let callKit: Bool
   let json: Bool
   let quiet: Bool
+  var trust: [String] = []
+  var installedVersion: UInt64?
   let console: Console
 
   func run() throws(CommandFailure) -> Int32 {
     var options = VerificationOptions()
     options.callKit = callKit
+    let keys = try Keys.trusted(trust, console: console)
+    options.trust = TrustPolicy(trustedKeys: keys.map(\.0), installedVersion: installedVersion)
     var allValid = true
     for file in files {
       let report: VerificationReport
@@ -26,13 +30,15 @@ struct Verify {
       let name = Inputs.displayName(file)
       do {
         if json {
-          try console.print(JSON.render(Verify.json(report, file: name)))
+          try console.print(JSON.render(Verify.json(report, file: name, signer: report.signer.map { Keys.describe($0, among: keys) })))
         } else {
           for problem in report.problems { try console.print("\(name): \(problem)") }
           if report.truncatedProblemList { try console.print("\(name): (more problems not listed)") }
+          let signed = report.signer.map { ", signed by \(Keys.describe($0, among: keys))" } ?? ""
+          let version = report.listVersion > 0 ? ", list version \(report.listVersion)" : ""
           try console.print(
             report.isValid
-              ? "\(name): ok (\(report.blockingCount) blocking, \(report.identificationCount) identification, \(report.labelCount) labels)"
+              ? "\(name): ok (\(report.blockingCount) blocking, \(report.identificationCount) identification, \(report.labelCount) labels\(version)\(signed))"
               : "\(name): INVALID (\(report.problems.count) problem\(report.problems.count == 1 ? "" : "s"))")
         }
       } catch {
@@ -42,9 +48,10 @@ struct Verify {
     return allValid ? CLI.ExitCode.success : CLI.ExitCode.failure
   }
 
-  static func json(_ report: VerificationReport, file: String) -> JSON.Value {
+  static func json(_ report: VerificationReport, file: String, signer: String? = nil) -> JSON.Value {
     .object([
       ("file", .string(file)), ("valid", .bool(report.isValid)), ("blocking", .int(report.blockingCount)),
+      ("listVersion", .string(String(report.listVersion))), ("signer", signer.map { .string($0) } ?? .null),
       ("identification", .int(report.identificationCount)), ("labels", .int(report.labelCount)),
       (
         "problems",

@@ -1,3 +1,4 @@
+import CallDirectoryCrypto
 import CallDirectoryFormat
 import CallDirectoryReader
 

@@ -58,15 +58,21 @@ public enum Changeset {
   /// and NEW is written as it is made, through spools in `path`'s directory: memory holds one block
   /// of each input, NEW's index (16 bytes per block), its distinct labels and its ranges, and does
   /// not grow with the number of entries.
-  /// - Parameter progress: called with the number of entries each run adds to NEW or keeps.
-  /// - Throws: `ChangesetError`: `.baseMismatch`, `.removalNotInBase`, `.resultMismatch`,
-  ///   `.format` for damaged input, `.writer`, `.system`.
+  /// - Parameters:
+  ///   - trust: what the changeset must satisfy first (`ChangesetReader.check(_:)`): with trusted
+  ///     keys, a signature by one of them; with an installed version, a result no older.
+  ///   - progress: called with the number of entries each run adds to NEW or keeps.
+  /// - Throws: `ChangesetError`: `.notAuthentic`, `.baseMismatch`, `.removalNotInBase`,
+  ///   `.resultMismatch`, `.format` for damaged input, `.writer`, `.system`.
   public static func patch(
-    old: CallDirectoryReader, changes: ChangesetReader, to path: String, progress: ((Int) -> Void)? = nil
+    old: CallDirectoryReader, changes: ChangesetReader, to path: String, trust: TrustPolicy = TrustPolicy(),
+    progress: ((Int) -> Void)? = nil
   ) throws(ChangesetError) {
     do throws(AtomicWriteError<ChangesetError>) {
       try AtomicFile.write(to: path) { (sink) throws(ChangesetError) in
-        try patch(old: old, changes: changes, temporaryDirectory: AtomicFile.directory(of: path), progress: progress) {
+        try patch(
+          old: old, changes: changes, trust: trust, temporaryDirectory: AtomicFile.directory(of: path), progress: progress
+        ) {
           (bytes) throws(ChangesetError) in
           do throws(SystemError) { try sink(bytes) } catch { throw ChangesetError(.system(error)) }
         }
@@ -84,15 +90,16 @@ public enum Changeset {
   /// The result's hash is checked after the last byte, so `sink` must not publish what it was
   /// given until this returns without throwing.
   /// - Parameters:
+  ///   - trust: what the changeset must satisfy first, as for `patch(old:changes:to:trust:progress:)`.
   ///   - temporaryDirectory: where NEW's spools live while it is made; `nil` keeps them in memory.
   ///   - progress: called with the number of entries each run adds to NEW or keeps.
-  /// - Throws: as `patch(old:changes:to:progress:)`, and what `sink` throws.
+  /// - Throws: as `patch(old:changes:to:trust:progress:)`, and what `sink` throws.
   public static func patch(
-    old: CallDirectoryReader, changes: ChangesetReader, temporaryDirectory: String?, progress: ((Int) -> Void)? = nil,
-    into sink: ([UInt8]) throws(ChangesetError) -> Void
+    old: CallDirectoryReader, changes: ChangesetReader, trust: TrustPolicy = TrustPolicy(), temporaryDirectory: String?,
+    progress: ((Int) -> Void)? = nil, into sink: ([UInt8]) throws(ChangesetError) -> Void
   ) throws(ChangesetError) {
     try ChangesetPatch.apply(
-      old: old, changes: changes, temporaryDirectory: temporaryDirectory, progress: progress, into: sink)
+      old: old, changes: changes, trust: trust, temporaryDirectory: temporaryDirectory, progress: progress, into: sink)
   }
 
   /// Applies `changes` to OLD and returns the result's bytes, checked against the changeset's result hash.

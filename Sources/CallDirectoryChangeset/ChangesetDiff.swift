@@ -9,10 +9,17 @@ enum ChangesetDiff {
     sink: ([UInt8]) throws(ChangesetError) -> Void
   ) throws(ChangesetError) {
     // Both indexes of a file share one block size; the writer takes it from its options.
-    let header = ChangesetHeader(
+    var header = ChangesetHeader(
       entriesPerBlock: UInt16(clamping: new.layout.index(.blocking).entriesPerBlock),
       baseLength: UInt64(old.fileSize), resultLength: UInt64(new.fileSize), base: old.contentHash, result: new.contentHash)
+    // NEW's optional sections (list version, signature) go along, so that patch rebuilds NEW whole.
+    let carried = new.layout.header.sections.filter { $0.flags & SectionFlags.required == 0 }.map { entry in
+      let bytes = (try? new.layout.file.slice(offset: Int(entry.offset), length: Int(entry.length))) ?? ByteView()
+      return RawSection(type: entry.type, flags: entry.flags, bytes: (0..<bytes.count).map { bytes.uncheckedByte(at: $0) })
+    }
+    if !carried.isEmpty { header.flags |= ChangesetLayout.carriesSectionsFlag }
     try sink(header.encoded)
+    if !carried.isEmpty { try sink(CarriedSections.encode(carried)) }
     var footer = ChangesetFooter()
     for list in ChangeList.allCases {
       var writer = RunBlockWriter(list: list)

@@ -1,3 +1,4 @@
+import CallDirectoryCrypto
 import CallDirectoryFormat
 import CallDirectorySystem
 import CallDirectoryWriter
@@ -18,6 +19,9 @@ public struct ChangesetError: Error, Sendable, CustomStringConvertible {
     case writer(WriterError)
     /// An operating-system call failed.
     case system(SystemError)
+    /// The changeset, or the directory it produces, is not trusted: unsigned, signed by an unknown
+    /// key, a signature that does not verify, or a rollback to an older list version.
+    case notAuthentic(AuthenticityFailure)
   }
 
   /// What went wrong.
@@ -38,6 +42,7 @@ public struct ChangesetError: Error, Sendable, CustomStringConvertible {
       return "\(list): +\(run.lowerBound)\(run.lowerBound == run.upperBound ? "" : "..+\(run.upperBound)") is not a run of the base"
     case .writer(let error): return error.description
     case .system(let error): return error.description
+    case .notAuthentic(let failure): return failure.description
     }
   }
 

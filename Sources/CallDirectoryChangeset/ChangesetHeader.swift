@@ -3,8 +3,11 @@ import CallDirectoryFormat
 /// The fixed header at offset 0 (`Spec/CHANGESET.md`, section 3): what the changeset applies to
 /// and what it produces.
 struct ChangesetHeader: Equatable {
-  var major: UInt16 = ChangesetLayout.major
   var minor: UInt16 = ChangesetLayout.minor
+  /// Version 2's flags (`ChangesetLayout.signedFlag`, `.carriesSectionsFlag`); 0 in version 1.
+  var flags: UInt16 = 0
+  /// 1 when no flag is set, else 2: the lowest version that can say what the changeset holds.
+  var major: UInt16 { flags == 0 ? 1 : 2 }
   /// The result's entries per block, which patch must encode with to give the same bytes.
   var entriesPerBlock: UInt16
   /// The length in bytes of the base (OLD).
@@ -30,7 +33,7 @@ struct ChangesetHeader: Equatable {
     bytes.appendUInt16LE(major)
     bytes.appendUInt16LE(minor)
     bytes.appendUInt16LE(entriesPerBlock)
-    bytes.appendUInt16LE(0)
+    bytes.appendUInt16LE(flags)
     bytes.appendUInt64LE(baseLength)
     bytes.appendUInt64LE(resultLength)
     bytes.append(contentsOf: base)
@@ -51,16 +54,21 @@ struct ChangesetHeader: Equatable {
     }
     let stored = file.uncheckedUInt32LE(at: size &- 4)
     let computed = CRC32.checksum((try? file.slice(offset: 0, length: size &- 4)) ?? ByteView())
-    major = file.uncheckedUInt16LE(at: 8)
+    let major = file.uncheckedUInt16LE(at: 8)
     minor = file.uncheckedUInt16LE(at: 10)
     // The version comes before the checksum so that a later major version is named as such.
-    guard major == ChangesetLayout.major else { throw FormatError(.unsupportedVersion(major: major, minor: minor), at: 8) }
+    guard ChangesetLayout.majors.contains(major) else { throw FormatError(.unsupportedVersion(major: major, minor: minor), at: 8) }
     guard stored == computed else { throw FormatError(.headerChecksumMismatch(stored: stored, computed: computed), at: size &- 4) }
     entriesPerBlock = file.uncheckedUInt16LE(at: 12)
     guard entriesPerBlock >= Layout.minimumEntriesPerBlock, entriesPerBlock <= Layout.maximumEntriesPerBlock else {
       throw FormatError(.invalidField(field: "entries per block", value: UInt64(entriesPerBlock)), at: 12)
     }
-    guard file.uncheckedUInt16LE(at: 14) == 0 else { throw FormatError(.nonzeroReserved(field: "header reserved"), at: 14) }
+    flags = file.uncheckedUInt16LE(at: 14)
+    let known = major == 1 ? 0 : ChangesetLayout.signedFlag | ChangesetLayout.carriesSectionsFlag
+    // Version 2 with no flag would be a version 1 file misnamed: only one spelling is valid.
+    guard flags & ~known == 0, major == 1 || flags != 0 else {
+      throw FormatError(.nonzeroReserved(field: major == 1 ? "header reserved" : "header flags"), at: 14)
+    }
     baseLength = file.uncheckedUInt64LE(at: 16)
     resultLength = file.uncheckedUInt64LE(at: 24)
     base = (0..<32).map { file.uncheckedByte(at: 32 &+ $0) }
@@ -91,13 +99,14 @@ struct ChangesetFooter: Equatable {
     return bytes
   }
 
-  /// Parses and checks the footer, the last 52 bytes of `file`.
+  /// Parses and checks the footer: the last 52 bytes of `file`, or the 52 before a signature
+  /// trailer of `trailer` bytes.
   /// - Throws: `FormatError` for a file too short for header and footer, or a checksum mismatch.
-  init(parsing file: ByteView) throws(FormatError) {
+  init(parsing file: ByteView, trailer: Int) throws(FormatError) {
     let size = ChangesetLayout.footerSize
-    let minimum = ChangesetLayout.headerSize + size
+    let minimum = ChangesetLayout.headerSize + size + trailer
     guard file.count >= minimum else { throw FormatError(.truncated(needed: minimum, available: file.count), at: 0) }
-    let start = file.count &- size  // count >= minimum > size
+    let start = file.count &- size &- trailer  // count >= minimum
     let footer = try file.slice(offset: start, length: size)
     let stored = footer.uncheckedUInt32LE(at: size &- 4)
     let computed = CRC32.checksum(try footer.slice(offset: 0, length: size &- 4))

@@ -4,8 +4,16 @@ import CallDirectoryFormat
 enum ChangesetLayout {
   /// `CDCHANGE`, the first eight bytes of every changeset.
   static let magic: [UInt8] = Array("CDCHANGE".utf8)
-  /// The major version this code reads and writes; a reader refuses any other major version.
-  static let major: UInt16 = 1
+  /// The major versions this code reads: 1, and 2, which adds the header flags below. Writers write
+  /// 1 for a changeset that uses neither flag, so that version 1 readers still read it.
+  static let majors: ClosedRange<UInt16> = 1...2
+  /// Header flag (version 2): a 104-byte signature trailer follows the footer.
+  static let signedFlag: UInt16 = 1
+  /// Header flag (version 2): NEW's optional sections follow the header, for patch to carry over.
+  static let carriesSectionsFlag: UInt16 = 2
+  /// The most sections a changeset may carry, and the most bytes each may hold.
+  static let maximumCarriedSections = 8
+  static let maximumCarriedSectionBytes = 65_536
   /// The minor version this code writes; a reader accepts any minor version of its major.
   static let minor: UInt16 = 0
   /// The fixed header at offset 0, its CRC-32 included.

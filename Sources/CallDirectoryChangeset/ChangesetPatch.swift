@@ -1,3 +1,4 @@
+import CallDirectoryCrypto
 import CallDirectoryFormat
 import CallDirectoryReader
 import CallDirectoryWriter
@@ -14,9 +15,10 @@ enum ChangesetPatch {
   /// The check comes after the last byte: a sink that publishes must do so only when this
   /// returns, as `AtomicFile` does.
   static func apply(
-    old: CallDirectoryReader, changes: ChangesetReader, temporaryDirectory: String?,
+    old: CallDirectoryReader, changes: ChangesetReader, trust: TrustPolicy = TrustPolicy(), temporaryDirectory: String?,
     progress: ((Int) -> Void)? = nil, into sink: ([UInt8]) throws(ChangesetError) -> Void
   ) throws(ChangesetError) {
+    try changes.check(trust)
     let actual = old.contentHash
     guard actual == changes.base, UInt64(old.fileSize) == changes.header.baseLength else {
       throw ChangesetError(.baseMismatch(expected: changes.base, actual: actual))
@@ -35,7 +37,7 @@ enum ChangesetPatch {
     // The writer's sink throws writer errors: a failure of `sink` is kept here and rethrown as it was.
     var sinkFailure: ChangesetError?
     do {
-      try writer.finish { (piece) throws(WriterError) in
+      try writer.finish(appending: changes.carried) { (piece) throws(WriterError) in
         hasher.update(piece)
         length += UInt64(piece.count)
         do throws(ChangesetError) { try sink(piece) } catch {

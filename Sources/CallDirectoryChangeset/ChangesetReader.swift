@@ -18,6 +18,10 @@ public final class ChangesetReader: Sendable {
   let footer: ChangesetFooter
   /// The file offset of each list's first block, in `ChangeList` order.
   private let listStarts: [Int]
+  /// NEW's optional sections, which patch appends to the contents it rebuilds.
+  let carried: [RawSection]
+  /// The signature trailer, when the changeset is signed.
+  let signature: SignatureSection?
 
   /// Opens and maps the changeset at `path`.
   /// - Throws: `ChangesetError` with `.system` when the file cannot be opened or mapped, else
@@ -25,7 +29,7 @@ public final class ChangesetReader: Sendable {
   /// - Complexity: O(blocks).
   public init(path: String) throws(ChangesetError) {
     do { storage = try FileStorage(mapping: path) } catch { throw ChangesetError(.system(error)) }
-    (header, footer, listStarts) = try Self.open(storage.view)
+    (header, footer, listStarts, carried, signature) = try Self.open(storage.view)
   }
 
   /// Opens a copy of `bytes`.
@@ -33,7 +37,7 @@ public final class ChangesetReader: Sendable {
   /// - Complexity: O(bytes) for the copy, O(blocks) for the checks.
   public init(bytes: [UInt8]) throws(ChangesetError) {
     storage = FileStorage(copying: bytes)
-    (header, footer, listStarts) = try Self.open(storage.view)
+    (header, footer, listStarts, carried, signature) = try Self.open(storage.view)
   }
 
   /// The 32-byte SHA-256 of the directory (OLD) the changeset applies to.
@@ -47,6 +51,9 @@ public final class ChangesetReader: Sendable {
 
   /// The changeset's size in bytes.
   public var size: Int { storage.view.count }
+
+  /// The changeset's bytes, for checking its signature.
+  var signedView: ByteView { storage.view }
 
   /// The number of runs (a single number or a range each) in each list.
   public var counts: (removals: (blocking: Int, identification: Int), additions: (blocking: Int, identification: Int)) {
@@ -95,12 +102,27 @@ public final class ChangesetReader: Sendable {
 
   /// Checks the header, the footer and that the blocks tile the space between them, list by
   /// list, with the counts the footer declares.
-  private static func open(_ file: ByteView) throws(ChangesetError) -> (ChangesetHeader, ChangesetFooter, [Int]) {
+  private static func open(
+    _ file: ByteView
+  ) throws(ChangesetError) -> (ChangesetHeader, ChangesetFooter, [Int], [RawSection], SignatureSection?) {
     do throws(FormatError) {
       let header = try ChangesetHeader(parsing: file)
-      let footer = try ChangesetFooter(parsing: file)
-      let end = file.count &- ChangesetLayout.footerSize  // the footer parse proved count >= header + footer
+      let trailer = header.flags & ChangesetLayout.signedFlag != 0 ? SignatureSection.size : 0
+      let footer = try ChangesetFooter(parsing: file, trailer: trailer)
+      // The footer parse proved count >= header + footer + trailer.
+      let end = file.count &- ChangesetLayout.footerSize &- trailer
+      var signature: SignatureSection?
+      if trailer > 0 {
+        let at = file.count &- trailer
+        do { signature = try SignatureSection(parsing: try file.slice(offset: at, length: trailer)) } catch {
+          throw error.placed(in: "signature", base: at)
+        }
+      }
       var offset = ChangesetLayout.headerSize
+      var carried: [RawSection] = []
+      if header.flags & ChangesetLayout.carriesSectionsFlag != 0 {
+        (carried, offset) = try CarriedSections.parse(file, at: offset, end: end)
+      }
       var starts: [Int] = []
       for list in ChangeList.allCases {
         starts.append(offset)
@@ -137,7 +159,7 @@ public final class ChangesetReader: Sendable {
       guard offset == end else {
         throw FormatError(.sectionLayout("\(end &- offset) bytes between the last block and the footer"), at: offset)
       }
-      return (header, footer, starts)
+      return (header, footer, starts, carried, signature)
     } catch { throw .format(error) }
   }
 }

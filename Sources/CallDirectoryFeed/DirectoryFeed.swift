@@ -29,6 +29,15 @@ public struct DirectoryFeed: Sendable {
     self.limit = limit
   }
 
+  /// A feed of the directory at `path`, opened only if `trust` accepts it: with trusted keys, a
+  /// signature by one of them; with an installed version, a list version no older. An extension
+  /// that feeds CallKit from a downloaded file should pin its provider's keys here, since a load
+  /// it cannot undo would otherwise carry whatever the file says.
+  /// - Throws: `FormatError`, of kind `.notAuthentic` for a file that is not trusted.
+  public init(path: String, trust: TrustPolicy, limit: Int = Limits.callKitMaximumEntriesPerLoad) throws(FormatError) {
+    self.init(try CallDirectoryReader(path: path, trust: trust), limit: limit)
+  }
+
   /// The directory's fingerprint: a hash of its header and section table, which hold every
   /// section's checksum, so two directories with different entries have different fingerprints.
   /// - Complexity: O(sections).

@@ -38,6 +38,10 @@ public struct DirectoryLayout: Sendable {
   public let blockingRanges: RangeTable
   /// The identification ranges (empty when the file has no `IRNG` section).
   public let identificationRanges: RangeTable
+  /// The provider's list version (section `VERS`), 0 for a file without one.
+  public let listVersion: UInt64
+  /// The signature section, when the file is signed; whether it verifies is the reader's question.
+  public let signature: SignatureSection?
   /// The file offsets of the data sections, for placing errors.
   public let dataOffsets: (blocking: Int, identification: Int, labels: Int)
   /// The file offsets of the index sections, for placing errors.
@@ -57,11 +61,18 @@ public struct DirectoryLayout: Sendable {
         throw FormatError(.invalidField(field: "section type byte", value: UInt64((entry.type >> UInt32(shift)) & 0xFF)), at: at)
       }
       let required = entry.flags & SectionFlags.required != 0
-      if SectionType(rawValue: entry.typeName) == nil {
-        if required { throw FormatError(.unknownRequiredSection(entry.typeName), at: Int(entry.offset)) }
-      } else if !required {
-        // A reader that did not know this type would skip it: every known type is required.
-        throw FormatError(.invalidField(field: "flags of section \(entry.typeName) (must be required)", value: UInt64(entry.flags)), at: at &+ 4)
+      if let type = SectionType(rawValue: entry.typeName) {
+        // A reader that did not know a type would skip it or refuse the file as the flag says:
+        // each known type has the one flag the spec gives it.
+        if required != type.isRequired {
+          let rule = type.isRequired ? "must be required" : "must be optional"
+          throw FormatError(.invalidField(field: "flags of section \(entry.typeName) (\(rule))", value: UInt64(entry.flags)), at: at &+ 4)
+        }
+        if type == .signature && position != header.sections.count - 1 {
+          throw FormatError(.sectionLayout("the signature section must be the last section"), at: at, section: entry.typeName)
+        }
+      } else if required {
+        throw FormatError(.unknownRequiredSection(entry.typeName), at: Int(entry.offset))
       }
     }
     func view(_ type: SectionType) throws(FormatError) -> (ByteView, Int) {
@@ -88,6 +99,22 @@ public struct DirectoryLayout: Sendable {
     }
     blockingRanges = try ranges(.blockingRanges, labelled: false)
     identificationRanges = try ranges(.identificationRanges, labelled: true)
+    if header.section(.listVersion) != nil {
+      let (section, base) = try view(.listVersion)
+      do { listVersion = try ListVersionSection(parsing: section).version } catch {
+        throw error.placed(in: SectionType.listVersion.rawValue, base: base)
+      }
+    } else {
+      listVersion = 0
+    }
+    if header.section(.signature) != nil {
+      let (section, base) = try view(.signature)
+      do { signature = try SignatureSection(parsing: section) } catch {
+        throw error.placed(in: SectionType.signature.rawValue, base: base)
+      }
+    } else {
+      signature = nil
+    }
     dataOffsets = (blockingBase, identificationBase, labelBase)
     indexOffsets = (
       Int(header.section(.blockingIndex)?.offset ?? 0), Int(header.section(.identificationIndex)?.offset ?? 0),

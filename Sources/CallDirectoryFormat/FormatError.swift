@@ -60,6 +60,9 @@ public struct FormatError: Error, Sendable, Equatable, CustomStringConvertible {
     case maximumEntriesExceeded(count: Int, limit: Int)
     /// An operating-system call failed.
     case system(operation: String, path: String, errno: Int32, message: String)
+    /// The file is well formed but not trusted: unsigned, signed by an unknown key, a signature
+    /// that does not verify, or an older list version than the one installed.
+    case notAuthentic(AuthenticityFailure)
   }
 
   /// What is wrong.
@@ -131,6 +134,7 @@ extension FormatError.Kind {
       return "\(count) entries, blocking and identification together, exceed CallKit's limit of \(limit) per load"
     case .system(let operation, let path, let errno, let message):
       return "\(path): \(operation) failed: \(message) (errno \(errno))"
+    case .notAuthentic(let failure): return failure.description
     }
   }
 }

@@ -5,9 +5,10 @@
 public enum FormatVersion {
   /// The major version: a file with another major version is refused.
   public static let major: UInt16 = 1
-  /// The highest minor version this package knows and writes: 1, which adds the range sections.
-  /// Files without ranges are written as 1.0.
-  public static let minor: UInt16 = 1
+  /// The highest minor version this package knows and writes: 2, which adds the list version and
+  /// signature sections (1 added the range sections). Writers write the lowest minor version whose
+  /// sections a file has: 1.0 without any of them.
+  public static let minor: UInt16 = 2
 }
 
 /// The fixed byte layout of the file (`Spec/FORMAT.md`, "File layout"). All integers are
@@ -81,6 +82,14 @@ public enum SectionType: String, Sendable, CaseIterable {
   case blockingRanges = "BRNG"
   /// Labelled identification ranges (version 1.1; present only when there are some).
   case identificationRanges = "IRNG"
+  /// The provider's list version, for refusing rollbacks (version 1.2; optional).
+  case listVersion = "VERS"
+  /// An Ed25519 signature over the rest of the file (version 1.2; optional; always last).
+  case signature = "SIGN"
+
+  /// Whether the section is flagged required: every type but the two a reader may ignore, the
+  /// list version and the signature, which a reader that checks neither can skip.
+  public var isRequired: Bool { self != .listVersion && self != .signature }
 
   /// The type as the four bytes stored in the section table, read as a little-endian `UInt32`
   /// (constants, so comparing types costs nothing; a test checks them against `rawValue`).
@@ -94,6 +103,8 @@ public enum SectionType: String, Sendable, CaseIterable {
     case .labelIndex: 0x5844_494C  // "LIDX"
     case .blockingRanges: 0x474E_5242  // "BRNG"
     case .identificationRanges: 0x474E_5249  // "IRNG"
+    case .listVersion: 0x5352_4556  // "VERS"
+    case .signature: 0x4E47_4953  // "SIGN"
     }
   }
 

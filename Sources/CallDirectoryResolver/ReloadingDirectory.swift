@@ -40,6 +40,8 @@ public final class ReloadingDirectory: DirectoryProvider, Sendable {
   /// What checks remember, and the lock that makes them one at a time.
   private let checks: Mutex<CheckState>
   private let onReloadFailure: (@Sendable (ReloadingDirectory, FormatError) -> Void)?
+  /// What every served version must satisfy.
+  private let trust: TrustPolicy
 
   private struct CheckState {
     /// The failure being reported: the identity the path named (`nil` when `stat` failed) and
@@ -56,19 +58,25 @@ public final class ReloadingDirectory: DirectoryProvider, Sendable {
   ///   - checkInterval: the least time between two automatic staleness checks, each costing one
   ///     `stat` (about a microsecond) on the query that runs it; `nil` to check only when
   ///     ``refresh()`` is called. One second by default.
+  ///   - trust: what every version must satisfy (`CallDirectoryReader.check(_:)`): with trusted
+  ///     keys a signature by one of them; a replacement that fails keeps the served version and is
+  ///     reported like any other failure. Each accepted version's list version becomes the
+  ///     installed version, so a replacement with a lower one is refused as a rollback.
   ///   - onReloadFailure: called once for each replacement that cannot be opened (and once when
   ///     the path stops naming a file), after the check that found it, outside any lock.
   /// - Throws: `FormatError` when the file cannot be opened (`.system`) or its header, section
   ///   table or indexes are malformed.
   /// - Complexity: O(1) in the file's size.
   public init(
-    path: String, checkInterval: Duration? = .seconds(1),
+    path: String, checkInterval: Duration? = .seconds(1), trust: TrustPolicy = TrustPolicy(),
     onReloadFailure: (@Sendable (_ directory: ReloadingDirectory, _ error: FormatError) -> Void)? = nil
   ) throws(FormatError) {
     self.path = path
     self.checkInterval = checkInterval
     self.onReloadFailure = onReloadFailure
-    served = Mutex(try CallDirectoryReader(path: path))
+    self.trust = trust
+    let first = try CallDirectoryReader(path: path, trust: trust)
+    served = Mutex(first)
     checks = Mutex(CheckState())
     let interval = checkInterval.map(Self.nanoseconds) ?? .max
     intervalNanoseconds = interval
@@ -131,7 +139,14 @@ public final class ReloadingDirectory: DirectoryProvider, Sendable {
       return .unchanged
     }
     let reader: CallDirectoryReader
-    do { reader = try CallDirectoryReader(path: path) } catch {
+    do {
+      reader = try CallDirectoryReader(path: path)
+      // No rollback: once a version is served, an older list version is refused.
+      var policy = trust
+      let installed = served.withLock { $0.listVersion }
+      policy.installedVersion = max(policy.installedVersion ?? 0, installed)
+      try reader.check(policy)
+    } catch {
       return failed(&state, identity: identity, error)
     }
     served.withLock { $0 = reader }

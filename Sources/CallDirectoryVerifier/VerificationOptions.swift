@@ -1,3 +1,5 @@
+import CallDirectoryFormat
+
 /// What `Verifier` checks besides the format's own rules, and how much it reports.
 ///
 ///     var options = VerificationOptions()
@@ -11,6 +13,9 @@ public struct VerificationOptions: Sendable, Equatable {
   /// first problem past it and marks the report `truncatedProblemList`, so a badly damaged file
   /// costs no more memory or time than this many problems.
   public var maximumProblems: Int = 1000
+  /// What the file must satisfy to be trusted: a signature by one of the trusted keys, a list
+  /// version no lower than the installed one. The default requires neither.
+  public var trust = TrustPolicy()
 
   /// The default options: format checks only, at most 1,000 problems.
   public init() {}

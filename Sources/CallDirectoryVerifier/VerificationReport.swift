@@ -1,3 +1,5 @@
+import CallDirectoryFormat
+
 /// The outcome of verifying one file: every problem found, in the order found, and the counts the
 /// file declares.
 ///
@@ -17,6 +19,11 @@ public struct VerificationReport: Sendable, Equatable {
   public var identificationCount: Int
   /// The labels the file's label index declares (0 when the header cannot be read).
   public var labelCount: Int
+  /// The provider's list version the file carries (0 when it has none or cannot be read).
+  public var listVersion: UInt64 = 0
+  /// The trusted key whose signature verified, when `VerificationOptions.trust` has keys and the
+  /// file passed; `nil` otherwise.
+  public var signer: PublicKey? = nil
 
   /// Whether no problem was found: the reader may trust every byte of the file, and, when the
   /// CallKit checks were asked for, CallKit would accept it.

@@ -82,7 +82,12 @@ public enum Verifier {
     pass.checkEntries(.blocking)
     pass.checkEntries(.identification)
     pass.checkLabels()
-    return VerificationReport(problems: pass.problems, layout: layout)
+    var found = pass.problems
+    var signer: PublicKey?
+    do { signer = try layout.check(options.trust) } catch { found.record(error) }
+    var report = VerificationReport(problems: found, layout: layout)
+    report.signer = signer
+    return report
   }
 
   /// Compares every section's CRC-32, known type or not, with the section table.
@@ -146,6 +151,6 @@ extension VerificationReport {
       problems: problems.problems, truncatedProblemList: problems.isOverflowing,
       blockingCount: layout?.blockingIndex.entryCount ?? 0,
       identificationCount: layout?.identificationIndex.entryCount ?? 0,
-      labelCount: layout?.labelIndex.labelCount ?? 0)
+      labelCount: layout?.labelIndex.labelCount ?? 0, listVersion: layout?.listVersion ?? 0)
   }
 }

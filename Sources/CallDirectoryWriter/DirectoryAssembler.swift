@@ -24,6 +24,9 @@ struct DirectoryContents {
   /// Identification ranges with their final label ids, ascending and disjoint.
   var identificationRanges: [CanonicalRuns.Run]
 
+  /// Sections that follow the contents as given (a list version, a signature), in this order.
+  var trailing: [RawSection] = []
+
   /// Hands the file to `sink`: the header and table first, then each section.
   func write(options: DirectoryBuilder.Options, to sink: ([UInt8]) throws(WriterError) -> Void) throws(WriterError) {
     enum Bytes {
@@ -54,9 +57,14 @@ struct DirectoryContents {
     if !identificationRanges.isEmpty {
       sections.append((.identificationRanges, .array(Self.rangeSection(identificationRanges.map { ($0.numbers, $0.label) }))))
     }
-    // Version 1.1 only when a range section needs it, so lists without ranges stay 1.0.
-    let minor: UInt16 = sections.count > 6 ? 1 : 0
-    var offset = UInt64(FileHeader.size(sectionCount: sections.count))
+    var extra = trailing
+    if let version = options.listVersion {
+      extra.insert(RawSection(type: .listVersion, bytes: ListVersionSection(version: version).encoded), at: 0)
+    }
+    // The lowest minor version whose sections the file has: lists without ranges stay 1.0.
+    let minor: UInt16 = !extra.isEmpty ? 2 : sections.count > 6 ? 1 : 0
+    let count = sections.count + extra.count
+    var offset = UInt64(FileHeader.size(sectionCount: count))
     var table: [SectionEntry] = []
     for (type, bytes) in sections {
       table.append(
@@ -65,6 +73,14 @@ struct DirectoryContents {
           checksum: bytes.checksum))
       offset += UInt64(bytes.count)
     }
+    for section in extra {
+      table.append(
+        SectionEntry(
+          type: section.type, flags: section.flags, offset: offset, length: UInt64(section.bytes.count),
+          checksum: CRC32.checksum(section.bytes)))
+      offset += UInt64(section.bytes.count)
+    }
+
     try sink(FileHeader(minor: minor, fileLength: offset, sections: table).encoded())
     for (_, bytes) in sections {
       switch bytes {
@@ -72,6 +88,7 @@ struct DirectoryContents {
       case .array(let array): try sink(array)
       }
     }
+    for section in extra { try sink(section.bytes) }
   }
 
   /// A range section: the count, then each range's ends and, when labelled, its label id.

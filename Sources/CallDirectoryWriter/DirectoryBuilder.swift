@@ -25,6 +25,10 @@ public struct DirectoryBuilder: Sendable {
     /// Whether blocks may use the deflate codec where it pays: where it saves half of an entry
     /// block or an eighth of a label block.
     public var allowDeflate: Bool = true
+    /// The provider's list version, written in a `VERS` section when set (`Spec/FORMAT.md`,
+    /// section 16): consumers refuse a list older than the one they have installed. Give each
+    /// published list a higher version than the last, for example its publication time in seconds.
+    public var listVersion: UInt64?
 
     /// The default options.
     public init() {}

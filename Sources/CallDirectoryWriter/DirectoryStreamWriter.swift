@@ -134,7 +134,17 @@ public struct DirectoryStreamWriter {
     try finishOnce(into: sink)
   }
 
-  private mutating func finishOnce(into sink: ([UInt8]) throws(WriterError) -> Void) throws(WriterError) {
+  /// Finishes the directory with `trailing` sections after its contents (a patch carries the list
+  /// version and signature of the file it rebuilds this way).
+  package consuming func finish(
+    appending trailing: [RawSection], into sink: ([UInt8]) throws(WriterError) -> Void
+  ) throws(WriterError) {
+    try finishOnce(appending: trailing, into: sink)
+  }
+
+  private mutating func finishOnce(
+    appending trailing: [RawSection] = [], into sink: ([UInt8]) throws(WriterError) -> Void
+  ) throws(WriterError) {
     try keep(blocking: blockingRuns.finish())
     try keep(identification: identificationRuns.finish())
     let (sortedLabels, newId) = labels.sortedOrder()
@@ -151,7 +161,8 @@ public struct DirectoryStreamWriter {
     let contents = DirectoryContents(
       blocking: try blocking.finish(), identification: try entries.finish(), labels: sortedLabels,
       blockingRanges: blockingRanges,
-      identificationRanges: identificationRanges.map { CanonicalRuns.Run(numbers: $0.numbers, label: newId[Int($0.label)]) })
+      identificationRanges: identificationRanges.map { CanonicalRuns.Run(numbers: $0.numbers, label: newId[Int($0.label)]) },
+      trailing: trailing)
     try contents.write(options: options, to: sink)
   }
 

@@ -62,7 +62,7 @@ func calldir(_ arguments: String..., input: String = "") -> (status: Int32, outp
       #expect(help.status == 0 && help.output.contains("Usage: calldir \(command)"))
       #expect(calldir(command, "--help").output == help.output)
     }
-    #expect(calldir("--version").output.contains("format 1.1: reads 1.x, writes 1.1"))
+    #expect(calldir("--version").output.contains("format 1.2: reads 1.x, writes 1.2"))
   }
 
   @Test func parsesBothOptionForms() throws {

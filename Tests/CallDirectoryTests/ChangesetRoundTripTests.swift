@@ -1,4 +1,5 @@
 @testable import CallDirectoryChangeset
+import CallDirectoryCrypto
 import CallDirectory
 import Testing
 

@@ -35,7 +35,8 @@ struct CraftedFile {
           checksum: CRC32.checksum(section.bytes)))
       offset += UInt64(section.bytes.count)
     }
-    var file = FileHeader(fileLength: offset, sections: table).encoded()
+    // Version 1.1, as the invalid vectors of Spec/vectors/invalid were made.
+    var file = FileHeader(minor: 1, fileLength: offset, sections: table).encoded()
     for section in sections { file.append(contentsOf: section.bytes) }
     return file
   }

@@ -10,12 +10,12 @@ import CallDirectoryFormat
 ///
 /// CryptoKit where the platform has it, libsodium elsewhere: one call over the whole view, which
 /// for a directory is its memory mapping, so hashing reads the file once and copies nothing.
-enum SHA256Digest {
+package enum SHA256Digest {
   /// The digest's length in bytes.
-  static let size = 32
+  package static let size = 32
 
   /// The 32-byte digest of `bytes`.
-  static func hash(_ bytes: ByteView) -> [UInt8] {
+  package static func hash(_ bytes: ByteView) -> [UInt8] {
     #if canImport(CryptoKit)
       return unsafe bytes.withUnsafeBytes { unsafe Array(CryptoKit.SHA256.hash(data: $0)) }
     #else
@@ -33,31 +33,23 @@ enum SHA256Digest {
   }
 
   /// The 32-byte digest of `bytes`.
-  static func hash(_ bytes: [UInt8]) -> [UInt8] {
+  package static func hash(_ bytes: [UInt8]) -> [UInt8] {
     unsafe bytes.withUnsafeBytes { unsafe hash(ByteView($0)) }
   }
 
   /// `digest` as lowercase hexadecimal, for messages.
-  static func hex(_ digest: [UInt8]) -> String {
-    let digits = Array("0123456789abcdef".utf8)
-    var text: [UInt8] = []
-    for byte in digest {
-      text.append(digits[Int(byte >> 4)])
-      text.append(digits[Int(byte & 15)])
-    }
-    return String(decoding: text, as: UTF8.self)
-  }
+  package static func hex(_ digest: [UInt8]) -> String { Hex.string(digest) }
 }
 
 /// SHA-256 over bytes that arrive in pieces: a file as it is written.
-struct SHA256Hasher {
+package struct SHA256Hasher {
   #if canImport(CryptoKit)
     private var state = CryptoKit.SHA256()
   #else
     private var state = crypto_hash_sha256_state()
   #endif
 
-  init() {
+  package init() {
     #if !canImport(CryptoKit)
       // Initialising a state cannot fail; its status is always 0.
       _ = unsafe crypto_hash_sha256_init(&state)
@@ -65,7 +57,19 @@ struct SHA256Hasher {
   }
 
   /// Adds `bytes` to the digest.
-  mutating func update(_ bytes: [UInt8]) {
+  package mutating func update(_ bytes: ByteView) {
+    #if canImport(CryptoKit)
+      unsafe bytes.withUnsafeBytes { unsafe state.update(bufferPointer: $0) }
+    #else
+      unsafe bytes.withUnsafeBytes { buffer in
+        _ = unsafe crypto_hash_sha256_update(
+          &state, buffer.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt64(buffer.count))
+      }
+    #endif
+  }
+
+  /// Adds `bytes` to the digest.
+  package mutating func update(_ bytes: [UInt8]) {
     #if canImport(CryptoKit)
       state.update(data: bytes)
     #else
@@ -76,7 +80,7 @@ struct SHA256Hasher {
   }
 
   /// The 32-byte digest of every byte given.
-  consuming func finish() -> [UInt8] {
+  package consuming func finish() -> [UInt8] {
     #if canImport(CryptoKit)
       return Array(state.finalize())
     #else

@@ -1,0 +1,101 @@
+import CallDirectory
+import CallDirectorySystem
+
+/// Key files: reading public and private keys for the commands that sign and check.
+enum Keys {
+  /// The public key in the file at `path` (a `.pub` file, or 64 hex digits).
+  static func publicKey(_ path: String, console: Console) throws(CommandFailure) -> PublicKey {
+    let text = String(decoding: try Inputs.read(path, console: console), as: UTF8.self)
+    guard let key = PublicKey(text: text) else {
+      throw CommandFailure("\(path): not a public key (expected one line: calldir-ed25519-public-key HEX)")
+    }
+    return key
+  }
+
+  /// The public keys in `paths`, each with the path it came from for messages.
+  static func trusted(_ paths: [String], console: Console) throws(CommandFailure) -> [(PublicKey, String)] {
+    var keys: [(PublicKey, String)] = []
+    for path in paths { keys.append((try publicKey(path, console: console), path)) }
+    return keys
+  }
+
+  /// The private key in the file at `path` (a `.key` file from `calldir keygen`).
+  static func signingKey(_ path: String, console: Console) throws(CommandFailure) -> SigningKey {
+    let text = String(decoding: try Inputs.read(path, console: console), as: UTF8.self)
+    guard let key = SigningKey(text: text) else {
+      throw CommandFailure("\(path): not a private key (expected one line: calldir-ed25519-secret-key HEX)")
+    }
+    return key
+  }
+
+  /// `key` described with the file that holds it, for messages: `key 0123abcd… (provider.pub)`.
+  static func describe(_ key: PublicKey, among trusted: [(PublicKey, String)]) -> String {
+    let file = trusted.first { $0.0 == key }?.1
+    return "key \(key.id)" + (file.map { " (\($0))" } ?? "")
+  }
+}
+
+/// `calldir keygen`: writes a new key pair, the private key readable by its owner only.
+struct Keygen {
+  let output: String
+  let console: Console
+
+  func run() throws(CommandFailure) -> Int32 {
+    let key = SigningKey.generate()
+    let secretPath = output + ".key"
+    let publicPath = output + ".pub"
+    // Created exclusively: an existing key is never overwritten, so a key in use cannot be lost.
+    try write(key.fileText, to: secretPath, mode: 0o600)
+    try write(key.publicKey.fileText, to: publicPath, mode: 0o644)
+    do {
+      try console.print("wrote \(secretPath) (private: keep it secret) and \(publicPath) (public: give it to consumers)")
+      try console.print("key id \(key.publicKey.id)")
+    } catch {
+      throw CommandFailure("cannot write: \(error.message)")
+    }
+    return CLI.ExitCode.success
+  }
+
+  private func write(_ text: String, to path: String, mode: UInt32) throws(CommandFailure) {
+    do {
+      let file = try FileDescriptor.createExclusive(path, mode: .init(mode))
+      try file.closeAfter { () throws(SystemError) in
+        try file.writeAll(Array(text.utf8))
+        try file.sync()
+      }
+    } catch {
+      throw CommandFailure("\(path): cannot create: \(error.message)")
+    }
+  }
+}
+
+/// `calldir sign`: signs a directory or a changeset (told apart by their magic), atomically.
+struct Sign {
+  let file: String
+  let key: String
+  let output: String?
+  let console: Console
+
+  func run() throws(CommandFailure) -> Int32 {
+    let signingKey = try Keys.signingKey(key, console: console)
+    let bytes = try Inputs.read(file, console: console)
+    let signed: [UInt8]
+    if bytes.starts(with: Array("CDCHANGE".utf8)) {
+      do throws(ChangesetError) { signed = try ChangesetSigner.sign(bytes, key: signingKey) } catch {
+        throw CommandFailure("\(Inputs.displayName(file)): \(error)")
+      }
+    } else {
+      do throws(FormatError) { signed = try DirectorySigner.sign(bytes, key: signingKey) } catch {
+        throw CommandFailure("\(Inputs.displayName(file)): \(error)")
+      }
+    }
+    let target = output ?? file
+    try Inputs.write(to: target, console: console) { (sink) throws(CommandFailure) in
+      do throws(SystemError) { try sink(signed) } catch {
+        throw CommandFailure("\(Inputs.displayName(target)): cannot write: \(error.message)")
+      }
+    }
+    console.summary("signed \(Inputs.displayName(target)) with key \(signingKey.publicKey.id)")
+    return CLI.ExitCode.success
+  }
+}
