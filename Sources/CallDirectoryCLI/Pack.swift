@@ -7,6 +7,7 @@ struct Pack {
   let console: Console
 
   func run() throws(CommandFailure) -> Int32 {
+    let started = MonotonicClock.nanoseconds()
     var builder = DirectoryBuilder()
     builder.options.entriesPerBlock = options.entriesPerBlock
     builder.options.listVersion = options.listVersion
@@ -62,7 +63,9 @@ struct Pack {
     let counts = report.finish()
     if options.output != "-" && !options.quiet {
       console.summary(
-        "packed \(counts.read) entries into \(options.output): \(bytes.count) bytes; \(counts.skipped) blank or comment lines skipped, "
+        "packed \(counts.read) entries into \(options.output): \(bytes.count) bytes"
+          + (counts.read > 0 ? " (\(ProgressLine.twoDecimals(Double(bytes.count) / Double(counts.read))) bytes per entry)" : "")
+          + " \(ProgressLine.seconds(since: started)); \(counts.skipped) blank or comment lines skipped, "
           + "\(counts.duplicates) duplicates merged, \(counts.covered) entries inside ranges dropped, "
           + "\(counts.rangesMerged) overlapping or touching ranges merged")
     }

@@ -50,6 +50,12 @@ final class ProgressLine {
     return text
   }
 
+  /// `value` with two decimals, for summaries.
+  static func twoDecimals(_ value: Double) -> String {
+    let hundredths = Int((value * 100).rounded())
+    return "\(hundredths / 100).\(hundredths % 100 < 10 ? "0" : "")\(hundredths % 100)"
+  }
+
   /// `in 1.25 s`: the time since `start`, for final summaries.
   static func seconds(since start: UInt64) -> String {
     let hundredths = (MonotonicClock.nanoseconds() - start) / 10_000_000

@@ -257,9 +257,10 @@ import Testing
     let console = Console(
       readInput: { [] }, writeOutput: { _ in }, writeError: { errors.text += $0 }, errorIsTerminal: true)
     #expect(CLI.main(["pack", "--block", block, "--identify", identify, "-o", out], console: console) == 0)
+    #expect(errors.text.contains("bytes per entry) in "), "\(errors.text)")
     #expect(
       errors.text.hasSuffix(
-        "bytes; 3 blank or comment lines skipped, 2 duplicates merged, 2 entries inside ranges dropped, "
+        " s; 3 blank or comment lines skipped, 2 duplicates merged, 2 entries inside ranges dropped, "
           + "2 overlapping or touching ranges merged\n"), "\(errors.text)")
     #expect(calldir("pack", "--block", block, "-o", out).error.isEmpty)
   }

@@ -39,4 +39,30 @@ import Testing
     #expect(CLI.main(["unpack", scratch.path("a.calldir"), "-o", scratch.path("a.csv")], console: piped.console) == 0)
     #expect(piped.error.isEmpty)
   }
+
+  @Test func verifyDiffAndPatchAreQuietWhenAskedAndSummarisePatch() throws {
+    let scratch = try ScratchDirectory()
+    let old = try scratch.write("old.txt", (0..<20_000).map { "+1202\(String(1_000_000 + $0 * 7))" }.joined(separator: "\n"))
+    let new = try scratch.write("new.txt", (0..<20_000).map { "+1202\(String(1_000_003 + $0 * 7))" }.joined(separator: "\n"))
+    #expect(calldir("pack", "--block", old, "-o", scratch.path("old.calldir")).status == 0)
+    #expect(calldir("pack", "--block", new, "-o", scratch.path("new.calldir")).status == 0)
+    let terminal = Terminal()
+    #expect(CLI.main(["pack", "--block", old, "-o", scratch.path("again.calldir")], console: terminal.console) == 0)
+    #expect(terminal.error.contains("bytes per entry"), "\(terminal.error)")
+    let quiet = Terminal()
+    #expect(CLI.main(["verify", "-q", scratch.path("old.calldir")], console: quiet.console) == 0)
+    #expect(
+      CLI.main(
+        ["diff", "-q", scratch.path("old.calldir"), scratch.path("new.calldir"), "-o", scratch.path("c.cdchanges")],
+        console: quiet.console) == 0)
+    #expect(
+      CLI.main(["patch", "-q", scratch.path("old.calldir"), scratch.path("c.cdchanges"), "-o", scratch.path("p.calldir")], console: quiet.console)
+        == 0)
+    #expect(quiet.error.isEmpty, "\(quiet.error)")
+    let patch = Terminal()
+    #expect(
+      CLI.main(["patch", scratch.path("old.calldir"), scratch.path("c.cdchanges"), "-o", scratch.path("q.calldir")], console: patch.console)
+        == 0)
+    #expect(patch.error.contains("patched ") && patch.error.contains(" s"), "\(patch.error)")
+  }
 }
