@@ -61,6 +61,14 @@ extension Command {
         Table.Option(names: ["--quiet", "-q"], action: .flag { $0.quiet = true }),
         Table.Option(names: ["--sign"], action: .value { $0.signKey = $1 }),
         Table.Option(
+          names: ["--memory"],
+          action: .value { (state, text) throws(UsageError) in
+            guard let mebibytes = Int(text), mebibytes >= 1, mebibytes <= 1 << 20 else {
+              throw UsageError("--memory takes MiB, 1...1048576, not \(text)", command: "pack")
+            }
+            state.memoryLimit = mebibytes << 20
+          }),
+        Table.Option(
           names: ["--list-version"],
           action: .value { (state, text) throws(UsageError) in state.listVersion = try listVersion(text, command: "pack") }),
       ],

@@ -60,6 +60,8 @@ public enum Command: Sendable, Equatable {
     public var signKey: String?
     /// The provider's list version to write into the directory.
     public var listVersion: UInt64?
+    /// The bytes of entries held in memory before a sorted run is spilled to disk.
+    public var memoryLimit = 256 << 20
 
     /// Empty options.
     public init() {}

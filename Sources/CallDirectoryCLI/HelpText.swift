@@ -84,6 +84,8 @@ enum HelpText {
       --sign KEY             sign the directory with the private key file KEY (calldir keygen)
       --list-version N       write the provider's list version N (a whole number; give each
                              published list a higher one); consumers refuse older versions
+      --memory MIB           entries held in memory before a sorted run is spilled beside the
+                             output (default 256); any number of entries packs in this bound
 
     Numbers are accepted as people write them: +1 (202) 555-0100, +1-202-555-0100,
     tel:+1-202-555-0100, 12025550100 (CallKit's form: full international digits).

@@ -8,76 +8,133 @@ struct Pack {
 
   func run() throws(CommandFailure) -> Int32 {
     let started = MonotonicClock.nanoseconds()
-    var builder = DirectoryBuilder()
-    builder.options.entriesPerBlock = options.entriesPerBlock
-    builder.options.listVersion = options.listVersion
+    var directoryOptions = DirectoryBuilder.Options()
+    directoryOptions.entriesPerBlock = options.entriesPerBlock
+    directoryOptions.listVersion = options.listVersion
     // Read first, so that a wrong key path fails before the inputs are parsed.
     let signingKey = try options.signKey.map { (path) throws(CommandFailure) in try Keys.signingKey(path, console: console) }
+    // Runs and spools go beside the output, on a file system with room for it.
+    let scratch = options.output == "-" ? AtomicFile.scratchDirectory : AtomicFile.directory(of: options.output)
+    var writer: SortingDirectoryWriter
+    do {
+      writer = try SortingDirectoryWriter(options: directoryOptions, temporaryDirectory: scratch, memoryLimit: options.memoryLimit)
+    } catch {
+      throw CommandFailure(error.description)
+    }
     let people = PhoneNumberParser(defaultCountryCode: options.country)
     let listings = PhoneNumberParser(defaultCountryCode: options.country, digitLimits: PhoneNumberParser.formatDomainDigits)
-    var report = PackReport()
+    var read = 0
+    var skipped = 0
     let progress = ProgressLine(console: console, label: "pack", quiet: options.quiet)
     let inputs: [(path: String, role: InputRole)] =
       options.listings.map { ($0, .listing) } + options.blockFiles.map { ($0, .blockList) }
       + options.identifyFiles.map { ($0, .identify) }
     for (path, role) in inputs {
-      let bytes = try Self.readInflating(path, console: console)
       let format = options.format ?? ListingFormat.implied(by: path) ?? .csv
-      do throws(ListingError) {
-        let each = { (record: ListingRecord) throws(ListingError) in
-          try add(record, to: &builder, file: path)
-          report.note(record)
-          progress.advance()
+      // Added to line numbers of a block list read in pieces, so that messages name the file's line.
+      var lineOffset = 0
+      let each = { (record: ListingRecord) throws(ListingError) in
+        var record = record
+        record.line += lineOffset
+        try add(record, to: &writer, file: path)
+        read += 1
+        progress.advance()
+      }
+      func parse(_ body: () throws(ListingError) -> Int) throws(CommandFailure) {
+        do throws(ListingError) { skipped += try body() } catch {
+          throw CommandFailure(
+            (error.line < 1 ? error : ListingError(file: error.file, line: error.line + lineOffset, message: error.message)).description)
         }
+      }
+      if role == .blockList, var pieces = try Self.pieces(of: path) {
+        // A plain block list is read a few MiB at a time: its text never has to fit in memory.
+        while let (bytes, lines) = try pieces.next() {
+          try parse { () throws(ListingError) in try BlockListParser.parse(bytes: bytes, file: path, parser: people, each: each) }
+          lineOffset += lines
+        }
+        continue
+      }
+      let bytes = try Self.readInflating(path, console: console)
+      try parse { () throws(ListingError) -> Int in
         switch (role, format) {
         case (.blockList, _):
-          report.skipped += try BlockListParser.parse(bytes: bytes, file: path, parser: people, each: each)
+          return try BlockListParser.parse(bytes: bytes, file: path, parser: people, each: each)
         case (_, .jsonl):
           // A JSON Lines record names its kind, so one reader serves listings and identify files.
-          let parser = role == .listing ? listings : people
-          report.skipped += try ListingJSONLines.parse(bytes: bytes, file: path, parser: parser, each: each)
+          return try ListingJSONLines.parse(bytes: bytes, file: path, parser: role == .listing ? listings : people, each: each)
         case (.listing, _):
-          let table: TableFormat = format == .tsv ? .tsv : .csv
-          report.skipped += try ListingParser.parse(bytes: bytes, file: path, parser: listings, format: table, each: each)
+          return try ListingParser.parse(bytes: bytes, file: path, parser: listings, format: format == .tsv ? .tsv : .csv, each: each)
         case (.identify, _):
-          let table: TableFormat = format == .tsv ? .tsv : .csv
-          report.skipped += try IdentifyCSVParser.parse(bytes: bytes, file: path, parser: people, format: table, each: each)
+          return try IdentifyCSVParser.parse(bytes: bytes, file: path, parser: people, format: format == .tsv ? .tsv : .csv, each: each)
         }
-      } catch {
-        throw CommandFailure(error.description)
       }
     }
     progress.finish()
-    var bytes: [UInt8]
-    do { bytes = try builder.encoded() } catch { throw CommandFailure(error.description) }
-    if let signingKey {
-      do throws(FormatError) { bytes = try DirectorySigner.sign(bytes, key: signingKey) } catch {
-        throw CommandFailure("cannot sign: \(error)")
-      }
-    }
+    var size = 0
+    var statistics = CanonicalStatistics()
     try Inputs.write(to: options.output, console: console) { (sink) throws(CommandFailure) in
-      do throws(SystemError) { try sink(bytes) } catch {
-        throw CommandFailure("\(Inputs.displayName(options.output)): cannot write: \(error.message)")
+      func output(_ bytes: [UInt8]) throws(CommandFailure) {
+        size += bytes.count
+        do throws(SystemError) { try sink(bytes) } catch {
+          throw CommandFailure("\(Inputs.displayName(options.output)): cannot write: \(error.message)")
+        }
+      }
+      if let signingKey {
+        // A signature covers the whole file, so a signed directory is made in memory, then signed.
+        var bytes: [UInt8] = []
+        do throws(WriterError) { statistics = try writer.finish { (piece) throws(WriterError) in bytes += piece } } catch {
+          throw CommandFailure(error.description)
+        }
+        let signed: [UInt8]
+        do throws(FormatError) { signed = try DirectorySigner.sign(bytes, key: signingKey) } catch {
+          throw CommandFailure("cannot sign: \(error)")
+        }
+        try output(signed)
+      } else {
+        var failure: CommandFailure?
+        do throws(WriterError) {
+          statistics = try writer.finish { (piece) throws(WriterError) in
+            do throws(CommandFailure) { try output(piece) } catch {
+              failure = error
+              throw .invalidOption(error.message)
+            }
+          }
+        } catch {
+          throw failure ?? CommandFailure(error.description)
+        }
       }
     }
-    let counts = report.finish()
     if options.output != "-" && !options.quiet {
       console.summary(
-        "packed \(counts.read) entries into \(options.output): \(bytes.count) bytes"
-          + (counts.read > 0 ? " (\(ProgressLine.twoDecimals(Double(bytes.count) / Double(counts.read))) bytes per entry)" : "")
-          + " \(ProgressLine.seconds(since: started)); \(counts.skipped) blank or comment lines skipped, "
-          + "\(counts.duplicates) duplicates merged, \(counts.covered) entries inside ranges dropped, "
-          + "\(counts.rangesMerged) overlapping or touching ranges merged")
+        "packed \(read) entries into \(options.output): \(size) bytes"
+          + (read > 0 ? " (\(ProgressLine.twoDecimals(Double(size) / Double(read))) bytes per entry)" : "")
+          + " \(ProgressLine.seconds(since: started)); \(skipped) blank or comment lines skipped, "
+          + "\(statistics.duplicates) duplicates merged, \(statistics.covered) entries inside ranges dropped, "
+          + "\(statistics.rangesMerged) overlapping or touching ranges merged")
     }
     if options.json {
       let object = JSON.Value.object([
-        ("output", .string(options.output)), ("bytes", .int(bytes.count)), ("read", .int(counts.read)),
-        ("skipped", .int(counts.skipped)), ("duplicates", .int(counts.duplicates)), ("covered", .int(counts.covered)),
-        ("rangesMerged", .int(counts.rangesMerged)),
+        ("output", .string(options.output)), ("bytes", .int(size)), ("read", .int(read)),
+        ("skipped", .int(skipped)), ("duplicates", .int(statistics.duplicates)), ("covered", .int(statistics.covered)),
+        ("rangesMerged", .int(statistics.rangesMerged)),
       ])
       do { try console.print(JSON.render(object)) } catch { throw CommandFailure("cannot write: \(error.message)") }
     }
     return CLI.ExitCode.success
+  }
+
+  /// A plain file read in pieces that end at a line break, or `nil` for standard input and
+  /// gzip files (read whole).
+  static func pieces(of path: String) throws(CommandFailure) -> LinePieces? {
+    guard path != "-", !path.lowercased().hasSuffix(".gz") else { return nil }
+    let file: FileDescriptor
+    do { file = try FileDescriptor.openForReading(path) } catch {
+      throw CommandFailure("\(path): cannot read: \(error.message)")
+    }
+    var pieces = LinePieces(file: file)
+    // A gzip file without the .gz ending is read whole, so that it can be inflated.
+    guard let first = try pieces.peekMagic(), !Gzip.hasMagic(first) else { return nil }
+    return pieces
   }
 
   private enum InputRole { case listing, blockList, identify }
@@ -92,79 +149,14 @@ struct Pack {
   }
 
   /// Adds one parsed record; a writer error names the record's file and line.
-  private func add(_ record: ListingRecord, to builder: inout DirectoryBuilder, file: String) throws(ListingError) {
+  private func add(_ record: ListingRecord, to writer: inout SortingDirectoryWriter, file: String) throws(ListingError) {
     do {
       switch record.kind {
-      case .blocking: try builder.block(record.numbers)
-      case .identification: try builder.identify(record.numbers, label: record.label ?? "")
+      case .blocking: try writer.block(record.numbers)
+      case .identification: try writer.identify(record.numbers, label: record.label ?? "")
       }
     } catch {
       throw ListingError(file: file, line: record.line, message: error.description)
     }
-  }
-}
-
-/// What pack read and what the directory's canonical form drops or joins, counted the way
-/// `DirectoryBuilder` applies its rules (`Spec/INPUT.md` section 1.1 and 3).
-struct PackReport {
-  /// The counts reported.
-  struct Counts {
-    /// Entries read from all inputs.
-    var read = 0
-    /// Blank lines and `#` comments skipped.
-    var skipped = 0
-    /// Entries that repeat an earlier one exactly (same kind, numbers and label).
-    var duplicates = 0
-    /// Single numbers dropped because a range of the same kind (and label) covers them.
-    var covered = 0
-    /// Ranges joined into another because they overlap or touch it.
-    var rangesMerged = 0
-  }
-
-  var skipped = 0
-  private var read = 0
-  /// Distinct entries by kind and label (`nil` for blocking); sets make exact duplicates fall out.
-  private var singles: [String?: Set<Int64>] = [:]
-  private var ranges: [String?: Set<ClosedRange<Int64>>] = [:]
-
-  mutating func note(_ record: ListingRecord) {
-    read += 1
-    let key = record.kind == .blocking ? nil : record.label
-    if record.last == nil {
-      singles[key, default: []].insert(record.number)
-    } else {
-      ranges[key, default: []].insert(record.numbers)
-    }
-  }
-
-  /// The counts, from a sort of each group's ranges: O(*n* log *n*).
-  func finish() -> Counts {
-    var counts = Counts(read: read, skipped: skipped)
-    let distinct = singles.values.reduce(0) { $0 + $1.count } + ranges.values.reduce(0) { $0 + $1.count }
-    counts.duplicates = read - distinct
-    for (key, group) in ranges {
-      let sorted = group.sorted { $0.lowerBound < $1.lowerBound }
-      var merged: [ClosedRange<Int64>] = []
-      for range in sorted {
-        // `last.upperBound < Int64.max` (listing numbers stop at Int64.max - 1), so + 1 cannot wrap.
-        if let last = merged.last, range.lowerBound <= last.upperBound + 1 {
-          merged[merged.count - 1] = last.lowerBound...max(last.upperBound, range.upperBound)
-        } else {
-          merged.append(range)
-        }
-      }
-      counts.rangesMerged += sorted.count - merged.count
-      for number in singles[key] ?? [] {
-        // The last merged range starting at or below `number`, found by binary search.
-        var low = 0
-        var high = merged.count
-        while low < high {
-          let middle = (low + high) / 2
-          if merged[middle].lowerBound <= number { low = middle + 1 } else { high = middle }
-        }
-        if low > 0 && merged[low - 1].contains(number) { counts.covered += 1 }
-      }
-    }
-    return counts
   }
 }

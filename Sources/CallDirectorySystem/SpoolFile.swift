@@ -61,6 +61,27 @@ public final class SpoolFile {
     buffer.removeAll(keepingCapacity: true)
   }
 
+  /// Up to `count` bytes from `offset` (fewer at the end); what was appended so far is readable.
+  /// - Throws: `SystemError` from `write` (flushing the buffer) or `pread`.
+  public func read(at offset: Int, count wanted: Int) throws(SystemError) -> [UInt8] {
+    try flush()
+    let length = max(0, min(wanted, count - offset))
+    var bytes = [UInt8](repeating: 0, count: length)
+    var filled = 0
+    while filled < length {
+      let result = unsafe bytes.withUnsafeMutableBytes { raw in
+        Result { () throws(SystemError) -> Int in
+          try unsafe file.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[filled..<length]), at: offset + filled)
+        }
+      }
+      let read = try result.get()
+      // The file holds `count` bytes: an early end means someone truncated it.
+      guard read > 0 else { throw SystemError(operation: "pread", path: file.path, errno: EIO) }
+      filled += read
+    }
+    return bytes
+  }
+
   /// Hands every byte appended so far to `body`, in order, in pieces of at most `chunk` bytes;
   /// every piece but the last holds exactly `chunk` bytes, so fixed-size records never straddle two
   /// pieces when `chunk` is a multiple of their size.

@@ -33,9 +33,15 @@ struct CanonicalRuns {
 
   /// Whether ranges carry labels: identification merges only runs with equal labels.
   let labelled: Bool
+  /// What the canonical form dropped or joined so far.
+  private(set) var statistics = CanonicalStatistics()
   private var heldSingle: Run?
   private var heldRange: Run?
   private var lastStart: Int64 = .min
+  /// The last range as it was given, and the last single found covered, for telling exact
+  /// repeats (duplicates) from merges: equal runs arrive next to each other.
+  private var lastRange: Run?
+  private var lastCovered: Int64?
 
   init(labelled: Bool) {
     self.labelled = labelled
@@ -54,6 +60,8 @@ struct CanonicalRuns {
     let number = run.numbers.lowerBound
     if let range = heldRange, number <= range.numbers.upperBound {
       guard range.label == run.label else { throw .numberInsideRange(single: run, range: range) }
+      if lastCovered == number { statistics.duplicates += 1 } else { statistics.covered += 1 }
+      lastCovered = number
       return Released()
     }
     var released = Released()
@@ -62,6 +70,7 @@ struct CanonicalRuns {
         guard single.label == run.label else {
           throw .conflictingLabels(number: number, first: single.label, second: run.label)
         }
+        statistics.duplicates += 1
         return released
       }
       released.single = single
@@ -71,10 +80,17 @@ struct CanonicalRuns {
   }
 
   private mutating func addRange(_ run: Run) throws(Violation) -> Released {
+    if lastRange == run {
+      statistics.duplicates += 1
+      return Released()
+    }
+    lastRange = run
     var released = Released()
     if let single = heldSingle {
       if single.numbers.lowerBound == run.numbers.lowerBound {
         guard single.label == run.label else { throw .numberInsideRange(single: single, range: run) }
+        statistics.covered += 1
+        lastCovered = single.numbers.lowerBound
       } else {
         released.single = single
       }
@@ -89,6 +105,7 @@ struct CanonicalRuns {
     let touches = run.numbers.lowerBound == range.numbers.upperBound + 1
     if overlaps && range.label != run.label { throw .overlappingRanges(first: range, second: run) }
     if overlaps || (touches && range.label == run.label) {
+      statistics.rangesMerged += 1
       heldRange?.numbers = range.numbers.lowerBound...max(range.numbers.upperBound, run.numbers.upperBound)
     } else {
       released.range = range
@@ -119,5 +136,26 @@ extension CanonicalRuns.Violation {
         number: single.numbers.lowerBound, label: label(single.label), range: range.numbers,
         rangeLabel: label(range.label))
     }
+  }
+}
+
+/// What making the canonical form dropped or joined (`Spec/INPUT.md`, section 3).
+public struct CanonicalStatistics: Sendable, Equatable {
+  /// Entries and ranges that repeat an earlier one exactly (same kind, numbers and label).
+  public var duplicates = 0
+  /// Single numbers dropped because a range of the same kind (and label) covers them.
+  public var covered = 0
+  /// Ranges joined into another because they overlap or touch it.
+  public var rangesMerged = 0
+
+  /// No entries dropped or joined.
+  public init() {}
+
+  static func + (a: CanonicalStatistics, b: CanonicalStatistics) -> CanonicalStatistics {
+    var sum = a
+    sum.duplicates += b.duplicates
+    sum.covered += b.covered
+    sum.rangesMerged += b.rangesMerged
+    return sum
   }
 }

@@ -137,31 +137,20 @@ public struct DirectoryBuilder: Sendable {
   /// checks them and hands the file to `sink` in pieces.
   func encode(_ sink: ([UInt8]) throws(WriterError) -> Void) throws(WriterError) {
     var writer = try DirectoryStreamWriter(options: options, labels: labels)
-    let numbers = blocking.sorted()
-    let ranges = blockingRanges.sorted { $0.lowerBound < $1.lowerBound }
-    var (single, range) = (0, 0)
-    while single < numbers.count || range < ranges.count {
-      if range < ranges.count && (single == numbers.count || ranges[range].lowerBound <= numbers[single]) {
-        try writer.add(blocking: ranges[range])
-        range += 1
-      } else {
-        try writer.add(blocking: numbers[single]...numbers[single])
-        single += 1
-      }
-    }
-    let entries = identification.sorted { ($0.number, $0.label) < ($1.number, $1.label) }
-    let labelled = identificationRanges.sorted { ($0.range.lowerBound, $0.label) < ($1.range.lowerBound, $1.label) }
-    (single, range) = (0, 0)
-    while single < entries.count || range < labelled.count {
-      if range < labelled.count && (single == entries.count || labelled[range].range.lowerBound <= entries[single].number) {
-        try writer.add(identification: labelled[range].range, label: labelled[range].label)
-        range += 1
-      } else {
-        try writer.add(identification: entries[single].number...entries[single].number, label: entries[single].label)
-        single += 1
-      }
-    }
+    var numbers = ArraySource(blocking.sorted())
+    try writer.add(blocking: &numbers, ranges: Self.sorted(blockingRanges))
+    var entries = ArraySource(identification.sorted())
+    try writer.add(identification: &entries, ranges: Self.sorted(identificationRanges))
     try writer.finish(into: sink)
+  }
+
+  /// Ranges in the order the stream writer takes them; equal ranges next to each other.
+  static func sorted(_ ranges: [ClosedRange<Int64>]) -> [ClosedRange<Int64>] {
+    ranges.sorted { ($0.lowerBound, $0.upperBound) < ($1.lowerBound, $1.upperBound) }
+  }
+
+  static func sorted(_ ranges: [IdentificationRange]) -> [IdentificationRange] {
+    ranges.sorted { ($0.range.lowerBound, $0.range.upperBound, $0.label) < ($1.range.lowerBound, $1.range.upperBound, $1.label) }
   }
 }
 

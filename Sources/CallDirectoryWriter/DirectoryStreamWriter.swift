@@ -47,10 +47,13 @@ public struct DirectoryStreamWriter {
   }
 
   /// Continues with labels already numbered (a builder's), so that their ids can be given directly.
-  init(options: DirectoryBuilder.Options, labels: LabelTable) throws(WriterError) {
-    try self.init(options: options)
+  init(options: DirectoryBuilder.Options, labels: LabelTable, temporaryDirectory: String? = nil) throws(WriterError) {
+    try self.init(options: options, temporaryDirectory: temporaryDirectory)
     self.labels = labels
   }
+
+  /// What the canonical form dropped or joined among the entries added so far.
+  public var statistics: CanonicalStatistics { blockingRuns.statistics + identificationRuns.statistics }
 
   /// Adds a number to block; numbers must not decrease.
   /// - Throws: `WriterError.numberOutOfRange`, or `.outOfOrder` for a number below the last one.
@@ -111,6 +114,36 @@ public struct DirectoryStreamWriter {
       throw error.writerError(kind: "identification", label: labels.text)
     }
     try keep(identification: released)
+  }
+
+  /// Adds sorted single blocking numbers and sorted ranges (by first number, then last), merged in order.
+  mutating func add<Source: SortedSource>(
+    blocking singles: inout Source, ranges: [ClosedRange<Int64>]
+  ) throws(WriterError) where Source.Record == Int64 {
+    var next = 0
+    while let number = try singles.next() {
+      while next < ranges.count && ranges[next].lowerBound <= number {
+        try add(blocking: ranges[next])
+        next += 1
+      }
+      try add(blocking: number...number)
+    }
+    for range in ranges[next...] { try add(blocking: range) }
+  }
+
+  /// Adds sorted single identification entries and sorted ranges, merged in order.
+  mutating func add<Source: SortedSource>(
+    identification singles: inout Source, ranges: [IdentificationRange]
+  ) throws(WriterError) where Source.Record == IdentificationEntry {
+    var next = 0
+    while let entry = try singles.next() {
+      while next < ranges.count && ranges[next].range.lowerBound <= entry.number {
+        try add(identification: ranges[next].range, label: ranges[next].label)
+        next += 1
+      }
+      try add(identification: entry.number...entry.number, label: entry.label)
+    }
+    for range in ranges[next...] { try add(identification: range.range, label: range.label) }
   }
 
   private mutating func keep(blocking released: CanonicalRuns.Released) throws(WriterError) {

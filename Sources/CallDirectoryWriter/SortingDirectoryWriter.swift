@@ -1,0 +1,126 @@
+import CallDirectoryFormat
+import CallDirectorySystem
+
+/// Writes a call directory from entries in any order, in bounded memory: an external sort.
+///
+/// Entries gather in memory up to `memoryLimit` bytes; then the larger kind is sorted and spilled
+/// to a run in an unlinked spool file in `temporaryDirectory`. When the file is written the runs
+/// are merged and streamed through `DirectoryStreamWriter`, which spools the encoded sections, so
+/// the whole job holds about `memoryLimit` bytes of entries, 64 KiB per run, the distinct labels,
+/// the ranges and the index (16 bytes per block of entries), whatever the number of entries.
+/// Disk: about 8 bytes per blocking entry and 12 per identification entry for the runs, plus the
+/// output, in `temporaryDirectory`.
+///
+/// The file is byte-identical to what `DirectoryBuilder` makes of the same entries. Spilled runs
+/// belong to the writer, not to its value: use one copy of a writer, as the examples do.
+///
+///     var writer = try SortingDirectoryWriter(temporaryDirectory: "/var/tmp", memoryLimit: 256 << 20)
+///     for number in numbersInAnyOrder { try writer.block(number) }
+///     let report = try writer.write(to: "big.calldir")
+public struct SortingDirectoryWriter {
+  /// The encoding options.
+  public let options: DirectoryBuilder.Options
+  private let temporaryDirectory: String
+  private let memoryLimit: Int
+  private var labels = LabelTable()
+  private var blocking: ExternalSorter<Int64>
+  private var identification: ExternalSorter<IdentificationEntry>
+  private var blockingRanges: [ClosedRange<Int64>] = []
+  private var identificationRanges: [IdentificationRange] = []
+
+  /// A writer spilling to `temporaryDirectory` once its entries take `memoryLimit` bytes.
+  /// - Throws: `WriterError.invalidOption` for options out of range.
+  public init(
+    options: DirectoryBuilder.Options = .init(), temporaryDirectory: String, memoryLimit: Int = 256 << 20
+  ) throws(WriterError) {
+    guard options.entriesPerBlock >= Layout.minimumEntriesPerBlock, options.entriesPerBlock <= Layout.maximumEntriesPerBlock
+    else {
+      throw .invalidOption("entries per block must be \(Layout.minimumEntriesPerBlock)...\(Layout.maximumEntriesPerBlock)")
+    }
+    self.options = options
+    self.temporaryDirectory = temporaryDirectory
+    self.memoryLimit = max(1 << 12, memoryLimit)
+    blocking = ExternalSorter(limit: .max, directory: temporaryDirectory)
+    identification = ExternalSorter(limit: .max, directory: temporaryDirectory)
+  }
+
+  /// The entries added so far, duplicates included (ranges not counted).
+  public var addedCount: (blocking: Int, identification: Int) { (blocking.count, identification.count) }
+
+  /// Adds a number to block.
+  /// - Throws: `WriterError.numberOutOfRange`, or `.system` when a run cannot be spilled.
+  public mutating func block(_ number: Int64) throws(WriterError) {
+    guard Limits.isValidNumber(number) else { throw .numberOutOfRange(number) }
+    try blocking.append(number)
+    try spillIfFull()
+  }
+
+  /// Adds a range of numbers to block, both ends included.
+  /// - Throws: `WriterError.invalidRange`.
+  public mutating func block(_ range: ClosedRange<Int64>) throws(WriterError) {
+    try DirectoryStreamWriter.check(range)
+    if range.count == 1 { return try block(range.lowerBound) }
+    blockingRanges.append(range)
+  }
+
+  /// Adds a number to identify with `label`.
+  /// - Throws: `WriterError` for an invalid number or label, or `.system`.
+  public mutating func identify(_ number: Int64, label: String) throws(WriterError) {
+    guard Limits.isValidNumber(number) else { throw .numberOutOfRange(number) }
+    try identification.append(IdentificationEntry(number: number, label: try labels.id(of: Array(label.utf8), for: number)))
+    try spillIfFull()
+  }
+
+  /// Adds a range of numbers, both ends included, to identify with `label`.
+  /// - Throws: `WriterError` for an invalid range or label.
+  public mutating func identify(_ range: ClosedRange<Int64>, label: String) throws(WriterError) {
+    try DirectoryStreamWriter.check(range)
+    if range.count == 1 { return try identify(range.lowerBound, label: label) }
+    identificationRanges.append(
+      IdentificationRange(range: range, label: try labels.id(of: Array(label.utf8), for: range.lowerBound)))
+  }
+
+  private mutating func spillIfFull() throws(WriterError) {
+    guard blocking.bufferedBytes + identification.bufferedBytes >= memoryLimit else { return }
+    if blocking.bufferedBytes >= identification.bufferedBytes { try blocking.spill() } else { try identification.spill() }
+  }
+
+  /// Merges the runs and hands the file to `sink`, header first.
+  /// - Returns: what the canonical form dropped or joined.
+  /// - Throws: `WriterError` for conflicting labels or ranges, or `.system`.
+  public consuming func finish(into sink: ([UInt8]) throws(WriterError) -> Void) throws(WriterError) -> CanonicalStatistics {
+    try finishOnce(into: sink)
+  }
+
+  private mutating func finishOnce(into sink: ([UInt8]) throws(WriterError) -> Void) throws(WriterError) -> CanonicalStatistics {
+    var writer = try DirectoryStreamWriter(options: options, labels: labels, temporaryDirectory: temporaryDirectory)
+    var numbers = blocking.merged()
+    try writer.add(blocking: &numbers, ranges: DirectoryBuilder.sorted(blockingRanges))
+    var entries = identification.merged()
+    try writer.add(identification: &entries, ranges: DirectoryBuilder.sorted(identificationRanges))
+    let statistics = writer.statistics
+    try writer.finish(into: sink)
+    return statistics
+  }
+
+  /// Merges the runs and writes the file to `path` atomically.
+  /// - Returns: what the canonical form dropped or joined.
+  /// - Throws: `WriterError`; `path` is then left as it was.
+  public consuming func write(to path: String) throws(WriterError) -> CanonicalStatistics {
+    var statistics = CanonicalStatistics()
+    var me = self
+    do throws(AtomicWriteError<WriterError>) {
+      try AtomicFile.write(to: path) { (sink: ([UInt8]) throws(SystemError) -> Void) throws(WriterError) in
+        statistics = try me.finishOnce { (piece) throws(WriterError) in
+          do throws(SystemError) { try sink(piece) } catch { throw .system(error) }
+        }
+      }
+    } catch {
+      switch error {
+      case .system(let failure): throw .system(failure)
+      case .producer(let failure): throw failure
+      }
+    }
+    return statistics
+  }
+}
