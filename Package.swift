@@ -84,7 +84,9 @@ let package = Package(
       name: "CallDirectoryCLI", dependencies: ["CallDirectory", "CallDirectoryResolver", "CallDirectorySystem"],
       swiftSettings: strict),
     .executableTarget(name: "calldir", dependencies: ["CallDirectoryCLI"], swiftSettings: strict),
-    .executableTarget(name: "calldir-bench", dependencies: ["CallDirectory", "CZlib"], swiftSettings: strict),
+    // SQLite from the system (Debian: libsqlite3-dev): a peer the benchmark measures, used by nothing else.
+    .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+    .executableTarget(name: "calldir-bench", dependencies: ["CallDirectory", "CZlib", "CSQLite"], swiftSettings: strict),
     .testTarget(
       name: "CallDirectoryTests",
       dependencies: [

@@ -2,10 +2,11 @@ import CallDirectory
 import Foundation
 
 extension DatasetBench {
-  /// The lookup sections: number search (hits and misses) and, for identification, `label(for:)`.
+  /// The lookup sections: number search (hits and misses) against every peer and, for
+  /// identification, `label(for:)`.
   func lookups(
-    _ reader: CallDirectoryReader, plain: CallDirectoryReader?, codecs: BlockCodecs, into table: inout Table,
-    _ summary: inout Summary
+    _ reader: CallDirectoryReader, plain: CallDirectoryReader?, codecs: BlockCodecs, sqlite: [SQLiteFileInfo],
+    into table: inout Table, _ summary: inout Summary
   ) throws {
     var random = SeededGenerator.derived(from: configuration.seed, dataset.name + " queries")
     let hits = dataset.numbers.sample(configuration.lookupQueries, using: &random)
@@ -16,6 +17,20 @@ extension DatasetBench {
     let array = SortedArrayPeer(
       numbers: dataset.numbers, labelIndices: dataset.labelIndices, labels: dataset.labels, returnsLabel: false)
     let batch = configuration.lookupBatch
+    let identification = dataset.kind == .identification
+    // SQLite answers in microseconds: a quarter of the queries keeps its passes within seconds.
+    let sqliteShare = 4
+    var sqlitePeers: [(name: String, peer: SQLitePeer)] = []
+    for file in sqlite {
+      sqlitePeers.append(
+        ("SQLite best: \(file.layout.rawValue), mmap, 1 read txn", try SQLitePeer(path: file.path, identification: identification, setup: .best)))
+    }
+    if let rowid = sqlite.first(where: { $0.layout == .rowid }) {
+      sqlitePeers.append(
+        ("SQLite common: autocommit, prepared once", try SQLitePeer(path: rowid.path, identification: identification, setup: .commonReused)))
+      sqlitePeers.append(
+        ("SQLite common: autocommit, prepared per query", try SQLitePeer(path: rowid.path, identification: identification, setup: .commonPerQuery)))
+    }
     func ours(_ reader: CallDirectoryReader, _ suffix: String, _ queries: [Int64]) -> LookupContender {
       dataset.kind == .blocking
         ? LookupContender(
@@ -25,48 +40,73 @@ extension DatasetBench {
     }
     // The array is contender 1: every ratio is taken against it.
     func contenders(_ queries: [Int64]) -> [LookupContender] {
-      [
+      let fewer = Array(queries.prefix(queries.count / sqliteShare))
+      return [
         ours(reader, "", queries),
         LookupContender("sorted [Int64], binary search", array, queries: queries, batch: batch),
-        LookupContender("mmapped raw Int64 file, binary search", mapped, queries: queries, batch: batch),
+        LookupContender("mmapped sorted Int64 file, binary search", mapped, queries: queries, batch: batch),
       ] + (plain.map { [ours($0, ", deflate off", queries)] } ?? [])
+        + sqlitePeers.map { LookupContender($0.name, $0.peer, queries: fewer, batch: batch) }
     }
     let hitContenders = contenders(hits)
     let hitTimings = LookupContender.compare(hitContenders, configuration.lookupRepetitions, sink: sink)
     let missTimings = LookupContender.compare(contenders(misses), configuration.lookupRepetitions, sink: sink)
 
-    table.section(
-      "lookup, ns per lookup (warm)",
-      ["hit mean", "hit p50", "hit p99", "miss mean", "miss p50", "miss p99", "hit vs array", "miss vs array"])
-    for index in hitContenders.indices {
-      let hit = hitTimings[index]
-      let miss = missTimings[index]
-      table.row([
-        hitContenders[index].name, Format.nanoseconds(hit.mean), Format.nanoseconds(hit.batchMeans.median),
-        Format.nanoseconds(hit.batchMeans.percentile(99)), Format.nanoseconds(miss.mean),
-        Format.nanoseconds(miss.batchMeans.median), Format.nanoseconds(miss.batchMeans.percentile(99)),
-        Format.ratio(hit.mean / hitTimings[1].mean), Format.ratio(miss.mean / missTimings[1].mean),
-      ])
+    for (title, timings) in [("lookup hits, ns (warm)", hitTimings), ("lookup misses, ns (warm)", missTimings)] {
+      table.section(
+        title, ["mean", "p50 (16)", "p99 (16)", "single p50", "single p99", "p50 vs array", "mean vs array"])
+      for index in hitContenders.indices {
+        let timing = timings[index]
+        table.row([
+          hitContenders[index].name, Format.nanoseconds(timing.mean), Format.nanoseconds(timing.batchMeans.median),
+          Format.nanoseconds(timing.batchMeans.percentile(99)), Format.nanoseconds(timing.singles.median),
+          Format.nanoseconds(timing.singles.percentile(99)),
+          Format.ratio(timing.batchMeans.median / timings[1].batchMeans.median),
+          Format.ratio(timing.mean / timings[1].mean),
+        ])
+      }
     }
     summary.hitRatio = hitTimings[0].mean / hitTimings[1].mean
     summary.missRatio = missTimings[0].mean / missTimings[1].mean
+    summary.hitP50Ratio = hitTimings[0].batchMeans.median / hitTimings[1].batchMeans.median
+    summary.missP50Ratio = missTimings[0].batchMeans.median / missTimings[1].batchMeans.median
+    summary.lookupP50 = (hitTimings[0].batchMeans.median, missTimings[0].batchMeans.median)
+    let sqliteBase = 3 + (plain == nil ? 0 : 1)
+    for (offset, entry) in sqlitePeers.enumerated() {
+      let index = sqliteBase + offset
+      let p50s = (hitTimings[index].batchMeans.median, missTimings[index].batchMeans.median)
+      if entry.name.hasPrefix("SQLite best") {
+        let best = summary.sqliteBestP50
+        summary.sqliteBestP50 = best.map { (min($0.0, p50s.0), min($0.1, p50s.1)) } ?? p50s
+      } else if entry.name.hasSuffix("prepared once") {
+        summary.sqliteCommonP50 = p50s
+      }
+    }
     if plain != nil {
       summary.plainRatios = (hitTimings[3].mean / hitTimings[1].mean, missTimings[3].mean / missTimings[1].mean)
     }
     let repetitions = configuration.lookupRepetitions
     table.note(
-      "\(Format.grouped(hits.count)) random hits and as many misses from the same number space, "
-        + "\(repetitions.samples) interleaved passes after \(repetitions.warmup) warm-up;")
-    table.note("timed in batches of \(batch) lookups: mean = all time / all lookups, p50/p99 are of the batch means;")
+      "\(Format.grouped(hits.count)) random hits and as many misses from the same number space "
+        + "(SQLite: the first \(Format.grouped(hits.count / sqliteShare))), "
+        + "\(repetitions.samples) interleaved passes after \(repetitions.warmup) warm-up; every file warm in the page cache;")
+    table.note(
+      "p50/p99 (16): of the means of batches of \(batch) lookups between two clock reads; "
+        + "single: each lookup between its own two clock reads, one clock read (\(Format.nanoseconds(clockNanoseconds)) ns) included;")
+    table.note("mean = all batched time / all batched lookups; single lookups use the first half of the queries")
     let wrong = wrongAnswers(reader, hits: hits, misses: misses)
     if wrong > 0 { table.note("WARNING: calldir answered \(wrong) of the queries wrongly or threw") }
+    let wrongSQLite = sqlitePeers.map { entry in
+      hits.prefix(1_000).count { entry.peer.find($0) < 0 } + misses.prefix(1_000).count { entry.peer.find($0) != -1 }
+    }.reduce(0, +)
+    if wrongSQLite > 0 { table.note("WARNING: SQLite answered \(wrongSQLite) of 2,000 checked queries wrongly") }
     let slow = (hitTimings + missTimings).map { $0.batchMeans.countAbove(10 * $0.batchMeans.median) }.reduce(0, +)
     table.note("batches over 10x their median (preemption, interrupts; kept in the mean): \(slow)")
     table.note(
       "calldir \(dataset.kind.rawValue) entry blocks deflated: \(codecs.entries.deflated) of \(codecs.entries.total)"
         + (dataset.kind == .identification
           ? "; label blocks deflated: \(codecs.labels.deflated) of \(codecs.labels.total)" : "")
-        + " (a lookup that lands in a deflated block inflates it)")
+        + " (a lookup that lands in a deflated block inflates it); SQLite \(SQLiteFile.version), page size 4,096")
 
     guard dataset.kind == .identification else { return }
     let labelHits = Array(hits.prefix(configuration.labelQueries))

@@ -3,13 +3,20 @@ import Foundation
 
 extension DatasetBench {
   /// The open section: `CallDirectoryReader(path:)` on a small and on this file, and the peers' start-up.
-  func opens(path: String, raw: String, into table: inout Table, _ summary: inout Summary) throws {
+  func opens(path: String, raw: String, sqlite: SQLiteFileInfo?, into table: inout Table, _ summary: inout Summary)
+    throws
+  {
     let count = configuration.opens
     let small = try timeEach(count) { try CallDirectoryReader(path: smallFile.path) }
     let large = try timeEach(count) { try CallDirectoryReader(path: path) }
     let mapped = try timeEach(count) { () throws -> MappedSortedFile in
       guard let file = MappedSortedFile(path: raw) else { throw BenchError.io("cannot map \(raw)") }
       return file
+    }
+    let sqliteOpen = try sqlite.map { file in
+      try timeEach(count) { () throws -> SQLitePeer in
+        try SQLitePeer(path: file.path, identification: dataset.kind == .identification, setup: .best)
+      }
     }
     let loads = max(5, count / 100)
     let loaded = try timeEach(loads) { try MappedSortedFile.load(raw) }
@@ -25,8 +32,12 @@ extension DatasetBench {
     row("calldir CallDirectoryReader(path:), this file", dataset.count, path, large)
     row("raw Int64 file: open + fstat + mmap", dataset.count, raw, mapped)
     row("raw Int64 file: read(2) into [Int64]", dataset.count, raw, loaded)
+    if let sqlite, let sqliteOpen {
+      row("SQLite best: open, pragmas, prepare, BEGIN + first query", dataset.count, sqlite.path, sqliteOpen)
+    }
     table.note("\(count) opens each (\(loads) reads), timed one by one; the mapping is released outside the timing")
     summary.openNanoseconds = large.median
+    summary.openSmallNanoseconds = small.median
   }
 
   /// Times `make` `count` times after `count / 10` untimed calls; returns nanoseconds per call.

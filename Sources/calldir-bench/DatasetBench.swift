@@ -3,9 +3,10 @@ import Foundation
 
 /// Measures one dataset, ours and every peer side by side, and renders its table.
 ///
-/// The order of the work: pack (which makes the file every later figure uses), sizes and the
-/// external compressors, lookups, open, streaming. Nothing else runs while a figure is timed,
-/// except the two compressors, which run at once on the two cores and are not timed closely.
+/// The order of the work: pack (which makes the file every later figure uses), the SQLite files,
+/// sizes and the external compressors, lookups, cold pages, open, streaming, verify, the pack
+/// variants. Nothing else runs while a figure is timed, except the two compressors, which run at
+/// once on the two cores and are not timed closely.
 struct DatasetBench {
   /// The entries and queries.
   let dataset: Dataset
@@ -17,6 +18,8 @@ struct DatasetBench {
   let smallFile: (path: String, entries: Int)
   /// Receives every result.
   let sink: Sink
+  /// The median cost of one clock read, in nanoseconds, for the tables' notes.
+  let clockNanoseconds: Double
 
   /// Prints a progress line to standard error, leaving standard output to the tables.
   func progress(_ text: String) {
@@ -33,11 +36,16 @@ struct DatasetBench {
     var table = Table(title: "\(dataset.name): \(dataset.summary)")
 
     progress("pack")
-    let (file, pack, sortOnly) = try measurePack()
+    let (file, pack) = try measurePack()
     let base = scratch + "/" + dataset.name
     try Files.write(file, to: base + ".calldir")
     try MappedSortedFile.write(dataset.numbers, to: base + ".i64")
     try Files.write(Listing.csv(dataset), to: base + ".csv")
+    var listings: [(ListingPack.Shape, String)] = [(.csv, base + ".csv")]
+    if dataset.kind == .blocking {
+      try Files.write(ListingPack.blockList(dataset.numbers), to: base + ".txt")
+      listings.append((.blockList, base + ".txt"))
+    }
     let reader: CallDirectoryReader
     do { reader = try CallDirectoryReader(path: base + ".calldir") } catch {
       throw BenchError.library("the packed file of \(dataset.name) does not open: \(error)")
@@ -49,53 +57,55 @@ struct DatasetBench {
     let codecs = try deflatedBlocks(reader)
     let plain = codecs.entries.deflated + codecs.labels.deflated > 0 ? try plainVariant(base + ".plain.calldir") : nil
 
+    progress("SQLite files")
+    let sqlite = try sqliteFiles(base)
     progress("gzip -9 and xz -9 of the listing")
-    let compressed = ExternalCompressor.compress(base + ".csv", with: ExternalCompressor.standard)
+    let compressors = dataset.count > configuration.xzLimit ? [ExternalCompressor.standard[0]] : ExternalCompressor.standard
+    let compressed = ExternalCompressor.compress(base + ".csv", with: compressors)
     sizes(
-      file: file.count, plain: plain?.bytes, listing: base + ".csv", compressed: compressed, pack: pack, into: &table,
-      &summary)
+      file: file.count, plain: plain?.bytes, listing: base + ".csv", compressed: compressed, sqlite: sqlite, pack: pack,
+      into: &table, &summary)
+    if compressors.count < ExternalCompressor.standard.count {
+      table.note("xz -9 skipped above \(Format.grouped(configuration.xzLimit)) entries (minutes on this machine)")
+    }
 
     progress("lookups")
-    try lookups(reader, plain: plain?.reader, codecs: codecs, into: &table, &summary)
+    try lookups(reader, plain: plain?.reader, codecs: codecs, sqlite: sqlite, into: &table, &summary)
+    progress("cold pages")
+    try coldPages(path: base + ".calldir", into: &table, &summary)
     progress("open")
-    try opens(path: base + ".calldir", raw: base + ".i64", into: &table, &summary)
+    try opens(path: base + ".calldir", raw: base + ".i64", sqlite: sqlite.first, into: &table, &summary)
     progress("streaming")
     try streaming(reader, gzip: compressed.first { $0.name.hasPrefix("gzip") }?.output, into: &table, &summary)
-
-    table.section("pack (shuffled in-memory entries)", ["M entries/s", "median ms", "min ms"])
-    let rate = Double(dataset.count) / pack.median
-    table.row(["calldir DirectoryBuilder add + encoded()", Format.millions(rate), ms(pack.median), ms(pack.minimum)])
-    table.row([
-      "[Int64].sorted() alone (a floor)", Format.millions(Double(dataset.count) / sortOnly.median), ms(sortOnly.median),
-      ms(sortOnly.minimum),
-    ])
-    table.note(runs(pack, configuration.packRepetitions))
-    summary.packRate = rate
+    progress("verify")
+    try verification(path: base + ".calldir", into: &table, &summary)
+    progress("pack variants")
+    try packSection(shuffled: pack, listings: listings, sqlite: sqlite, into: &table, &summary)
     return (table, summary)
   }
 
   // MARK: Pack
 
   /// Times building the file from the shuffled entries; returns the file and the timings.
-  private func measurePack() throws -> ([UInt8], Samples, Samples) {
+  private func measurePack() throws -> ([UInt8], Samples) {
     var file: [UInt8] = []
-    let pack = try measure(configuration.packRepetitions, sink: sink) {
-      var builder = DirectoryBuilder()
-      if dataset.kind == .blocking {
-        for number in dataset.packNumbers { try builder.block(number) }
-      } else {
-        for (number, label) in zip(dataset.packNumbers, dataset.packLabels) {
-          try builder.identify(number, label: dataset.labels[Int(label)])
-        }
-      }
-      file = try builder.encoded()
+    let pack = try measure(configuration.packRepetitions(entries: dataset.count), sink: sink) {
+      file = try build(numbers: dataset.packNumbers, labels: dataset.packLabels).encoded()
       return file.count
     }
-    let sortOnly = measure(configuration.packRepetitions, sink: sink) {
-      let sorted = dataset.packNumbers.sorted()
-      return Int(truncatingIfNeeded: sorted[sorted.count / 2])
+    return (file, pack)
+  }
+
+  /// The SQLite files of the dataset, one per table layout, each timed as it is made.
+  private func sqliteFiles(_ base: String) throws -> [SQLiteFileInfo] {
+    try [SQLiteFile.Layout.rowid, .withoutRowid].map { layout in
+      let path = base + (layout == .rowid ? ".sqlite" : ".norowid.sqlite")
+      let start = monotonicNanoseconds()
+      try SQLiteFile.create(
+        path: path, numbers: dataset.numbers, labelIndices: dataset.labelIndices, labels: dataset.labels, layout: layout)
+      let seconds = Double(monotonicNanoseconds() &- start) / 1e9
+      return SQLiteFileInfo(layout: layout, path: path, bytes: Files.size(path) ?? 0, seconds: seconds)
     }
-    return (file, pack, sortOnly)
   }
 
   /// The same entries packed with deflate off (`allowDeflate = false`), written to `path` and

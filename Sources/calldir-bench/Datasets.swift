@@ -1,4 +1,5 @@
 import CallDirectory
+import Foundation
 
 /// One benchmark dataset: a directory's entries, the queries to ask it, and what is known of its
 /// number space.
@@ -23,8 +24,11 @@ struct Dataset {
   let packLabels: [UInt32]
   /// Numbers drawn from the same space that are not in the set, for miss lookups.
   let misses: [Int64]
-  /// The count of possible numbers when the space has a closed form, for the entropy bound.
-  let universe: Double?
+  /// The information-theoretic bound of the set in bits, when the space has a closed form
+  /// (`log2 C(U, n)` for `n` numbers drawn from `U` possible ones).
+  let boundBits: Double?
+  /// What the bound is, for the size table.
+  var boundName = "bound log2 C(U, n)"
 
   /// The number of entries.
   var count: Int { numbers.count }
@@ -118,7 +122,7 @@ enum Datasets {
     return Dataset(
       name: name, summary: "\(count) blocking numbers, uniform over 300 NANP area codes (U = \(space.size))",
       kind: .blocking, numbers: unsorted.sorted(), labelIndices: [], labels: [], packNumbers: unsorted, packLabels: [],
-      misses: misses, universe: Double(space.size))
+      misses: misses, boundBits: Bound.log2Binomial(Double(space.size), Double(count)))
   }
 
   /// `count` identification numbers from 300 NANP area codes, each labelled with one of
@@ -197,7 +201,7 @@ enum Datasets {
     return Dataset(
       name: name, summary: summary, kind: .identification, numbers: sorted.map { numbers[$0] },
       labelIndices: sorted.map { ids[$0] }, labels: labels, packNumbers: order.map { numbers[$0] },
-      packLabels: order.map { ids[$0] }, misses: misses, universe: nil)
+      packLabels: order.map { ids[$0] }, misses: misses, boundBits: nil)
   }
 
   /// `count` distinct numbers from `draw`, in the order drawn, and the set of them.
@@ -234,5 +238,13 @@ enum Datasets {
       if counts(middle).reduce(0, +) < total { low = middle } else { high = middle }
     }
     return counts(high)
+  }
+}
+
+/// The entropy bound.
+enum Bound {
+  /// `log2 C(u, n)`: the bits needed to tell one set of `n` numbers among `u` possible ones.
+  static func log2Binomial(_ u: Double, _ n: Double) -> Double {
+    (lgamma(u + 1) - lgamma(n + 1) - lgamma(u - n + 1)) / log(2)
   }
 }

@@ -1,20 +1,34 @@
-/// Lookup latency of one contender: the batch means and the overall mean.
+/// Lookup latency of one contender: batch means, single-lookup times and the overall mean.
 ///
-/// Lookups are timed in batches (64 by default): the clock is read before and after each batch
-/// and the difference divided by the batch size. A clock read costs about 20 ns, so timing single
-/// 50 ns lookups would mostly measure the clock. The percentiles are therefore those of batch
-/// means, which hide the spread inside a batch (a 64-lookup mean is never as slow as the slowest
-/// lookup in it).
+/// Lookups are timed two ways. In batches (16 by default), the clock is read before and after
+/// each batch and the difference divided by the batch size: a clock read costs about 20 ns, which
+/// a 16-lookup batch spreads to about 1.3 ns a lookup, but the percentiles of batch means hide the
+/// spread inside a batch (a mean of 16 is never as slow as the slowest lookup in it). Singly, each
+/// lookup between its own two clock reads: the tail is seen as it is, with one clock read
+/// (`clockOverhead`, reported with the tables) added to every value.
 struct LookupTiming {
   /// Nanoseconds per lookup of each timed batch.
   var batchMeans = Samples()
-  /// Nanoseconds over every timed lookup.
+  /// Nanoseconds of each lookup timed alone, the clock's own cost included.
+  var singles = Samples()
+  /// Nanoseconds over every lookup timed in batches.
   var totalNanoseconds: UInt64 = 0
-  /// Lookups timed.
+  /// Lookups timed in batches.
   var lookups = 0
 
-  /// Mean nanoseconds per lookup.
+  /// Mean nanoseconds per lookup (of the batched passes).
   var mean: Double { lookups == 0 ? .nan : Double(totalNanoseconds) / Double(lookups) }
+}
+
+/// The median cost of reading the clock, in nanoseconds: two reads back to back, many times.
+func clockOverhead() -> Double {
+  var samples = Samples()
+  for _ in 0..<100_000 {
+    let before = monotonicNanoseconds()
+    let after = monotonicNanoseconds()
+    samples.append(Double(after &- before))
+  }
+  return samples.median
 }
 
 /// A contender in a lookup comparison: a name and one timed pass over the queries.
@@ -27,7 +41,12 @@ struct LookupContender {
   /// A contender that looks up every element of `queries` with `peer`, in batches of `batch`.
   init<Peer: LookupPeer>(_ name: String, _ peer: Peer, queries: [Int64], batch: Int) {
     self.name = name
-    pass = { timing, sink in timeLookups(peer, queries, batch: batch, into: &timing, sink: sink) }
+    // Half of the queries again, one at a time: enough for a p99 of tens of thousands of values.
+    let singles = Array(queries.prefix(max(1, queries.count / 2)))
+    pass = { timing, sink in
+      timeLookups(peer, queries, batch: batch, into: &timing, sink: sink)
+      timeSingleLookups(peer, singles, into: &timing, sink: sink)
+    }
   }
 
   /// Times the contenders in interleaved rounds (every contender's round 1, then every
@@ -64,6 +83,18 @@ func timeLookups<Peer: LookupPeer>(
     timing.lookups += end - start
     timing.batchMeans.append(Double(elapsed) / Double(end - start))
     start = end
+  }
+  sink.consume(checksum)
+}
+
+/// Looks up every query with `peer`, each between its own two clock reads.
+func timeSingleLookups<Peer: LookupPeer>(_ peer: Peer, _ queries: [Int64], into timing: inout LookupTiming, sink: Sink) {
+  var checksum = 0
+  for query in queries {
+    let before = monotonicNanoseconds()
+    checksum &+= peer.find(query)
+    let after = monotonicNanoseconds()
+    timing.singles.append(Double(after &- before))
   }
   sink.consume(checksum)
 }

@@ -36,7 +36,9 @@ enum RangesBench {
 
   /// The table: for each shape, the file with ranges, the file with every number as a single
   /// entry, and isBlocked latency in the ranged file.
-  static func run(seed: UInt64, scale: Int, sink: Sink) throws -> Table {
+  /// - Returns: the table, and the bytes a number of the range-heavy shape.
+  static func run(seed: UInt64, scale: Int, sink: Sink) throws -> (Table, Double?) {
+    var heavyBytes: Double?
     var table = Table(title: "ranges: intervals against the same numbers expanded")
     table.section(
       "shape", ["numbers covered", "ranges file", "B/number", "expanded file", "B/number", "expanded/ranges", "lookup ns"])
@@ -66,6 +68,7 @@ enum RangesBench {
       for _ in 0..<5 { for probe in probes where try reader.isBlocked(probe) { hits += 1 } }
       let nanoseconds = Double(monotonicNanoseconds() &- start) / Double(5 * probes.count)
       sink.consume(hits)
+      if shape.ranges.count == 12 { heavyBytes = Double(rangedBytes.count) / Double(covered) }
       table.row(
         [
           shape.name,
@@ -76,6 +79,6 @@ enum RangesBench {
         ])
     }
     table.note("lookup: 100,000 probes, half inside a range and half just past one, 5 passes, mean")
-    return table
+    return (table, heavyBytes)
   }
 }

@@ -1,6 +1,6 @@
 // The calldir benchmark: seeded datasets, our file format against its peers, one table per dataset.
 //
-//     swift run -c release calldir-bench [--quick] [--only NAME] [--seed N] [--keep]
+//     swift run -c release calldir-bench [--quick] [--only NAME] [--seed N] [--keep] [--scaling]
 import CallDirectory
 import Foundation
 
@@ -15,14 +15,18 @@ do {
   FileHandle.standardError.write(Data("calldir-bench: \(error.message)\n\(Configuration.usage)\n".utf8))
   exit(2)
 }
+if let child = configuration.packChild { exit(PackChild.main(child)) }
 
 /// A dataset the run can make: its name, and how to generate it under that name.
 struct Plan {
   let name: String
   let make: (String) -> Dataset
+  /// Whether it runs only with `--large` (or when named in full by `--only`).
+  let large: Bool
 
-  init(_ base: String, _ count: Int, _ make: @escaping (String) -> Dataset) {
+  init(_ base: String, _ count: Int, large: Bool = false, _ make: @escaping (String) -> Dataset) {
     name = "\(base)-\(Format.shortCount(count))"
+    self.large = large
     self.make = make
   }
 }
@@ -31,17 +35,20 @@ let seed = configuration.seed
 let (nanpCount, callerIDCount, spamCount) = (
   1_000_000 / configuration.scale, 300_000 / configuration.scale, 1_000_000 / configuration.scale
 )
+let (largeCount, worldCount) = (10_000_000 / configuration.scale, 100_000 / configuration.scale)
 let plans = [
   Plan("nanp", nanpCount) { Datasets.nanp(count: nanpCount, name: $0, seed: seed) },
+  Plan("nanp", largeCount, large: true) { Datasets.nanp(count: largeCount, name: $0, seed: seed) },
+  Plan("world", worldCount) { Datasets.world(count: worldCount, name: $0, seed: seed) },
   Plan("callerid", callerIDCount) {
     Datasets.callerID(count: callerIDCount, labelCount: 45_000 / configuration.scale, name: $0, seed: seed)
   },
   Plan("spam", spamCount) { Datasets.spam(count: spamCount, labelCount: 1_000, name: $0, seed: seed) },
 ]
-let selected = plans.filter { configuration.selects($0.name) }
-if selected.isEmpty && configuration.only != "ranges" && configuration.only != "resolver" && configuration.only != "feed"
-  && configuration.only != "changes"
-{
+let selected = plans.filter {
+  configuration.selects($0.name) && (!$0.large || configuration.large || configuration.only == $0.name)
+}
+if selected.isEmpty && !["ranges", "resolver", "feed", "changes", "scaling"].contains(configuration.only ?? "") {
   let names = plans.map(\.name).joined(separator: ", ")
   FileHandle.standardError.write(Data("calldir-bench: no dataset \(configuration.only ?? "") (have \(names))\n".utf8))
   exit(2)
@@ -53,11 +60,15 @@ if isDebugBuild() {
 print(
   "calldir-bench: seed \(seed)\(configuration.quick ? ", --quick (a tenth of the sizes)" : ""), "
     + "\(ProcessInfo.processInfo.activeProcessorCount) cores, \(ProcessInfo.processInfo.operatingSystemVersionString)")
-print("clock: clock_gettime(CLOCK_MONOTONIC); every figure is measured in this run, peers side by side\n")
+let clock = clockOverhead()
+print(
+  "clock: clock_gettime(CLOCK_MONOTONIC), \(Format.nanoseconds(clock)) ns a read; every figure is measured in this run, "
+    + "peers side by side; SQLite \(SQLiteFile.version)\n")
 
 let started = monotonicNanoseconds()
 let sink = Sink()
 var summaries: [Summary] = []
+var rangeHeavyBytes: Double?
 do {
   let scratch = try Files.makeScratchDirectory()
   defer {
@@ -75,8 +86,8 @@ do {
     let dataset = plan.make(plan.name)
     let generation = Double(monotonicNanoseconds() &- generationStart) / 1e9
     let bench = DatasetBench(
-      dataset: dataset, configuration: configuration, scratch: scratch, smallFile: (smallPath, smallEntries), sink: sink
-    )
+      dataset: dataset, configuration: configuration, scratch: scratch, smallFile: (smallPath, smallEntries), sink: sink,
+      clockNanoseconds: clock)
     let (table, summary) = try bench.run()
     print(table.rendered())
     print("(generated in \(Format.fixed(generation, 2)) s)\n")
@@ -84,18 +95,26 @@ do {
     summaries.append(summary)
   }
   if configuration.selects("ranges") {
-    print(try RangesBench.run(seed: seed, scale: configuration.scale, sink: sink).rendered() + "\n")
+    let (table, heavy) = try RangesBench.run(seed: seed, scale: configuration.scale, sink: sink)
+    rangeHeavyBytes = heavy
+    print(table.rendered() + "\n")
   }
   if configuration.selects("feed") { print(try FeedBench.run(configuration: configuration, scratch: scratch, sink: sink).rendered() + "\n") }
   if configuration.selects("changes") { print(try ChangesetBench.run(configuration: configuration, scratch: scratch, sink: sink).rendered() + "\n") }
   if configuration.selects("resolver") {
     print(try ResolverBench.run(configuration: configuration, scratch: scratch, sink: sink).rendered() + "\n")
   }
+  if configuration.selects("scaling") {
+    print(try ScalingBench.run(configuration: configuration, scratch: scratch, sink: sink).rendered() + "\n")
+  }
 } catch {
   FileHandle.standardError.write(Data("calldir-bench: \(error)\n".utf8))
   exit(1)
 }
 
-print(Summary.table(summaries))
+if !summaries.isEmpty {
+  print(Summary.table(summaries) + "\n")
+  print(Targets.evaluate(summaries, rangeHeavyBytesPerNumber: rangeHeavyBytes).rendered())
+}
 let seconds = Double(monotonicNanoseconds() &- started) / 1e9
 print("total \(Format.fixed(seconds, 1)) s; result checksum \(String(sink.value, radix: 16)) (keeps the work alive)")

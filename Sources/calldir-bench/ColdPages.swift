@@ -1,0 +1,102 @@
+import CallDirectory
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// How many pages of a file a cold open and a cold lookup bring into memory (Linux).
+///
+/// For each probe: every mapping of the file has its page-table entries dropped
+/// (`madvise(MADV_DONTNEED)`) and the file's pages are evicted from the page cache
+/// (`fdatasync`, then `posix_fadvise(POSIX_FADV_DONTNEED)`), which `mincore` confirms (0 pages
+/// resident). Then the open's parsing (`DirectoryLayout(parsing:)`, what `CallDirectoryReader`
+/// does at open) runs over a mapping of our own, a reader is opened, and one lookup runs; `mincore`
+/// counts the file's resident pages after each step. Every mapping is `MADV_RANDOM` before it is
+/// read, which turns off the kernel's read-around, so a resident page is a page that was read,
+/// not a neighbour fetched with it.
+enum ColdPages {
+  /// The page counts of one probe.
+  struct Probe {
+    /// Pages resident after eviction (0 when eviction worked).
+    var afterEviction: Int
+    /// Pages resident after the open's parsing.
+    var afterOpen: Int
+    /// Pages resident after a reader's own open (as `afterOpen` when the reader reads nothing more).
+    var afterReaderOpen: Int
+    /// Pages resident after the open and one lookup.
+    var afterLookup: Int
+    /// The resident page numbers after the lookup.
+    var pages: [Int]
+  }
+
+  /// The page size.
+  static var pageSize: Int { Int(sysconf(Int32(_SC_PAGESIZE))) }
+
+  /// Runs one cold probe per number in `probes` with `lookup` on a copy of the file at
+  /// `original`, or returns `nil` where the system calls are missing or refused.
+  ///
+  /// A copy, because a page that any mapping in the process still maps cannot be evicted, and
+  /// the benchmark's own readers of the file are still open.
+  /// - Throws: `BenchError.io` when the copy cannot be made.
+  static func measure(
+    path original: String, probes: [Int64], lookup: (CallDirectoryReader, Int64) -> Int, sink: Sink
+  ) throws(BenchError) -> [Probe]? {
+    let path = original + ".cold"
+    try Files.write(try Files.read(original), to: path)
+    defer { Files.remove(path) }
+    let descriptor = unsafe open(path, O_RDONLY)
+    guard descriptor >= 0 else { return nil }
+    defer { _ = close(descriptor) }
+    var status = stat()
+    guard unsafe fstat(descriptor, &status) == 0, status.st_size > 0 else { return nil }
+    let length = Int(status.st_size)
+    guard let address = unsafe mmap(nil, length, PROT_READ, MAP_SHARED, descriptor, 0), unsafe address != MAP_FAILED
+    else { return nil }
+    defer { _ = unsafe munmap(address, length) }
+    _ = unsafe madvise(address, length, MADV_RANDOM)
+    let pages = (length + pageSize - 1) / pageSize
+    var vector = [UInt8](repeating: 0, count: pages)
+    func resident() -> [Int] {
+      let done = unsafe vector.withUnsafeMutableBufferPointer { unsafe mincore(address, length, $0.baseAddress) == 0 }
+      return done ? vector.indices.filter { vector[$0] & 1 != 0 } : Array(0..<pages)
+    }
+    _ = fdatasync(descriptor)
+    var results: [Probe] = []
+    for number in probes {
+      _ = unsafe madvise(address, length, MADV_DONTNEED)
+      _ = posix_fadvise(descriptor, 0, 0, POSIX_FADV_DONTNEED)
+      let evicted = resident().count
+      let view = unsafe ByteView(UnsafeRawBufferPointer(start: address, count: length))
+      guard let layout = try? DirectoryLayout(parsing: view) else { return nil }
+      sink.consume(layout.blockingIndex.entryCount)
+      let opened = resident().count
+      // The open's pages are now cached: the reader's own open reads nothing more.
+      guard let reader = try? CallDirectoryReader(path: path) else { return nil }
+      let reopened = resident().count
+      let mapping = unsafe reader.layout.file.withUnsafeBytes { unsafe $0 }
+      if let base = mapping.baseAddress {
+        _ = unsafe madvise(UnsafeMutableRawPointer(mutating: base), mapping.count, MADV_RANDOM)
+      }
+      sink.consume(lookup(reader, number))
+      let after = resident()
+      results.append(Probe(afterEviction: evicted, afterOpen: opened, afterReaderOpen: reopened, afterLookup: after.count, pages: after))
+    }
+    return results
+  }
+
+  /// Page numbers as runs: "0, 2-4, 97" (at most 12 runs, then the count of the rest).
+  static func describe(_ pages: [Int]) -> String {
+    var runs: [ClosedRange<Int>] = []
+    for page in pages {
+      if let last = runs.last, last.upperBound + 1 == page {
+        runs[runs.count - 1] = last.lowerBound...page
+      } else {
+        runs.append(page...page)
+      }
+    }
+    let shown = runs.prefix(12).map { $0.count == 1 ? "\($0.lowerBound)" : "\($0.lowerBound)-\($0.upperBound)" }
+    return shown.joined(separator: ", ") + (runs.count > 12 ? " and \(runs.count - 12) more runs" : "")
+  }
+}

@@ -1,0 +1,56 @@
+import CallDirectory
+
+extension DatasetBench {
+  /// The cold-page section: the file's pages a cold open and one cold lookup read (`ColdPages`).
+  func coldPages(path: String, into table: inout Table, _ summary: inout Summary) throws {
+    var random = SeededGenerator.derived(from: configuration.seed, dataset.name + " cold")
+    let count = configuration.coldProbes
+    let hits = dataset.numbers.sample(count, using: &random)
+    let misses = Array(dataset.misses.shuffled(using: &random).prefix(count))
+    let blocking = dataset.kind == .blocking
+    let search: (CallDirectoryReader, Int64) -> Int = { reader, number in
+      do {
+        return blocking ? (try reader.isBlocked(number) ? 1 : 0) : Int(try reader.labelId(for: number) ?? 0)
+      } catch { return -2 }
+    }
+    let label: (CallDirectoryReader, Int64) -> Int = { reader, number in
+      do { return try reader.label(for: number)?.utf8.count ?? -1 } catch { return -2 }
+    }
+    var runs: [(String, [Int64], (CallDirectoryReader, Int64) -> Int)] = [
+      ((blocking ? "isBlocked" : "labelId(for:)") + ", hits", hits, search),
+      ((blocking ? "isBlocked" : "labelId(for:)") + ", misses", misses, search),
+    ]
+    if !blocking { runs.append(("label(for:), hits", hits, label)) }
+    table.section(
+      "cold: file pages read (4 KiB)", ["probes", "after open", "open + lookup median", "max", "evicted first"])
+    var worst = 0
+    var example: [Int] = []
+    for (name, probes, lookup) in runs {
+      guard let results = try ColdPages.measure(path: path, probes: probes, lookup: lookup, sink: sink) else {
+        table.row([name, "-", "-", "-", "-", "no mincore/fadvise"])
+        continue
+      }
+      var totals = Samples()
+      for result in results { totals.append(Double(result.afterLookup)) }
+      let clean = results.allSatisfy { $0.afterEviction == 0 }
+      let opened = results.map(\.afterOpen).max() ?? 0
+      table.row([
+        name, "\(results.count)", "\(opened)", Format.fixed(totals.median, 0), Format.fixed(totals.values.max() ?? 0, 0),
+        clean ? "yes" : "NO (\(results.map(\.afterEviction).max() ?? 0) pages stayed)",
+      ])
+      if results.contains(where: { $0.afterReaderOpen != $0.afterOpen }) {
+        table.note("\(name): a reader's own open read pages the layout parse had not")
+      }
+      worst = max(worst, Int(totals.median))
+      if example.isEmpty { example = results.first?.pages ?? [] }
+    }
+    let layout = ColdPages.pageSize
+    table.note(
+      "per probe: page tables dropped, pages evicted (fdatasync + POSIX_FADV_DONTNEED, checked with mincore), read-around off"
+        + " (MADV_RANDOM); then the open's parse, a reader, one lookup; mincore counts the file's resident pages")
+    table.note(
+      "file: \(Format.grouped(((Files.size(path) ?? 0) + layout - 1) / layout)) pages; "
+        + "pages resident after the first hit probe: \(ColdPages.describe(example))")
+    summary.coldPages = worst
+  }
+}

@@ -1,0 +1,108 @@
+import CallDirectory
+import Foundation
+
+/// Packing a text listing end to end, as `calldir pack` does on one core: read the file, parse
+/// every line, add each entry to a `DirectoryBuilder`, encode, write.
+enum ListingPack {
+  /// The shape of the text.
+  enum Shape: String {
+    /// The `kind,number,label` CSV that `calldir unpack` writes (`ListingParser`).
+    case csv
+    /// One number a line (`BlockListParser`), what block-list feeds publish.
+    case blockList = "block list"
+  }
+
+  /// Packs the listing at `input` into `output`; returns the number of entries parsed.
+  /// - Throws: `BenchError` when the file cannot be read or written or a line is refused.
+  static func pack(_ input: String, shape: Shape, to output: String) throws -> Int {
+    let bytes = try Files.read(input)
+    var builder = DirectoryBuilder()
+    var entries = 0
+    func add(_ record: ListingRecord) throws(ListingError) {
+      entries += 1
+      do {
+        switch (record.kind, record.last, record.label) {
+        case (.blocking, nil, _): try builder.block(record.number)
+        case (.blocking, _, _): try builder.block(record.numbers)
+        case (.identification, nil, let label?): try builder.identify(record.number, label: label)
+        case (.identification, _, let label?): try builder.identify(record.numbers, label: label)
+        case (.identification, _, nil): break
+        }
+      } catch {
+        throw ListingError(file: input, line: record.line, message: "\(error)")
+      }
+    }
+    switch shape {
+    case .csv: try ListingParser.parse(bytes: bytes, file: input, parser: .formatDomain, each: add)
+    case .blockList: try BlockListParser.parse(bytes: bytes, file: input, parser: PhoneNumberParser(), each: add)
+    }
+    try builder.write(to: output)
+    return entries
+  }
+
+  /// The block-list text of `numbers`: `+` and the digits, one a line.
+  static func blockList(_ numbers: [Int64]) -> [UInt8] {
+    var text: [UInt8] = []
+    text.reserveCapacity(numbers.count * 14)
+    for number in numbers {
+      text.append(UInt8(ascii: "+"))
+      text.append(contentsOf: String(number).utf8)
+      text.append(UInt8(ascii: "\n"))
+    }
+    return text
+  }
+}
+
+/// Peak memory of a pack, measured in a child process so that nothing the benchmark holds is counted.
+///
+/// The child is this executable run as `calldir-bench --pack-child SHAPE INPUT OUTPUT`: it reads
+/// its own `VmRSS` first (the baseline: code, libraries, runtime), packs, then prints the baseline,
+/// its `VmHWM` (peak resident set) and the entry count.
+enum PackChild {
+  /// What the child reports, in KiB.
+  struct Report {
+    /// Resident memory before the pack.
+    var baselineKiB: Int
+    /// Peak resident memory, the pack included.
+    var peakKiB: Int
+    /// Entries parsed.
+    var entries: Int
+    /// Wall-clock seconds of the pack in the child.
+    var seconds: Double
+  }
+
+  /// The child's side: packs and prints `baseline peak entries seconds`.
+  static func main(_ arguments: [String]) -> Int32 {
+    guard arguments.count == 3, let shape = ListingPack.Shape(rawValue: arguments[0]) else { return 2 }
+    let probe = ProcessMemory()
+    let baseline = probe.kibibytes(.resident) ?? -1
+    let start = monotonicNanoseconds()
+    do {
+      let entries = try ListingPack.pack(arguments[1], shape: shape, to: arguments[2])
+      let seconds = Double(monotonicNanoseconds() &- start) / 1e9
+      print("\(baseline) \(probe.kibibytes(.residentPeak) ?? -1) \(entries) \(seconds)")
+      return 0
+    } catch {
+      FileHandle.standardError.write(Data("pack child: \(error)\n".utf8))
+      return 1
+    }
+  }
+
+  /// Runs the child on `input` and returns its report, or `nil` when it fails.
+  static func run(_ input: String, shape: ListingPack.Shape, output: String) -> Report? {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    process.arguments = ["--pack-child", shape.rawValue, input, output]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    do { try process.run() } catch { return nil }
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else { return nil }
+    let fields = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isWhitespace)
+    guard fields.count == 4, let baseline = Int(fields[0]), let peak = Int(fields[1]), let entries = Int(fields[2]),
+      let seconds = Double(fields[3])
+    else { return nil }
+    return Report(baselineKiB: baseline, peakKiB: peak, entries: entries, seconds: seconds)
+  }
+}
