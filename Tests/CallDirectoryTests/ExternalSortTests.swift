@@ -7,17 +7,11 @@ import Testing
 
 @Suite("External sort")
 struct ExternalSortTests {
-  private func scratchDirectory() throws -> String {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("calldir-sort-\(UUID().uuidString)").path
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    return path
-  }
-
   @Test("Spilled runs merge to the builder's bytes and statistics", arguments: [4 << 10, 64 << 10, 256 << 20])
   func matchesTheBuilder(memoryLimit: Int) throws {
     var rng = SeededGenerator(seed: UInt64(memoryLimit))
-    let directory = try scratchDirectory()
-    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let scratch = try ScratchDirectory()
+    let directory = scratch.url.path
     var builder = DirectoryBuilder()
     var writer = try SortingDirectoryWriter(temporaryDirectory: directory, memoryLimit: memoryLimit)
     let base: Int64 = 12_025_550_000
@@ -47,8 +41,8 @@ struct ExternalSortTests {
 
   @Test("Line pieces end at line breaks and count the lines they hold", arguments: [1, 7, 64, 1 << 20])
   func linePieces(pieceSize: Int) throws {
-    let directory = try scratchDirectory()
-    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let scratch = try ScratchDirectory()
+    let directory = scratch.url.path
     let text = (0..<500).map { "+1202555\(String(1_000 + $0))" + ($0 % 50 == 0 ? "   # a comment" : "") }.joined(separator: "\n")
     let path = directory + "/list.txt"
     try text.write(toFile: path, atomically: false, encoding: .utf8)

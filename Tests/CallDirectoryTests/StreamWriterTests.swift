@@ -73,12 +73,6 @@ private struct OverlappingList {
 
 @Suite("Stream writer")
 struct StreamWriterTests {
-  private func scratchDirectory() throws -> String {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("calldir-stream-\(UUID().uuidString)").path
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    return path
-  }
-
   @Test("Streamed entries give the builder's bytes", arguments: [(1, false), (4, true), (512, true), (4096, false)])
   func streamedMatchesBuilder(entriesPerBlock: Int, spooled: Bool) throws {
     var rng = SeededGenerator(seed: UInt64(entriesPerBlock) &* 7919 &+ (spooled ? 1 : 0))
@@ -87,8 +81,8 @@ struct StreamWriterTests {
       singles: entriesPerBlock == 1 ? 2_000 : 30_000, ranges: 400, span: 400_000, using: &rng)
     var options = DirectoryBuilder.Options()
     options.entriesPerBlock = entriesPerBlock
-    let directory = try scratchDirectory()
-    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let scratch = try ScratchDirectory()
+    let directory = scratch.url.path
     let expected = try list.built(options)
     let streamed = try list.streamed(options, temporaryDirectory: spooled ? directory : nil, using: &rng)
     #expect(streamed == expected)
@@ -171,8 +165,8 @@ struct StreamWriterTests {
 
   @Test("write(to:) publishes atomically and leaves only the file")
   func writeToPath() throws {
-    let directory = try scratchDirectory()
-    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let scratch = try ScratchDirectory()
+    let directory = scratch.url.path
     var writer = try DirectoryStreamWriter(temporaryDirectory: directory)
     var builder = DirectoryBuilder()
     for offset in stride(from: Int64(0), to: 50_000, by: 3) {
