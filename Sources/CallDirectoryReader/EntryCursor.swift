@@ -16,6 +16,9 @@ public struct EntryCursor: Sendable {
   }
 
   private let layout: DirectoryLayout
+  /// The reader whose bytes `layout` points into, kept alive for as long as the cursor is: a cursor
+  /// may outlive the expression that opened the reader.
+  private let owner: CallDirectoryReader?
   private let kind: EntryKind
   private var nextBlock = 0
   private var numbers: [Int64] = []
@@ -23,8 +26,9 @@ public struct EntryCursor: Sendable {
   private var position = 0
   private var previous: Int64 = 0
 
-  init(layout: DirectoryLayout, kind: EntryKind) {
+  init(layout: DirectoryLayout, kind: EntryKind, owner: CallDirectoryReader? = nil) {
     self.layout = layout
+    self.owner = owner
     self.kind = kind
   }
 

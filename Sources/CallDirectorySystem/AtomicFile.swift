@@ -11,7 +11,9 @@
 ///
 /// Readers of the target see the old file or the new one, never a mix; a failure or a crash before
 /// the rename leaves the target untouched. Temporary files are named `.NAME.calldir-tmp.PID.N` in the
-/// target's directory, so leftovers are recognisable (`isTemporaryName`).
+/// target's directory, so leftovers are recognisable (`isTemporaryName`); a process killed between
+/// creating its temporary file and the rename leaves one behind, and the next write to the same
+/// target removes it once its process is gone (`removeStaleTemporaries(for:)`).
 public enum AtomicFile {
   /// The infix every temporary file name carries.
   public static let temporaryMarker = ".calldir-tmp."
@@ -19,6 +21,60 @@ public enum AtomicFile {
   /// Whether `name` (a file name, without directory) is one of this package's temporary files.
   public static func isTemporaryName(_ name: String) -> Bool {
     name.hasPrefix(".") && name.contains(temporaryMarker)
+  }
+
+  /// Removes the temporary files that earlier writers to `path` left behind when they died.
+  ///
+  /// A temporary file `.NAME.calldir-tmp.PID.N` of `path`'s name, or a spool `.calldir-spool.PID.N`
+  /// in its directory (a spool is unlinked as soon as it is created, so only a kill in between
+  /// leaves one), is removed when no process `PID` exists on this machine (`kill(PID, 0)` fails
+  /// with `ESRCH`). Files of live processes, of this process, and of other targets are kept; a PID
+  /// that has been reused keeps its file until that process ends too. `write(to:_:)` calls this
+  /// before it creates its own temporary file.
+  ///
+  /// - Parameter path: the target whose leftovers to remove.
+  /// - Returns: the names removed (without directory).
+  /// - Complexity: O(*n*) in the entries of the target's directory.
+  @discardableResult
+  public static func removeStaleTemporaries(for path: String) -> [String] {
+    let (directory, name) = split(path)
+    let prefix = "." + name + temporaryMarker
+    guard let stream = unsafe opendir(directory) else { return [] }
+    defer { _ = unsafe closedir(stream) }
+    let ownPID = getpid()
+    var removed: [String] = []
+    while let entry = unsafe readdir(stream) {
+      let entryName = unsafe entryName(entry)
+      let tail: Substring
+      if entryName.hasPrefix(prefix) {
+        tail = entryName.dropFirst(prefix.count)
+      } else if entryName.hasPrefix(spoolPrefix) {
+        tail = entryName.dropFirst(spoolPrefix.count)
+      } else {
+        continue
+      }
+      guard let pid = temporaryOwner(tail) else { continue }
+      guard pid != ownPID, kill(pid, 0) != 0, errno == ESRCH else { continue }
+      if unsafe unlink(directory + "/" + entryName) == 0 { removed.append(entryName) }
+    }
+    return removed
+  }
+
+  /// The name in a directory entry. A record is only as long as its name (`d_reclen`), so the name
+  /// is read up to its NUL in place: copying the whole `d_name` array would read past the record.
+  static func entryName(_ entry: UnsafeMutablePointer<dirent>) -> String {
+    let offset = MemoryLayout<dirent>.offset(of: \dirent.d_name) ?? 0
+    return unsafe String(cString: (UnsafeRawPointer(entry) + offset).assumingMemoryBound(to: CChar.self))
+  }
+
+  /// How `SpoolFile` names its file in the moment before unlinking it.
+  static let spoolPrefix = ".calldir-spool."
+
+  /// The PID in the `PID.N` tail of a temporary file's name, or `nil` when the tail is not of that form.
+  static func temporaryOwner(_ tail: Substring) -> pid_t? {
+    let parts = tail.split(separator: ".", omittingEmptySubsequences: false)
+    guard parts.count == 2, let pid = pid_t(parts[0]), pid > 0, UInt(parts[1]) != nil else { return nil }
+    return pid
   }
 
   /// Writes the bytes `produce` hands to its sink to `path`, atomically.
@@ -31,6 +87,7 @@ public enum AtomicFile {
     to path: String, _ produce: (_ write: ([UInt8]) throws(SystemError) -> Void) throws(E) -> Void
   ) throws(AtomicWriteError<E>) {
     let (directory, name) = split(path)
+    removeStaleTemporaries(for: path)
     var attempt = 0
     var file: FileDescriptor
     var temporary: String

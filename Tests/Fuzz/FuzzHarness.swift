@@ -1,0 +1,38 @@
+import CallDirectory
+
+/// One fuzzing harness: a function from arbitrary bytes to nothing that must never trap, hang or
+/// allocate without bound, and that checks what it can of the answer.
+///
+/// Each harness also states an oracle where one is cheap: a file the verifier accepts must stream
+/// without an error, a number the parser accepts must parse back to itself, and so on. A broken
+/// oracle stops the run with `fatalError`, which libFuzzer reports as a crash with its input.
+enum FuzzHarness: String, CaseIterable {
+  /// `CallDirectoryReader(bytes:)`, then lookups and both streams.
+  case reader
+  /// `Verifier.verify(_:)`; a file it accepts must open and stream cleanly.
+  case verifier
+  /// The listing, identify-CSV, block-list, TSV and JSON Lines parsers, and `CSVReader`.
+  case listing
+  /// `PhoneNumberParser.parse` and `parseEntry`, under a country code chosen by the first byte.
+  case number
+  /// `ChangesetReader(bytes:)`, then every list of runs.
+  case changeset
+
+  /// Runs the harness over one input.
+  func run(_ bytes: [UInt8]) {
+    switch self {
+    case .reader: FuzzReader.run(bytes)
+    case .verifier: FuzzVerifier.run(bytes)
+    case .listing: FuzzListing.run(bytes)
+    case .number: FuzzNumber.run(bytes)
+    case .changeset: FuzzChangeset.run(bytes)
+    }
+  }
+}
+
+/// Thrown by a harness's stream body to stop after enough entries: a tiny input may describe a
+/// range of billions of numbers, and expanding it is the caller's choice, not a finding.
+struct EnoughEntries: Error {}
+
+/// The most entries a harness takes from one stream.
+let entriesPerStream = 20_000

@@ -1,0 +1,58 @@
+import CallDirectory
+
+/// The reader and lookup harness.
+enum FuzzReader {
+  static func run(_ bytes: [UInt8]) {
+    guard let reader = try? CallDirectoryReader(bytes: bytes) else { return }
+    _ = (reader.blockingCount, reader.identificationCount, reader.labelCount, reader.version)
+    // Numbers taken from the input itself reach the blocks it describes more often than fixed ones.
+    var probes: [Int64] = [0, 1, -1, Int64.max, Int64.min, 12_025_550_100]
+    var index = 0
+    while index + 8 <= bytes.count && probes.count < 32 {
+      var value: Int64 = 0
+      for byte in bytes[index..<index + 8].reversed() { value = value << 8 | Int64(byte) }
+      probes.append(value)
+      index += 8
+    }
+    for number in probes {
+      _ = try? reader.isBlocked(number)
+      _ = try? reader.label(for: number)
+      _ = try? reader.lookup(number)
+    }
+    var taken = 0
+    var streamed: [Int64] = []
+    _ = try? reader.forEachBlockingRun { (numbers) throws(EnoughEntries) in
+      taken += 1
+      if streamed.count < 16 { streamed.append(numbers.lowerBound) }
+      if taken >= entriesPerStream { throw EnoughEntries() }
+    }
+    taken = 0
+    _ = try? reader.forEachIdentificationRun { (_, label) throws(EnoughEntries) in
+      taken += 1
+      precondition(!label.isEmpty, "an identification run came with an empty label")
+      if taken >= entriesPerStream { throw EnoughEntries() }
+    }
+    _ = try? reader.forEachBlockingRange { (_) throws(EnoughEntries) in
+      taken += 1
+      if taken >= 2 * entriesPerStream { throw EnoughEntries() }
+    }
+    _ = try? reader.forEachIdentificationRange { (_, _) throws(EnoughEntries) in
+      taken += 1
+      if taken >= 3 * entriesPerStream { throw EnoughEntries() }
+    }
+    for kind in EntryKind.allCases {
+      var cursor = reader.cursor(kind)
+      for _ in 0..<64 { if (try? cursor.next()) == nil { break } }
+    }
+    for id in [0, 1, reader.labelCount - 1, reader.labelCount, Int(UInt32.max)] { _ = try? reader.label(id: id) }
+    // What a clean file streams, a lookup finds. Damaged bytes may make a lookup answer wrongly
+    // (the verifier finds those), so the oracle applies only to files the verifier accepts.
+    if !streamed.isEmpty && Verifier.verify(bytes).isValid {
+      for number in streamed {
+        guard (try? reader.isBlocked(number)) == true else {
+          fatalError("a valid file streams \(number) but isBlocked(\(number)) is not true")
+        }
+      }
+    }
+  }
+}
