@@ -18,4 +18,13 @@ cmp "$out/sample.calldir" Samples/sample.calldir
 cmp "$out/sample-listing.csv" Samples/sample-listing.csv
 "$calldir" pack "$out/sample-listing.csv" -o "$out/repacked.calldir"
 cmp "$out/repacked.calldir" Samples/sample.calldir
+# Signing: a key pair, a signed and versioned copy, checked against the key; the unsigned one is refused.
+"$calldir" keygen -o "$out/provider"
+"$calldir" pack --block Samples/blocklist.txt --identify Samples/callerid.csv --list-version 1 \
+  --sign "$out/provider.key" -o "$out/signed.calldir"
+"$calldir" verify --trust "$out/provider.pub" --installed-version 1 "$out/signed.calldir"
+if "$calldir" verify --trust "$out/provider.pub" "$out/sample.calldir" >/dev/null; then
+  echo "samples: an unsigned file passed a check that requires a signature" >&2
+  exit 1
+fi
 echo "samples: ok"

@@ -13,6 +13,12 @@ final class CallDirectoryHandler: CXCallDirectoryProvider {
   static let fileName = "list.calldir"
   /// The changeset the app last applied, kept until the extension has fed it.
   static let changesName = "list.calldirchanges"
+  /// The provider's public keys (`calldir keygen` writes them), shipped inside the app: a file
+  /// no trusted key signed is refused before anything reaches CallKit. Two during a key rotation.
+  /// Replace the placeholder with the line of your provider.pub.
+  static let providerKeys: [PublicKey] = [
+    PublicKey(text: "calldir-ed25519-public-key 0000000000000000000000000000000000000000000000000000000000000000")!
+  ]
 
   /// Keys in the group's user defaults, shared with the app.
   enum Key {
@@ -53,7 +59,7 @@ final class CallDirectoryHandler: CXCallDirectoryProvider {
     // Verify first: damage is then found before any entry is sent, not half-way through a load.
     let report = Verifier.verify(path: path, options: VerificationOptions())
     guard report.isValid else { throw HandlerError.damaged("\(report.problems.count) problems in \(path)") }
-    let directory = DirectoryFeed(try CallDirectoryReader(path: path))
+    let directory = try DirectoryFeed(path: path, trust: TrustPolicy(trustedKeys: Self.providerKeys))
     let fingerprint = directory.fingerprint
 
     var sink = CallKitSink(context)
@@ -73,7 +79,9 @@ final class CallDirectoryHandler: CXCallDirectoryProvider {
       && (resumeSource == "changes" || (resuming == nil && held != nil && defaults.string(forKey: Key.changesBase) == held))
     if changesApply {
       // CallKit holds the changeset's base: send only the change (removals, then additions).
-      let changes = ChangeFeed(try ChangesetReader(path: changesPath), fingerprint: fingerprint)
+      let changeset = try ChangesetReader(path: changesPath)
+      try changeset.check(TrustPolicy(trustedKeys: Self.providerKeys))
+      let changes = ChangeFeed(changeset, fingerprint: fingerprint)
       next = try changes.feed(into: &sink, resumingFrom: resuming)
       source = "changes"
     } else {
