@@ -40,7 +40,9 @@ public enum CLI {
         return ExitCode.success
       case .version:
         try console.print(
-          "calldir \(version) (call directory format \(FormatVersion.major).\(FormatVersion.minor): reads \(FormatVersion.major).x, writes \(FormatVersion.major).\(FormatVersion.minor))")
+          "calldir \(version) (call directory format \(FormatVersion.major).\(FormatVersion.minor): reads "
+            + "\(FormatVersion.readable.map { "\($0).x" }.joined(separator: " and "))"
+            + ", writes \(FormatVersion.major).\(FormatVersion.minor))")
         return ExitCode.success
       case .pack(let options): return try Pack(options: options, console: console).run()
       case .unpack(let file, let output, let expand, let format, let quiet):

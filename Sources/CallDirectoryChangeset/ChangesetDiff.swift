@@ -8,6 +8,8 @@ enum ChangesetDiff {
     old: CallDirectoryReader, new: CallDirectoryReader, progress: ((Int) -> Void)? = nil,
     sink: ([UInt8]) throws(ChangesetError) -> Void
   ) throws(ChangesetError) {
+    // Patch rebuilds NEW with this package's writer, which writes one version.
+    guard new.version.major == FormatVersion.major else { throw ChangesetError(.resultNotRebuildable(major: new.version.major)) }
     // Both indexes of a file share one block size; the writer takes it from its options.
     var header = ChangesetHeader(
       entriesPerBlock: UInt16(clamping: new.layout.index(.blocking).entriesPerBlock),

@@ -13,6 +13,9 @@ public struct ChangesetError: Error, Sendable, CustomStringConvertible {
     case baseMismatch(expected: [UInt8], actual: [UInt8])
     /// Applying the changeset did not give the file it was made from (its SHA-256 or length differs).
     case resultMismatch(expected: [UInt8], actual: [UInt8])
+    /// NEW is of a directory version this writer does not write (a version 1 file): patch could
+    /// not rebuild its bytes, so no changeset is made to it.
+    case resultNotRebuildable(major: UInt16)
     /// A removal names a run the base does not hold as it is stored.
     case removalNotInBase(ClosedRange<Int64>, list: String)
     /// The merged entries could not be encoded as a directory.
@@ -38,6 +41,9 @@ public struct ChangesetError: Error, Sendable, CustomStringConvertible {
       return "the changeset applies to a file with SHA-256 \(SHA256Digest.hex(expected)), not to this one (SHA-256 \(SHA256Digest.hex(actual)))"
     case .resultMismatch(let expected, let actual):
       return "the patched file has SHA-256 \(SHA256Digest.hex(actual)), not the changeset's result \(SHA256Digest.hex(expected))"
+    case .resultNotRebuildable(let major):
+      return "the new directory is a version \(major) file, and patch rebuilds only version \(FormatVersion.major) files: "
+        + "repack it with `calldir pack` first"
     case .removalNotInBase(let run, let list):
       return "\(list): +\(run.lowerBound)\(run.lowerBound == run.upperBound ? "" : "..+\(run.upperBound)") is not a run of the base"
     case .writer(let error): return error.description

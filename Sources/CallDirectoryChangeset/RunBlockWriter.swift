@@ -15,6 +15,8 @@ struct RunBlockWriter {
   private var payload: [UInt8] = []
   private var runsInBlock = 0
   private var previousLast: UInt64 = 0
+  /// One compressor for every block of the list.
+  private let deflater = Deflater()
   /// The runs written so far.
   private(set) var runs: UInt64 = 0
   /// The blocks written so far.
@@ -56,7 +58,7 @@ struct RunBlockWriter {
     let count = UInt16(runsInBlock)  // 1 ... 4096
     let block = Block.encode(
       header: (list.rawValue, UInt8(truncatingIfNeeded: count), UInt8(truncatingIfNeeded: count >> 8)), payload: payload,
-      deflateWhenSaving: ChangesetLayout.deflateDivisor)
+      deflateWhenSaving: ChangesetLayout.deflateDivisor, using: deflater)
     var framed: [UInt8] = []
     framed.reserveCapacity(block.count + ChangesetLayout.blockPrefixSize)
     framed.appendUInt32LE(UInt32(block.count))

@@ -98,9 +98,14 @@ public struct Block: Sendable {
   ///
   /// - Parameter deflateWhenSaving: deflate the payload when that saves at least this share of
   ///   it, as `1 / n` (`Spec/FORMAT.md`, "Choosing a codec"); `nil` never deflates.
-  public static func encode(header: (UInt8, UInt8, UInt8), payload: [UInt8], deflateWhenSaving divisor: Int?) -> [UInt8] {
+  /// - Parameter deflater: the compressor to try it with; a fresh one when `nil`. Writers of many
+  ///   blocks pass one of their own: starting zlib costs more than a small block's stream.
+  public static func encode(
+    header: (UInt8, UInt8, UInt8), payload: [UInt8], deflateWhenSaving divisor: Int?, using deflater: Deflater? = nil
+  ) -> [UInt8] {
     var block: [UInt8] = [BlockCodec.raw.rawValue, header.0, header.1, header.2]
-    if let divisor, payload.count >= 64, let deflated = Deflate.compress(payload),
+    if let divisor, payload.count >= 64,
+      let deflated = deflater.map({ $0.compress(payload) }) ?? Deflate.compress(payload),
       deflated.count + 4 <= payload.count - payload.count / divisor
     {
       block[0] = BlockCodec.deflate.rawValue

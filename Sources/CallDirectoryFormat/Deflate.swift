@@ -6,39 +6,11 @@ public enum Deflate {
   /// Compresses `input` at level 9 with a 32 KiB window (windowBits -15, memLevel 8, default
   /// strategy): fixed parameters, so one zlib build always gives the same bytes.
   ///
+  /// For many small inputs use a ``Deflater``: starting zlib costs more than a block's stream.
   /// - Returns: the deflate stream, or `nil` if zlib fails (it only does when out of memory).
   /// - Complexity: O(n) in the input size.
   public static func compress(_ input: [UInt8]) -> [UInt8]? {
-    compress(input, windowBits: -15, trailer: 0)
-  }
-
-  /// Compresses `input` in one `Z_FINISH` call at level 9, memLevel 8, default strategy:
-  /// `windowBits` -15 makes raw deflate, 15 + 16 a gzip member (whose header and trailer add
-  /// `trailer` bytes to deflate's bound). The one compressor of the package.
-  static func compress(_ input: [UInt8], windowBits: Int32, trailer: Int) -> [UInt8]? {
-    var stream = unsafe z_stream()
-    let status = unsafe deflateInit2_(
-      &stream, 9, Z_DEFLATED, windowBits, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
-    guard status == Z_OK else { return nil }
-    defer { _ = unsafe deflateEnd(&stream) }
-    let bound = Int(unsafe deflateBound(&stream, uLong(input.count))) + trailer
-    // zlib counts in 32 bits: one call can take no more.
-    guard bound <= Int(uInt.max), input.count <= Int(uInt.max) else { return nil }
-    var output = [UInt8](repeating: 0, count: bound)
-    var finished = false
-    unsafe input.withUnsafeBytes { source in
-      unsafe output.withUnsafeMutableBytes { target in
-        unsafe stream.next_in = UnsafeMutablePointer(
-          mutating: source.baseAddress?.assumingMemoryBound(to: Bytef.self))
-        unsafe stream.avail_in = uInt(source.count)
-        unsafe stream.next_out = target.baseAddress?.assumingMemoryBound(to: Bytef.self)
-        unsafe stream.avail_out = uInt(target.count)
-        finished = unsafe deflate(&stream, Z_FINISH) == Z_STREAM_END
-      }
-    }
-    guard finished else { return nil }
-    output.removeLast(Int(unsafe stream.avail_out))
-    return output
+    Deflater()?.compress(input)
   }
 
   /// Inflates the raw deflate stream `input` into `output`, which must be filled exactly.

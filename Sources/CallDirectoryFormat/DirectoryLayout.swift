@@ -89,8 +89,13 @@ public struct DirectoryLayout: Sendable {
     let (labelData, labelBase) = try view(.labelData)
     self.file = file
     self.header = header
-    blockingIndex = try index(.blockingIndex, data: blockingData) { (s, n) throws(FormatError) in try EntryIndex(parsing: s, dataLength: n) }
-    identificationIndex = try index(.identificationIndex, data: identificationData) { (s, n) throws(FormatError) in try EntryIndex(parsing: s, dataLength: n) }
+    let counted = header.major >= 2
+    blockingIndex = try index(.blockingIndex, data: blockingData) { (s, n) throws(FormatError) in
+      try EntryIndex(parsing: s, dataLength: n, countedBlocks: counted)
+    }
+    identificationIndex = try index(.identificationIndex, data: identificationData) { (s, n) throws(FormatError) in
+      try EntryIndex(parsing: s, dataLength: n, countedBlocks: counted)
+    }
     labelIndex = try index(.labelIndex, data: labelData) { (s, n) throws(FormatError) in try LabelIndex(parsing: s, dataLength: n) }
     func ranges(_ type: SectionType, labelled: Bool) throws(FormatError) -> RangeTable {
       guard header.section(type) != nil else { return RangeTable(labelled: labelled) }
@@ -149,11 +154,14 @@ public struct DirectoryLayout: Sendable {
       kind == .blocking
       ? (dataOffsets.blocking, indexOffsets.blocking) : (dataOffsets.identification, indexOffsets.identification)
     let range: Range<Int>
-    do { range = try index.blockRange(number) } catch { throw error.placed(in: kind.sections.index.rawValue, base: indexBase) }
+    let entryCount: Int
+    do {
+      range = try index.blockRange(number)
+      entryCount = try index.entryCount(ofBlock: number)
+    } catch { throw error.placed(in: kind.sections.index.rawValue, base: indexBase) }
     do {
       let bytes = try file.slice(offset: data &+ range.lowerBound, length: range.count)
-      return try EntryBlock(
-        parsing: bytes, number: number, entryCount: index.entryCount(ofBlock: number), identification: kind == .identification)
+      return try EntryBlock(parsing: bytes, number: number, entryCount: entryCount, identification: kind == .identification)
     } catch {
       throw error.placed(in: kind.sections.data.rawValue, base: data &+ range.lowerBound)
     }

@@ -62,6 +62,10 @@ public struct EntryBlock: Sendable {
   /// in place but must inflate a deflated one (microseconds instead of tens of nanoseconds), so
   /// only dense runs, which deflate to a fraction, are worth it.
   public static let deflateWhenSaving = 2
+  /// The widest low-bit width at which the canonical writer tries deflate: 1, an average gap
+  /// below 4 (dense runs). Wider low parts are close to random bits, which deflate cannot halve,
+  /// and trying cost more than encoding the block.
+  public static let deflateAtMostLowBits = 1
 
   /// Encodes a block of ascending `numbers` and, for identification, their `labelIds`.
   ///
@@ -69,8 +73,11 @@ public struct EntryBlock: Sendable {
   /// smallest (frame of reference), at the fewest bits that hold the largest difference: a block
   /// whose entries share one label stores no id bits at all, and labels that sort together (one
   /// company's departments) need few.
+  /// - Parameter deflater: the compressor that tries deflate (see `Block.encode`).
   /// - Precondition: `numbers` is non-empty and strictly ascending; `labelIds` is empty or as long.
-  public static func encode(_ numbers: ArraySlice<Int64>, labelIds: ArraySlice<UInt32>, allowDeflate: Bool = true) -> [UInt8] {
+  public static func encode(
+    _ numbers: ArraySlice<Int64>, labelIds: ArraySlice<UInt32>, allowDeflate: Bool = true, using deflater: Deflater? = nil
+  ) -> [UInt8] {
     let numbersPart = EliasFano.encode(numbers)
     let base = labelIds.min() ?? 0
     let width = UInt64((labelIds.max() ?? 0) - base).significantBitCount
@@ -85,7 +92,8 @@ public struct EntryBlock: Sendable {
     payload.append(contentsOf: numbersPart.high)
     return Block.encode(
       header: (UInt8(numbersPart.lowBits), UInt8(width), 0), payload: payload,
-      deflateWhenSaving: allowDeflate ? deflateWhenSaving : nil)
+      deflateWhenSaving: allowDeflate && numbersPart.lowBits <= deflateAtMostLowBits ? deflateWhenSaving : nil,
+      using: deflater)
   }
 }
 

@@ -1,16 +1,20 @@
 /// The sparse index over one kind's entry blocks (`Spec/FORMAT.md`, "Entry index").
 ///
-/// Record `i` holds block `i`'s first number and the block's offset in the data section. Block `i`
-/// holds entries `i * entriesPerBlock ..< min((i + 1) * entriesPerBlock, entryCount)`, so counts
-/// need not be stored. Parsing checks only the index's own size rules (O(1)); record values are
-/// checked when used (`blockRange(_:)`) and in full by the verifier.
+/// Record `i` holds block `i`'s first number and the block's offset in the data section. In
+/// version 2 the record's last two bytes hold the block's entry count minus one (so the offset has
+/// 48 bits), and blocks hold 1 ... `entriesPerBlock` entries each. In version 1 block `i` holds
+/// entries `i * entriesPerBlock ..< min((i + 1) * entriesPerBlock, entryCount)`, so counts are not
+/// stored. Parsing checks only the index's own size rules (O(1)); record values are checked when
+/// used (`blockRange(_:)`, `entryCount(ofBlock:)`) and in full by the verifier.
 public struct EntryIndex: Sendable {
   /// The number of entries of this kind.
   public let entryCount: Int
-  /// The entries in every block but the last.
+  /// The most entries in one block (version 1: the entries in every block but the last).
   public let entriesPerBlock: Int
-  /// The number of blocks: `ceil(entryCount / entriesPerBlock)`.
+  /// The number of blocks (version 1: `ceil(entryCount / entriesPerBlock)`).
   public let blockCount: Int
+  /// Whether each record carries its block's entry count (version 2).
+  public let countedBlocks: Bool
   /// The records, `blockCount * 16` bytes.
   public let records: ByteView
   /// The length of the data section the offsets point into.
@@ -21,10 +25,11 @@ public struct EntryIndex: Sendable {
   /// - Parameters:
   ///   - section: the index section's bytes.
   ///   - dataLength: the length of the matching data section.
+  ///   - countedBlocks: whether records carry block counts (a version 2 file).
   /// - Throws: `FormatError` with section-relative offsets when the header is malformed or the
   ///   section's length does not match its block count.
   /// - Complexity: O(1).
-  public init(parsing section: ByteView, dataLength: Int) throws(FormatError) {
+  public init(parsing section: ByteView, dataLength: Int, countedBlocks: Bool) throws(FormatError) {
     guard section.count >= Layout.entryIndexHeaderSize else {
       throw FormatError(.truncated(needed: Layout.entryIndexHeaderSize, available: section.count), at: 0)
     }
@@ -37,19 +42,29 @@ public struct EntryIndex: Sendable {
     guard section.uncheckedUInt32LE(at: 12) == 0 else { throw FormatError(.nonzeroReserved(field: "index header"), at: 12) }
     let perBlock = UInt64(rawPerBlock)
     // Division first: no overflow for any 64-bit count.
-    let blocks = rawCount / perBlock + (rawCount % perBlock == 0 ? 0 : 1)
+    let fewestBlocks = rawCount / perBlock + (rawCount % perBlock == 0 ? 0 : 1)
     let recordBytes = UInt64(section.count - Layout.entryIndexHeaderSize)
-    guard recordBytes % UInt64(Layout.entryIndexRecordSize) == 0,
-      blocks == recordBytes / UInt64(Layout.entryIndexRecordSize)
-    else {
+    let blocks = recordBytes / UInt64(Layout.entryIndexRecordSize)
+    guard recordBytes % UInt64(Layout.entryIndexRecordSize) == 0 else {
+      throw FormatError(.malformedIndex("the records take \(recordBytes) bytes, not a multiple of 16"), at: 0)
+    }
+    if countedBlocks {
+      // Every block holds 1 ... perBlock entries: the counts can add up to the total only then.
+      guard blocks >= fewestBlocks, blocks <= rawCount else {
+        throw FormatError(
+          .malformedIndex("\(rawCount) entries in blocks of 1 to \(perBlock) need \(fewestBlocks) to \(rawCount) records, the section has \(blocks)"),
+          at: 0)
+      }
+    } else if blocks != fewestBlocks {
       throw FormatError(
-        .malformedIndex("\(rawCount) entries in blocks of \(perBlock) need \(blocks) records, the section has room for \(recordBytes / 16)"),
+        .malformedIndex("\(rawCount) entries in blocks of \(perBlock) need \(fewestBlocks) records, the section has room for \(blocks)"),
         at: 0)
     }
     // blocks is bounded by the section length, and entryCount by blocks * 4096: both fit in Int.
     entryCount = Int(rawCount)
     entriesPerBlock = Int(perBlock)
     blockCount = Int(blocks)
+    self.countedBlocks = countedBlocks
     records = try section.slice(offset: Layout.entryIndexHeaderSize, length: section.count - Layout.entryIndexHeaderSize)
     self.dataLength = dataLength
   }
@@ -62,10 +77,32 @@ public struct EntryIndex: Sendable {
   }
 
   /// The number of entries in block `block`. Precondition: `0 <= block < blockCount`.
+  /// - Throws: `FormatError` (offset relative to the index section) when a version 2 record's
+  ///   count exceeds the entries per block.
+  /// - Complexity: O(1).
   @inlinable
-  public func entryCount(ofBlock block: Int) -> Int {
-    min(entriesPerBlock, entryCount &- block &* entriesPerBlock)  // block * perBlock < entryCount
+  public func entryCount(ofBlock block: Int) throws(FormatError) -> Int {
+    guard countedBlocks else {
+      return min(entriesPerBlock, entryCount &- block &* entriesPerBlock)  // block * perBlock < entryCount
+    }
+    let at = block &* Layout.entryIndexRecordSize &+ 14  // block < blockCount: inside records
+    let count = Int(records.uncheckedUInt16LE(at: at)) &+ 1
+    guard count <= entriesPerBlock else {
+      throw FormatError(
+        .malformedIndex("block \(block) holds \(count) entries, more than the \(entriesPerBlock) a block may"),
+        at: Layout.entryIndexHeaderSize &+ at)
+    }
+    return count
   }
+
+  /// The stored offset of block `block` in the data section (version 2: its low 48 bits).
+  func storedOffset(ofBlock block: Int) -> UInt64 {
+    let raw = records.uncheckedUInt64LE(at: block &* Layout.entryIndexRecordSize &+ 8)
+    return countedBlocks ? raw & Self.offsetMask : raw
+  }
+
+  /// The bits of a version 2 record's offset field that hold the offset; the top 16 hold the count.
+  private static let offsetMask: UInt64 = (1 << 48) - 1
 
   /// The byte range of block `block` in the data section.
   ///
@@ -77,7 +114,7 @@ public struct EntryIndex: Sendable {
     try BlockRanges.range(
       block, count: blockCount, dataLength: dataLength, recordOffset: Layout.entryIndexHeaderSize,
       recordSize: Layout.entryIndexRecordSize
-    ) { records.uncheckedUInt64LE(at: $0 &* Layout.entryIndexRecordSize &+ 8) }
+    ) { storedOffset(ofBlock: $0) }
   }
 
   /// The last block whose first number is at most `number`, or `nil` when `number` is below the

@@ -16,7 +16,7 @@ extension FileHeader {
     }
     let major = file.uncheckedUInt16LE(at: 8)
     let minor = file.uncheckedUInt16LE(at: 10)
-    guard major == FormatVersion.major else {
+    guard FormatVersion.readable.contains(major) else {
       throw FormatError(.unsupportedVersion(major: major, minor: minor), at: 8)
     }
     let rawCount = file.uncheckedUInt32LE(at: 12)

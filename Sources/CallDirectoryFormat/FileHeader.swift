@@ -1,7 +1,7 @@
 /// The fixed header and the section table at the start of every file (`Spec/FORMAT.md`,
 /// "File header" and "Section table").
 public struct FileHeader: Sendable, Equatable {
-  /// The major format version (1).
+  /// The major format version (1 or 2).
   public var major: UInt16
   /// The minor format version.
   public var minor: UInt16

@@ -1,14 +1,19 @@
 /// The format version this package reads and writes (`Spec/FORMAT.md`, "Versioning").
 ///
-/// A reader accepts every file whose major version equals `major`, whatever its minor version:
-/// minor versions only add optional sections, which a reader that does not know them skips.
+/// Writers write version 2.0. Readers read every major version in `readable`, whatever its minor
+/// version: minor versions only add sections, which a reader that does not know them skips or
+/// refuses as their flags say.
 public enum FormatVersion {
-  /// The major version: a file with another major version is refused.
-  public static let major: UInt16 = 1
-  /// The highest minor version this package knows and writes: 2, which adds the list version and
-  /// signature sections (1 added the range sections). Writers write the lowest minor version whose
-  /// sections a file has: 1.0 without any of them.
-  public static let minor: UInt16 = 2
+  /// The major version writers write: 2, whose entry blocks hold a varying number of entries
+  /// (each index record carries its block's count), so that a block can end at a wide gap.
+  public static let major: UInt16 = 2
+  /// The minor version writers write (version 2.0 has every section of version 1.2).
+  public static let minor: UInt16 = 0
+  /// The major versions a reader reads: 1 (blocks of exactly `B` entries, all but the last) and 2.
+  public static let readable: ClosedRange<UInt16> = 1...2
+  /// The highest minor version of major version 1: 1.2 added the list version and signature
+  /// sections, 1.1 the range sections.
+  public static let lastMinorOfVersion1: UInt16 = 2
 }
 
 /// The fixed byte layout of the file (`Spec/FORMAT.md`, "File layout"). All integers are
@@ -25,7 +30,8 @@ public enum Layout {
   public static let maximumSectionCount = 64
   /// Bytes at the start of an entry index section, before its block entries.
   public static let entryIndexHeaderSize = 16
-  /// Bytes in one entry index record: the block's first number and its offset.
+  /// Bytes in one entry index record: the block's first number and its offset (version 2: a
+  /// 48-bit offset and the block's entry count minus one in the last two bytes).
   public static let entryIndexRecordSize = 16
   /// Bytes at the start of a label index section, before its block entries.
   public static let labelIndexHeaderSize = 8

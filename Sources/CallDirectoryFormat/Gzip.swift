@@ -29,7 +29,7 @@ public enum Gzip {
   /// - Returns: The gzip stream, or `nil` if zlib fails (it only does when out of memory).
   /// - Complexity: O(*n*) in the input.
   public static func compress(_ input: [UInt8]) -> [UInt8]? {
-    Deflate.compress(input, windowBits: 15 + 16, trailer: 18)
+    Deflater(windowBits: 15 + 16, trailer: 18)?.compress(input)
   }
 
   /// Inflates the gzip stream `input`: one or more members, each checked against its CRC-32

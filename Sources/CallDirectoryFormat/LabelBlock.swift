@@ -43,7 +43,8 @@ public struct LabelBlock: Sendable {
   public static let deflateWhenSaving = 8
 
   /// Encodes `labels` (each 1 ... 65,534 bytes) as a label block.
-  public static func encode(_ labels: ArraySlice<[UInt8]>, allowDeflate: Bool = true) -> [UInt8] {
+  /// - Parameter deflater: the compressor that tries deflate (see `Block.encode`).
+  public static func encode(_ labels: ArraySlice<[UInt8]>, allowDeflate: Bool = true, using deflater: Deflater? = nil) -> [UInt8] {
     var payload: [UInt8] = []
     var offset: UInt32 = 0
     payload.appendUInt32LE(0)
@@ -52,6 +53,6 @@ public struct LabelBlock: Sendable {
       payload.appendUInt32LE(offset)
     }
     for label in labels { payload.append(contentsOf: label) }
-    return Block.encode(header: (0, 0, 0), payload: payload, deflateWhenSaving: allowDeflate ? deflateWhenSaving : nil)
+    return Block.encode(header: (0, 0, 0), payload: payload, deflateWhenSaving: allowDeflate ? deflateWhenSaving : nil, using: deflater)
   }
 }

@@ -3,13 +3,13 @@ import CallDirectoryFormat
 extension VerificationPass {
   /// Checks every record of `kind`'s range section: ends in range and ordered, ascending and
   /// disjoint, merged where the rules require, reserved fields zero, label ids in the table; and
-  /// that the file's minor version is 1 exactly when it has a range section.
+  /// that a version 1 file with a range section says version 1.1 or later.
   /// - Complexity: O(ranges); memory O(1).
   mutating func checkRanges(_ kind: EntryKind) {
     let table = layout.ranges(kind)
     guard let entry = layout.header.section(kind.rangeSection) else { return }
     let base = Int(entry.offset)
-    if layout.header.minor < 1 {
+    if layout.header.major == 1 && layout.header.minor < 1 {
       problems.record(
         FormatError(.invalidField(field: "minor version of a file with ranges", value: UInt64(layout.header.minor)), at: 10))
     }

@@ -61,8 +61,6 @@ struct DirectoryContents {
     if let version = options.listVersion {
       extra.insert(RawSection(type: .listVersion, bytes: ListVersionSection(version: version).encoded), at: 0)
     }
-    // The lowest minor version whose sections the file has: lists without ranges stay 1.0.
-    let minor: UInt16 = !extra.isEmpty ? 2 : sections.count > 6 ? 1 : 0
     let count = sections.count + extra.count
     var offset = UInt64(FileHeader.size(sectionCount: count))
     var table: [SectionEntry] = []
@@ -81,7 +79,7 @@ struct DirectoryContents {
       offset += UInt64(section.bytes.count)
     }
 
-    try sink(FileHeader(minor: minor, fileLength: offset, sections: table).encoded())
+    try sink(FileHeader(fileLength: offset, sections: table).encoded())
     for (_, bytes) in sections {
       switch bytes {
       case .buffer(let buffer): try buffer.write(to: sink)
@@ -115,6 +113,7 @@ enum LabelSections {
     var records: [UInt8] = []
     var blockCount = 0
     var start = 0
+    let deflater = Deflater()
     while start < labels.count {
       var end = start
       var size = 4  // the first offset
@@ -125,7 +124,7 @@ enum LabelSections {
       records.appendUInt32LE(UInt32(start))
       records.appendUInt32LE(0)
       records.appendUInt64LE(UInt64(data.count))
-      data.append(contentsOf: LabelBlock.encode(labels[start..<end], allowDeflate: options.allowDeflate))
+      data.append(contentsOf: LabelBlock.encode(labels[start..<end], allowDeflate: options.allowDeflate, using: deflater))
       blockCount += 1
       start = end
     }

@@ -4,8 +4,9 @@ import CallDirectoryFormat
 /// Signs directory files (`Spec/FORMAT.md`, section 16).
 ///
 /// Signing appends a `SIGN` section, or replaces the one a file has: the other sections keep their
-/// bytes, the section table gains one entry, so every offset moves by its 32 bytes, and the minor
-/// version becomes 2. Signing the same file again gives the same bytes, the signature aside.
+/// bytes, the section table gains one entry, so every offset moves by its 32 bytes, and a version
+/// 1 file becomes version 1.2 (version 2 has the section from 2.0). Signing the same file again
+/// gives the same bytes, the signature aside.
 public enum DirectorySigner {
   /// `file` signed by `key`.
   /// - Throws: `FormatError` when `file` is not a well-formed directory (its header, table and
@@ -27,7 +28,9 @@ public enum DirectorySigner {
         checksum: 0))
     let fileLength = signatureOffset + UInt64(SignatureSection.size)
     var placeholder = SignatureSection(publicKey: key.publicKey, signature: [UInt8](repeating: 0, count: 64))
-    let newHeader = FileHeader(minor: 2, fileLength: fileLength, sections: sections)
+    // Version 1 files first had the signature section in 1.2.
+    let minor = header.major == 1 ? FormatVersion.lastMinorOfVersion1 : header.minor
+    let newHeader = FileHeader(major: header.major, minor: minor, fileLength: fileLength, sections: sections)
     var signed = newHeader.encoded()
     signed.append(contentsOf: unsigned[oldTableEnd...])
     signed.append(contentsOf: placeholder.encoded)
@@ -41,12 +44,14 @@ public enum DirectorySigner {
     let section = placeholder.encoded
     signed.replaceSubrange(Int(signatureOffset)..<Int(fileLength), with: section)
     sections[sections.count - 1].checksum = CRC32.checksum(section)
-    signed.replaceSubrange(0..<newTableEnd, with: FileHeader(minor: 2, fileLength: fileLength, sections: sections).encoded())
+    signed.replaceSubrange(
+      0..<newTableEnd,
+      with: FileHeader(major: header.major, minor: minor, fileLength: fileLength, sections: sections).encoded())
     return signed
   }
 
   /// `file` without its signature section, if it has one (the rest unchanged but for the offsets
-  /// and the header). The minor version stays as it was.
+  /// and the header). The version stays as it was.
   /// - Throws: `FormatError` when `file` is not a well-formed directory.
   public static func stripSignature(_ file: [UInt8]) throws(FormatError) -> [UInt8] {
     // The whole layout is checked, but only the header (values) leaves the closure.
@@ -57,7 +62,7 @@ public enum DirectorySigner {
       SectionEntry(type: $0.type, flags: $0.flags, offset: $0.offset - shift, length: $0.length, checksum: $0.checksum)
     }
     let contentEnd = Int(last.offset)
-    var stripped = FileHeader(minor: header.minor, fileLength: UInt64(contentEnd) - shift, sections: Array(sections)).encoded()
+    var stripped = FileHeader(major: header.major, minor: header.minor, fileLength: UInt64(contentEnd) - shift, sections: Array(sections)).encoded()
     stripped.append(contentsOf: file[FileHeader.size(sectionCount: header.sections.count)..<contentEnd])
     return stripped
   }

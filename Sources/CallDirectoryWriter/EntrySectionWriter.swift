@@ -1,13 +1,16 @@
 import CallDirectoryFormat
 
 /// Makes one kind's data and index sections (`Spec/FORMAT.md`, sections 6 and 7) from entries
-/// given in ascending order: entries gather into a block of `B`, each full block is encoded and
-/// appended, and the index records each block's first number and offset.
+/// given in ascending order: entries gather into a block of at most `B`, which ends early before
+/// a wide gap (`endsBlock`), each finished block is encoded and appended, and the index records
+/// each block's first number, offset and entry count.
 ///
-/// Memory: one block of entries, plus 16 bytes of index for every `B` entries.
+/// Memory: one block of entries, plus 16 bytes of index for every block.
 struct EntrySectionWriter {
   private let perBlock: Int
   private let allowDeflate: Bool
+  /// One compressor for every block: starting zlib per block cost more than the encoding.
+  private let deflater = Deflater()
   private let identification: Bool
   private var data: SectionBuffer
   private var records: [UInt8] = []
@@ -28,16 +31,41 @@ struct EntrySectionWriter {
   /// Appends an entry; `label` is its final label id (identification entries only).
   /// - Precondition: `number` is greater than every number appended before.
   mutating func append(_ number: Int64, label: UInt32) throws(WriterError) {
+    if let first = numbers.first, Self.endsBlock(first: first, last: numbers[numbers.count - 1], count: numbers.count, next: number) {
+      try flush()
+    }
     numbers.append(number)
     if identification { labelIds.append(label) }
     if numbers.count == perBlock { try flush() }
   }
 
+  /// The fewest entries a block holds before a gap may end it.
+  static let minimumEntriesBeforeGap = 16
+  /// A gap ends a block when its 64th part exceeds the block's mean gap (`1 << 6`).
+  static let gapShift: UInt64 = 6
+
+  /// Whether a block of `count` entries from `first` to `last` ends before `next`
+  /// (`Spec/FORMAT.md`, section 12): when it holds at least 16 entries and the gap to `next`,
+  /// divided by 64, exceeds the block's mean gap, both rounded down.
+  ///
+  /// Elias-Fano spends about `gap / 2^l` bits on a gap, and `l` follows the block's mean: one gap
+  /// between two area codes inflates a whole block, while a new block costs 24 bytes. The
+  /// minimum keeps short runs (a company's few lines, far apart) from making tiny blocks.
+  static func endsBlock(first: Int64, last: Int64, count: Int, next: Int64) -> Bool {
+    guard count >= minimumEntriesBeforeGap else { return false }
+    // Ascending numbers of 1 ... Int64.max - 1: the differences are positive and fit.
+    let mean = UInt64(last &- first) / UInt64(count &- 1)
+    return UInt64(next &- last) >> gapShift > mean
+  }
+
   private mutating func flush() throws(WriterError) {
     guard let first = numbers.first else { return }
+    // A data section of 2^48 bytes (256 TiB) would take a trillion blocks: beyond any input.
+    guard UInt64(data.count) < 1 << 48 else { throw .invalidOption("a data section of more than 2^48 bytes") }
     records.appendUInt64LE(UInt64(first))
-    records.appendUInt64LE(UInt64(data.count))
-    try data.append(EntryBlock.encode(numbers[...], labelIds: labelIds[...], allowDeflate: allowDeflate))
+    // Version 2 record: the offset in 48 bits, the entry count minus one (below 4096) in the top 16.
+    records.appendUInt64LE(UInt64(data.count) | UInt64(numbers.count &- 1) << 48)
+    try data.append(EntryBlock.encode(numbers[...], labelIds: labelIds[...], allowDeflate: allowDeflate, using: deflater))
     total += UInt64(numbers.count)
     numbers.removeAll(keepingCapacity: true)
     labelIds.removeAll(keepingCapacity: true)

@@ -68,7 +68,7 @@ import Testing
     let path = try Self.seeded(scratch)
     let result = calldir("info", "--json", path)
     #expect(result.status == 0)
-    for key in ["\"version\":\"1.", "\"blocking\":{\"entries\":", "\"labels\":{\"count\":4", "\"bytesPerEntry\":", "\"sections\":["] {
+    for key in ["\"version\":\"2.", "\"blocking\":{\"entries\":", "\"labels\":{\"count\":4", "\"bytesPerEntry\":", "\"sections\":["] {
       #expect(result.output.contains(key), "\(key)")
     }
     #expect(result.output.contains("\"topLabels\":[{\"label\":\"Spam Risk\",\"entries\":101},{\"label\":\"Acme Support\",\"entries\":2}"))

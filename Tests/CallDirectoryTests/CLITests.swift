@@ -62,7 +62,7 @@ func calldir(_ arguments: String..., input: String = "") -> (status: Int32, outp
       #expect(help.status == 0 && help.output.contains("Usage: calldir \(command)"))
       #expect(calldir(command, "--help").output == help.output)
     }
-    #expect(calldir("--version").output.contains("format 1.2: reads 1.x, writes 1.2"))
+    #expect(calldir("--version").output.contains("format 2.0: reads 1.x and 2.x, writes 2.0"))
   }
 
   @Test func parsesBothOptionForms() throws {
@@ -220,8 +220,8 @@ func calldir(_ arguments: String..., input: String = "") -> (status: Int32, outp
     let path = try Self.sample(scratch)
     let result = calldir("info", "--json", path)
     #expect(result.status == 0)
-    #expect(result.output.contains("\"version\":\"1.0\""))
+    #expect(result.output.contains("\"version\":\"2.0\""))
     #expect(result.output.contains("\"blocking\":{\"entries\":1"))
-    #expect(calldir("info", path).output.contains("format version:  1.0"))
+    #expect(calldir("info", path).output.contains("format version:  2.0"))
   }
 }

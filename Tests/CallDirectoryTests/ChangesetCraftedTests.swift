@@ -1,6 +1,7 @@
 @testable import CallDirectoryChangeset
 import CallDirectory
 import Testing
+import Foundation
 
 /// Changesets made by hand, well formed but wrong for their base: patch refuses each, naming why.
 @Suite struct ChangesetCraftedTests {
@@ -61,6 +62,26 @@ import Testing
       return true
     }
     #expect(try scratch.names().isEmpty)
+  }
+
+  /// A version 1 NEW cannot be rebuilt by patch (its canonical blocks differ): diff refuses it up
+  /// front, and its repacked version 2 twin diffs and patches back byte for byte.
+  @Test func versionOneResultIsRefusedUntilRepacked() throws {
+    let (old, _) = try Self.old()
+    let versionOne = try [UInt8](Data(contentsOf: SpecVectorTests.versionOneVectors.appendingPathComponent("multiblock.calldir")))
+    let new = try CallDirectoryReader(bytes: versionOne)
+    #expect {
+      try Changeset.diff(old: old, new: new)
+    } throws: { error in
+      guard let error = error as? ChangesetError, case .resultNotRebuildable(major: 1) = error.kind else { return false }
+      return true
+    }
+    let listing = try [UInt8](Data(contentsOf: SpecVectorTests.versionOneVectors.appendingPathComponent("multiblock.csv")))
+    let repacked = try SpecVectorTests.pack(listing: listing, entriesPerBlock: 4)
+    let changes = try ChangesetReader(bytes: try Changeset.diff(old: old, new: try CallDirectoryReader(bytes: repacked)))
+    let scratch = try ScratchDirectory()
+    try Changeset.patch(old: old, changes: changes, to: scratch.path("new.calldir"))
+    #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: scratch.path("new.calldir")))) == repacked)
   }
 
   @Test func missingFileIsASystemError() {

@@ -31,8 +31,8 @@ import Testing
   }
 
   @Test(arguments: [
-    ("reader", ["Spec/vectors", "Spec/vectors/invalid", "Samples", "Tests/Fuzz/Corpus/reader"]),
-    ("verifier", ["Spec/vectors", "Spec/vectors/invalid", "Samples", "Tests/Fuzz/Corpus/verifier"]),
+    ("reader", ["Spec/vectors", "Spec/vectors/v1", "Spec/vectors/invalid", "Samples", "Tests/Fuzz/Corpus/reader"]),
+    ("verifier", ["Spec/vectors", "Spec/vectors/v1", "Spec/vectors/invalid", "Samples", "Tests/Fuzz/Corpus/verifier"]),
     ("changeset", ["Spec/vectors/changesets", "Tests/Fuzz/Corpus/changeset"]),
     ("listing", ["Tests/Fuzz/Corpus/listing"]),
     ("number", ["Tests/Fuzz/Corpus/number"]),

@@ -43,9 +43,9 @@ import Testing
     }
     try add("truncated", "file length", at: { _ in 16 }) { file in Array(file.bytes.dropLast()) }
     try add("appended", "file length", at: { _ in 16 }) { file in file.bytes + [0] }
-    try add("major-version-2", "unsupported format version 2.", at: { _ in 8 }) { file in
+    try add("major-version-3", "unsupported format version 3.", at: { _ in 8 }) { file in
       var bytes = file.bytes
-      bytes[8] = 2
+      bytes[8] = 3
       resealHeader(&bytes)
       return bytes
     }
@@ -61,6 +61,17 @@ import Testing
       // 2^60 + 1 entries in blocks of 1 would need 2^60 + 1 records; 16 + 16 (2^60 + 1) wraps to 32.
       file.patch(.blockingIndex, at: 0, uint64: (1 << 60) + 1)
       file.patch(.blockingIndex, at: 8, uint32: 1)
+      return file.bytes
+    }
+    try add("block-count-over-maximum", "more than the 512 a block may", at: { file in file.offset(of: .blockingIndex) + 30 }) {
+      file in
+      // Block 0's count field (the top 16 bits of its offset) says 513 entries: one more than B.
+      file.patch(.blockingIndex, at: 30, [0x00, 0x02])
+      return file.bytes
+    }
+    try add("block-counts-disagree", "the blocks hold 2", at: { file in file.offset(of: .blockingIndex) }) { file in
+      // The index says 3 entries, its one block says 2 (and holds 2).
+      file.patch(.blockingIndex, at: 0, uint64: 3)
       return file.bytes
     }
     try add("offset-overflows", "overflows", at: { file in file.offset(of: .blockingData) }) { file in

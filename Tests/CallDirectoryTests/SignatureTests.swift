@@ -88,7 +88,7 @@ struct SignatureTests {
     #expect(report.signer == providerKey.publicKey)
     #expect(report.listVersion == 7)
     let reader = try CallDirectoryReader(bytes: signed)
-    #expect(reader.version.minor == 2)
+    #expect(reader.version == (2, 0))  // version 2.0 has the signature section from the start
     #expect(try reader.isBlocked(12_025_550_100))
     // Every section of the unsigned file is in the signed one, byte for byte, 32 bytes later.
     let before = try CallDirectoryReader(bytes: unsigned).layout.header.sections
@@ -107,6 +107,17 @@ struct SignatureTests {
     #else
       #expect(resigned == signed)
     #endif
+  }
+
+  @Test("A version 1 file signed becomes version 1.2 and keeps its blocks; stripping gives it back")
+  func signingAVersionOneFile() throws {
+    let unsigned = try [UInt8](
+      Data(contentsOf: SpecVectorTests.versionOneVectors.appendingPathComponent("multiblock.calldir")))
+    let signed = try DirectorySigner.sign(unsigned, key: providerKey)
+    let report = Verifier.verify(signed, options: trust(providerKey))
+    #expect(report.isValid, "\(report.problems)")
+    #expect(try CallDirectoryReader(bytes: signed).version == (1, 2))
+    #expect(try DirectorySigner.stripSignature(signed).count == unsigned.count)
   }
 
   @Test("Any changed byte of a signed directory fails verification with a trusted key")

@@ -18,7 +18,7 @@ import Testing
     while first < blocking {
       let count = min(perBlock, blocking - first)
       index.appendUInt64LE(UInt64(first + 1))
-      index.appendUInt64LE(UInt64(data.count))
+      index.appendUInt64LE(UInt64(data.count) | UInt64(count - 1) << 48)  // version 2: the count in the top 16 bits
       data += count == perBlock ? fullBlock : EntryBlock.encode(ArraySlice((1...Int64(count)).map { $0 }), labelIds: [])
       first += count
     }

@@ -11,14 +11,19 @@ struct CraftedFile {
   }
 
   var sections: [Section]
+  /// The version the file is written with: that of the file taken apart, so a version 1 file
+  /// (the invalid vectors of Spec/vectors/invalid were made from one) stays one.
+  var version: (major: UInt16, minor: UInt16)
 
-  init(sections: [Section]) {
+  init(sections: [Section], version: (major: UInt16, minor: UInt16) = (FormatVersion.major, FormatVersion.minor)) {
     self.sections = sections
+    self.version = version
   }
 
   /// The sections of a file the reader opens.
   init(_ file: [UInt8]) throws {
     let header = try CallDirectoryReader(bytes: file).layout.header
+    version = (header.major, header.minor)
     sections = header.sections.map { entry in
       Section(type: entry.type, flags: entry.flags, bytes: Array(file[Int(entry.offset)..<Int(entry.offset + entry.length)]))
     }
@@ -35,8 +40,7 @@ struct CraftedFile {
           checksum: CRC32.checksum(section.bytes)))
       offset += UInt64(section.bytes.count)
     }
-    // Version 1.1, as the invalid vectors of Spec/vectors/invalid were made.
-    var file = FileHeader(minor: 1, fileLength: offset, sections: table).encoded()
+    var file = FileHeader(major: version.major, minor: version.minor, fileLength: offset, sections: table).encoded()
     for section in sections { file.append(contentsOf: section.bytes) }
     return file
   }
@@ -64,7 +68,11 @@ struct CraftedFile {
     let index = self[kind.sections.index]
     let blocks = (index.count - Layout.entryIndexHeaderSize) / Layout.entryIndexRecordSize
     return Self.ranges(
-      (0..<blocks).map { Int(index.uint64LE(at: Layout.entryIndexHeaderSize + $0 * Layout.entryIndexRecordSize + 8)) },
+      (0..<blocks).map {
+        // Version 2 keeps the block's entry count in the offset field's top 16 bits.
+        let stored = index.uint64LE(at: Layout.entryIndexHeaderSize + $0 * Layout.entryIndexRecordSize + 8)
+        return Int(version.major >= 2 ? stored & (1 << 48 - 1) : stored)
+      },
       end: self[kind.sections.data].count)
   }
 
@@ -126,13 +134,20 @@ extension Array where Element == UInt8 {
 enum VerifierSamples {
   static let labels = ["Acme Support", String(repeating: "Spam call ", count: 12), "Z", "Пекарня", "🍕 Pizza"]
 
-  /// 32 numbers 2^20 apart (their block deflates: its low bits are all zero), then 36 random ones,
-  /// in blocks of 32.
+  /// 256 consecutive numbers (their block deflates), then three clusters of 20 random numbers a
+  /// billion apart, in blocks of at most 256: the gaps between clusters end their blocks, so the
+  /// kind has four blocks.
   static let blocking: [Int64] = {
     var random = SeededGenerator(seed: 0x5EED_B10C)
-    let spaced = (0..<32).map { 12_000_000_000 + Int64($0) << 20 }
-    let scattered = (0..<36).map { _ in 12_100_000_000 + Int64.random(in: 0..<5_000_000, using: &random) }
-    return Array(Set(spaced + scattered)).sorted()
+    let dense = (0..<256).map { 12_000_000_000 + Int64($0) }
+    var scattered = Set<Int64>()
+    for cluster in 0..<3 {
+      let base = 13_000_000_000 + Int64(cluster) * 1_000_000_000
+      var numbers = Set<Int64>()
+      while numbers.count < 20 { numbers.insert(base + Int64.random(in: 0..<100_000, using: &random)) }
+      scattered.formUnion(numbers)
+    }
+    return (dense + scattered).sorted()
   }()
 
   /// Ten numbers in blocks of 4; the first names the last label, so its block's ids are 3 bits wide.
@@ -146,11 +161,11 @@ enum VerifierSamples {
   }
 
   /// A few hundred bytes with several blocks of each kind, one deflated entry block and one
-  /// deflated label block: blocking sections from a writer with 32 entries per block, the rest from
-  /// one with 4 and small label blocks.
+  /// deflated label block: blocking sections from a writer with 256 entries per block, the rest
+  /// from one with 4 and small label blocks.
   static func smallFile() throws -> [UInt8] {
     var blockingOptions = DirectoryBuilder.Options()
-    blockingOptions.entriesPerBlock = 32
+    blockingOptions.entriesPerBlock = 256
     let blockingFile = try CraftedFile(Contents(blocking: blocking).encoded(options: blockingOptions))
     var otherOptions = DirectoryBuilder.Options()
     otherOptions.entriesPerBlock = 4
@@ -164,7 +179,7 @@ enum VerifierSamples {
   /// Numbers worth looking up in the small file: present ones of each kind and absent ones.
   static var probes: [Int64] {
     [blocking[0], blocking[5], blocking[40], blocking[blocking.count - 1], identification[0].0, identification[9].0]
-      + [1, 12_000_000_001, 12_100_000_000, Int64.max - 1]
+      + [1, 12_000_000_256, 13_000_000_000, 14_000_050_000, Int64.max - 1]
   }
 }
 
