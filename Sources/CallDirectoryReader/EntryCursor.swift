@@ -25,6 +25,8 @@ public struct EntryCursor: Sendable {
   private var labelIds: [UInt32] = []
   private var position = 0
   private var previous: Int64 = 0
+  /// Entries of the blocks decoded so far, checked against the index's total at the end.
+  private var entriesDecoded = 0
 
   init(layout: DirectoryLayout, kind: EntryKind, owner: CallDirectoryReader? = nil) {
     self.layout = layout
@@ -36,7 +38,16 @@ public struct EntryCursor: Sendable {
   /// - Throws: `FormatError` with the file offset of the damaged block.
   public mutating func next() throws(FormatError) -> Entry? {
     if position == numbers.count {
-      guard nextBlock < layout.index(kind).blockCount else { return nil }
+      let index = layout.index(kind)
+      guard nextBlock < index.blockCount else {
+        // Version 2 blocks carry their own counts; the index's total must be what they add up to.
+        guard entriesDecoded == index.entryCount else {
+          throw FormatError(
+            .malformedIndex("the index declares \(index.entryCount) entries, the blocks hold \(entriesDecoded)"),
+            at: Int(layout.section(kind.sections.index).offset), section: kind.sections.index.rawValue)
+        }
+        return nil
+      }
       try decode(block: nextBlock)
       nextBlock += 1
       position = 0
@@ -54,6 +65,7 @@ public struct EntryCursor: Sendable {
     numbers = decoded.numbers
     labelIds = decoded.labelIds
     previous = numbers.last ?? previous
+    entriesDecoded &+= numbers.count  // at most the index's blocks times 4096
   }
 }
 
