@@ -160,6 +160,7 @@ public struct EliasFanoView: Sendable {
   ///   needed, or an offset is not above the one before it. Decoding stops at the first problem.
   /// - Throws: whatever `body` throws.
   /// - Complexity: O(count + high bytes).
+  @inlinable  // a stream's inner loop: specialised and inlined at the caller, the body with it
   public func forEach<E: Error>(_ body: (Int, UInt64) throws(E) -> Void) throws(E) -> String? {
     if count == 0 { return high.count == 0 ? nil : "the high bits are longer than needed" }
     var element = 0

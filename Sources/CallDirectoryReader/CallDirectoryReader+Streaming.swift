@@ -10,10 +10,14 @@ extension CallDirectoryReader {
   public func forEachBlocking<E: Error>(_ body: (Int64) throws(E) -> Void) throws(StreamError<E>) {
     var cursor = EntryCursor(layout: layout, kind: .blocking)
     while true {
-      let entry: EntryCursor.Entry?
-      do throws(FormatError) { entry = try cursor.next() } catch { throw .format(error) }
-      guard let entry else { return }
-      do throws(E) { try body(entry.number) } catch { throw .consumer(error) }
+      let block: ArraySlice<Int64>
+      do throws(FormatError) {
+        guard let next = try cursor.takeBlock() else { return }
+        block = next.numbers
+      } catch { throw .format(error) }
+      for number in block {
+        do throws(E) { try body(number) } catch { throw .consumer(error) }
+      }
     }
   }
 
@@ -25,14 +29,21 @@ extension CallDirectoryReader {
   public func forEachIdentification<E: Error>(_ body: (Int64, String) throws(E) -> Void) throws(StreamError<E>) {
     var cursor = EntryCursor(layout: layout, kind: .identification)
     while true {
-      let entry: EntryCursor.Entry
-      let label: String
+      let block: (numbers: ArraySlice<Int64>, labelIds: ArraySlice<UInt32>)
       do throws(FormatError) {
-        guard let next = try cursor.next() else { return }
-        entry = next
-        label = try labelCache.label(Int(entry.labelId))
+        guard let next = try cursor.takeBlock() else { return }
+        block = next
       } catch { throw .format(error) }
-      do throws(E) { try body(entry.number, label) } catch { throw .consumer(error) }
+      // Entries of a block often share a label (a company's lines): look it up once per run.
+      var labelId: UInt32?
+      var label = ""
+      for (number, id) in zip(block.numbers, block.labelIds) {
+        if id != labelId {
+          do throws(FormatError) { label = try labelCache.label(Int(id)) } catch { throw .format(error) }
+          labelId = id
+        }
+        do throws(E) { try body(number, label) } catch { throw .consumer(error) }
+      }
     }
   }
 

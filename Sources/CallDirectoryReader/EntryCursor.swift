@@ -38,22 +38,40 @@ public struct EntryCursor: Sendable {
   /// - Throws: `FormatError` with the file offset of the damaged block.
   public mutating func next() throws(FormatError) -> Entry? {
     if position == numbers.count {
-      let index = layout.index(kind)
-      guard nextBlock < index.blockCount else {
-        // Version 2 blocks carry their own counts; the index's total must be what they add up to.
-        guard entriesDecoded == index.entryCount else {
-          throw FormatError(
-            .malformedIndex("the index declares \(index.entryCount) entries, the blocks hold \(entriesDecoded)"),
-            at: Int(layout.section(kind.sections.index).offset), section: kind.sections.index.rawValue)
-        }
-        return nil
-      }
-      try decode(block: nextBlock)
-      nextBlock += 1
-      position = 0
+      guard try advance() else { return nil }
     }
     defer { position += 1 }
     return Entry(number: numbers[position], labelId: labelIds.isEmpty ? 0 : labelIds[position])
+  }
+
+  /// The entries `next()` has yet to return of the current block, or the next block's entries,
+  /// or `nil` after the last: for streams that take a block at a time, which saves a call per entry.
+  /// `labelIds` is empty for blocking entries.
+  /// - Throws: `FormatError` as `next()` does.
+  mutating func takeBlock() throws(FormatError) -> (numbers: ArraySlice<Int64>, labelIds: ArraySlice<UInt32>)? {
+    if position == numbers.count {
+      guard try advance() else { return nil }
+    }
+    defer { position = numbers.count }
+    return (numbers[position...], labelIds.isEmpty ? [] : labelIds[position...])
+  }
+
+  /// Decodes the next block, or returns `false` after the last one.
+  private mutating func advance() throws(FormatError) -> Bool {
+    let index = layout.index(kind)
+    guard nextBlock < index.blockCount else {
+      // Version 2 blocks carry their own counts; the index's total must be what they add up to.
+      guard entriesDecoded == index.entryCount else {
+        throw FormatError(
+          .malformedIndex("the index declares \(index.entryCount) entries, the blocks hold \(entriesDecoded)"),
+          at: Int(layout.section(kind.sections.index).offset), section: kind.sections.index.rawValue)
+      }
+      return false
+    }
+    try decode(block: nextBlock)
+    nextBlock += 1
+    position = 0
+    return true
   }
 
   /// Decodes and checks block `number` into `numbers` and `labelIds`.
@@ -95,17 +113,26 @@ public enum BlockDecoder {
       try entryBlock.block.checkChecksum()
       let firstNumber = Int64(first)
       guard firstNumber > after else { throw FormatError(.notAscending(previous: after, next: firstNumber), at: 0) }
-      var numbers: [Int64] = [firstNumber]
+      // At most 4096 entries: bounded by the format. Entry 0 is the first number.
+      var numbers = [Int64](repeating: firstNumber, count: entryBlock.entryCount)
       var labelIds: [UInt32] = []
-      numbers.reserveCapacity(entryBlock.entryCount)  // at most 4096: bounded by the format
       try entryBlock.withPayload { (payload) throws(FormatError) in
-        let failure = try payload.numbers.forEach { (_, offset) throws(FormatError) in
-          let (value, overflow) = firstNumber.addingReportingOverflow(Int64(offset))  // offset < 2^63
-          guard !overflow, value <= Limits.maximumNumber else {
-            throw FormatError(.numberOutOfRange(UInt64(bitPattern: firstNumber) &+ offset), at: 0)
+        // The stream's inner loop writes through a buffer: appending checked the array's
+        // uniqueness once an entry. Entries `forEach` gives are 1 ... entryCount - 1 (the
+        // payload's count), and the guard keeps every write inside the buffer anyway.
+        let decoded = unsafe numbers.withUnsafeMutableBufferPointer { buffer in
+          Result { () throws(FormatError) -> String? in
+            try payload.numbers.forEach { (entry, offset) throws(FormatError) in
+              let (value, overflow) = firstNumber.addingReportingOverflow(Int64(offset))  // offset < 2^63
+              guard !overflow, value <= Limits.maximumNumber else {
+                throw FormatError(.numberOutOfRange(UInt64(bitPattern: firstNumber) &+ offset), at: 0)
+              }
+              guard entry < buffer.count else { return }
+              unsafe buffer[entry] = value
+            }
           }
-          numbers.append(value)
         }
+        let failure = try decoded.get()
         if let failure { throw FormatError(.malformedBlock(block: block, reason: failure), at: 0) }
         guard payload.paddingIsZero(entryCount: entryBlock.entryCount, lowBits: entryBlock.lowBits) else {
           throw FormatError(.malformedBlock(block: block, reason: "bits past the last label id or low part are set"), at: 0)

@@ -5,6 +5,20 @@ public enum LabelDecoder {
   /// The labels of block `block`, checked: checksum, offsets, lengths, UTF-8.
   /// - Throws: `FormatError` with file offsets.
   public static func decode(layout: DirectoryLayout, block: Int) throws(FormatError) -> [String] {
+    var labels: [String] = []
+    try forEachLabel(layout: layout, block: block) { (_, bytes) throws(FormatError) in
+      labels.append(String(decoding: bytes.bytes, as: UTF8.self))
+    }
+    return labels
+  }
+
+  /// Calls `body` with the position in the block and the bytes of each label of block `block`,
+  /// checked as `decode` checks them, without making a `String` of any (the verifier's pass).
+  /// The bytes are valid only during the call.
+  /// - Throws: `FormatError` with file offsets, or what `body` throws.
+  public static func forEachLabel(
+    layout: DirectoryLayout, block: Int, _ body: (Int, ByteView) throws(FormatError) -> Void
+  ) throws(FormatError) {
     let index = layout.labelIndex
     let first = index.firstLabel(ofBlock: block)
     let next = block + 1 < index.blockCount ? index.firstLabel(ofBlock: block + 1) : index.labelCount
@@ -17,20 +31,15 @@ public enum LabelDecoder {
     let base = layout.labelBlockOffset(block)
     do throws(FormatError) {
       try labelBlock.block.checkChecksum()
-      return try labelBlock.block.withPayload { (payload) throws(FormatError) -> [String] in
-        var labels: [String] = []
-        // `next - first` comes from the index and may claim billions of labels: bound the
-        // reservation by the payload, where each label needs a 4-byte offset.
-        labels.reserveCapacity(min(next - first, payload.count / 4))
+      try labelBlock.block.withPayload { (payload) throws(FormatError) in
         for position in 0..<(next - first) {
           let bytes = try labelBlock.label(at: position, in: payload)
           guard Limits.isValidLabelLength(bytes.count) else {
             throw FormatError(.badLabelLength(id: first + position, length: bytes.count), at: 0)
           }
           guard UTF8Validation.isValid(bytes) else { throw FormatError(.invalidUTF8(id: first + position), at: 0) }
-          labels.append(String(decoding: bytes.bytes, as: UTF8.self))
+          try body(position, bytes)
         }
-        return labels
       }
     } catch {
       throw error.placed(in: SectionType.labelData.rawValue, base: base)

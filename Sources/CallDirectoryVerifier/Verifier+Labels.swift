@@ -12,7 +12,8 @@ extension VerificationPass {
     let index = layout.labelIndex
     let indexSection = layout.section(.labelIndex)
     checkUnindexedData(.labelData, blockCount: index.blockCount)
-    var previous: String?
+    // The last label checked, as bytes: comparing bytes is the table's order, and no String is made.
+    var previous: [UInt8]?
     var decodedLabels = 0
     var decodedAll = true
     for block in 0..<index.blockCount {
@@ -36,24 +37,42 @@ extension VerificationPass {
         decodedAll = false
         continue
       }
-      let labels: [String]
-      do { labels = try LabelDecoder.decode(layout: layout, block: block) } catch {
+      let place = layout.labelBlockOffset(block)
+      var unordered: [Int] = []
+      var labelsInBlock = 0
+      var last = previous
+      do {
+        // Labels of one block are compared in place (they share the payload, which lives only
+        // during the walk); only the block's last label is copied, for the next block's first.
+        var before: ByteView?
+        let lastPosition = next &- first &- 1
+        try LabelDecoder.forEachLabel(layout: layout, block: block) { (position, label) throws(FormatError) in
+          let ordered: Bool
+          if let before {
+            ordered = Self.precedes(before.count, { before.uncheckedByte(at: $0) }, label)
+          } else if let last {
+            ordered = Self.precedes(last.count, { last[$0] }, label)
+          } else {
+            ordered = true
+          }
+          if !ordered { unordered.append(position) }
+          before = label
+          if position == lastPosition { last = label.bytes }
+          labelsInBlock = position &+ 1
+        }
+      } catch {
         problems.record(error)
         previous = nil
         decodedAll = false
         continue
       }
-      checkOffsetTableEnds(block, labelCount: labels.count)
-      let place = layout.labelBlockOffset(block)
-      for (position, label) in labels.enumerated() where !problems.isOverflowing {
-        // Unsigned byte order is the order of the UTF-8 views, not String's Unicode order.
-        if let previous, !previous.utf8.lexicographicallyPrecedes(label.utf8) {
-          problems.record(
-            FormatError(.labelsNotAscending(id: first &+ position), at: place, section: SectionType.labelData.rawValue))
-        }
-        previous = label
+      checkOffsetTableEnds(block, labelCount: labelsInBlock)
+      for position in unordered where !problems.isOverflowing {
+        problems.record(
+          FormatError(.labelsNotAscending(id: first &+ position), at: place, section: SectionType.labelData.rawValue))
       }
-      decodedLabels &+= labels.count  // bounded by the label count
+      previous = last
+      decodedLabels &+= labelsInBlock  // bounded by the label count
     }
     if decodedAll && decodedLabels != index.labelCount {
       problems.record(
@@ -61,6 +80,19 @@ extension VerificationPass {
           .malformedIndex("the index declares \(index.labelCount) labels, the blocks hold \(decodedLabels)"),
           at: Int(indexSection.offset), section: SectionType.labelIndex.rawValue))
     }
+  }
+
+  /// Whether the label of `count` bytes given by `byte` sorts strictly before `label` in unsigned
+  /// byte order (a proper prefix first): the table's order, which is not `String`'s.
+  private static func precedes(_ count: Int, _ byte: (Int) -> UInt8, _ label: ByteView) -> Bool {
+    let common = min(count, label.count)
+    var position = 0
+    while position < common {
+      let (a, b) = (byte(position), label.uncheckedByte(at: position))  // position < both counts
+      if a != b { return a < b }
+      position &+= 1
+    }
+    return count < label.count
   }
 
   /// Checks the frame and checksum of a label block whose labels cannot be placed.

@@ -137,7 +137,9 @@ public struct DirectoryBuilder: Sendable {
   /// checks them and hands the file to `sink` in pieces.
   func encode(_ sink: ([UInt8]) throws(WriterError) -> Void) throws(WriterError) {
     var writer = try DirectoryStreamWriter(options: options, labels: labels)
-    var numbers = ArraySource(blocking.sorted())
+    var sorted = blocking
+    Int64.sort(&sorted)
+    var numbers = ArraySource(sorted)
     try writer.add(blocking: &numbers, ranges: Self.sorted(blockingRanges))
     var entries = ArraySource(identification.sorted())
     try writer.add(identification: &entries, ranges: Self.sorted(identificationRanges))

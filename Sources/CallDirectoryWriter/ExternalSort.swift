@@ -9,10 +9,17 @@ protocol SpoolRecord: Comparable {
   func append(to bytes: inout [UInt8])
   /// The record stored at `offset` of `bytes`.
   init(_ bytes: [UInt8], at offset: Int)
+  /// Sorts records in memory, ascending.
+  static func sort(_ records: inout [Self])
+}
+
+extension SpoolRecord {
+  static func sort(_ records: inout [Self]) { records.sort() }
 }
 
 extension Int64: SpoolRecord {
   static var size: Int { 8 }
+  static func sort(_ records: inout [Int64]) { RadixSort.sort(&records) }
   func append(to bytes: inout [UInt8]) { bytes.appendUInt64LE(UInt64(bitPattern: self)) }
   init(_ bytes: [UInt8], at offset: Int) {
     self = Int64(bitPattern: (0..<8).reduce(UInt64(0)) { $0 | UInt64(bytes[offset + $1]) << (8 * UInt64($1)) })
@@ -82,7 +89,7 @@ struct ExternalSorter<Record: SpoolRecord> {
   /// Sorts the records in memory and writes them out as one more run.
   mutating func spill() throws(WriterError) {
     guard !buffer.isEmpty else { return }
-    buffer.sort()
+    Record.sort(&buffer)
     do {
       let run = try SpoolFile(in: directory)
       var bytes: [UInt8] = []
@@ -104,7 +111,7 @@ struct ExternalSorter<Record: SpoolRecord> {
 
   /// Every record added, in ascending order.
   consuming func merged() -> MergedRuns<Record> {
-    buffer.sort()
+    Record.sort(&buffer)
     return MergedRuns(runs: runs, remainder: buffer)
   }
 }
