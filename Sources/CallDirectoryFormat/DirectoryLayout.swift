@@ -90,12 +90,20 @@ public struct DirectoryLayout: Sendable {
     self.file = file
     self.header = header
     let counted = header.major >= 2
-    blockingIndex = try index(.blockingIndex, data: blockingData) { (s, n) throws(FormatError) in
-      try EntryIndex(parsing: s, dataLength: n, countedBlocks: counted)
+    func entryIndex(_ type: SectionType, data: ByteView, top: SectionType) throws(FormatError) -> EntryIndex {
+      var parsed = try index(type, data: data) { (s, n) throws(FormatError) in
+        try EntryIndex(parsing: s, dataLength: n, countedBlocks: counted)
+      }
+      if header.section(top) != nil {
+        let (section, base) = try view(top)
+        do { parsed.top = try TopIndex(parsing: section, blockCount: parsed.blockCount) } catch {
+          throw error.placed(in: top.rawValue, base: base)
+        }
+      }
+      return parsed
     }
-    identificationIndex = try index(.identificationIndex, data: identificationData) { (s, n) throws(FormatError) in
-      try EntryIndex(parsing: s, dataLength: n, countedBlocks: counted)
-    }
+    blockingIndex = try entryIndex(.blockingIndex, data: blockingData, top: .blockingTop)
+    identificationIndex = try entryIndex(.identificationIndex, data: identificationData, top: .identificationTop)
     labelIndex = try index(.labelIndex, data: labelData) { (s, n) throws(FormatError) in try LabelIndex(parsing: s, dataLength: n) }
     func ranges(_ type: SectionType, labelled: Bool) throws(FormatError) -> RangeTable {
       guard header.section(type) != nil else { return RangeTable(labelled: labelled) }

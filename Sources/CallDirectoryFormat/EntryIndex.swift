@@ -15,6 +15,9 @@ public struct EntryIndex: Sendable {
   public let blockCount: Int
   /// Whether each record carries its block's entry count (version 2).
   public let countedBlocks: Bool
+  /// The top level over the records, when the file has one (`BTOP`, `ITOP`): lookups search its
+  /// samples first, then one group of records.
+  public internal(set) var top: TopIndex?
   /// The records, `blockCount * 16` bytes.
   public let records: ByteView
   /// The length of the data section the offsets point into.
@@ -124,13 +127,24 @@ public struct EntryIndex: Sendable {
   /// - Complexity: O(log blockCount).
   @inlinable
   public func block(containing number: UInt64) -> Int? {
-    var low = 0
-    var high = blockCount  // invariant: blocks < low start at or below `number`, blocks >= high above it
+    // The top's samples are the groups' first numbers: the block is in the group whose sample is
+    // the last at or below `number` (a damaged top gives some block or none, as a damaged index).
+    guard let top else { return block(containing: number, in: 0..<blockCount) }
+    guard let group = top.group(containing: number, blockCount: blockCount) else { return nil }
+    return block(containing: number, in: group)
+  }
+
+  /// The last block of `blocks` whose first number is at most `number`.
+  /// Precondition: `blocks` lies within `0 ..< blockCount`.
+  @inlinable
+  func block(containing number: UInt64, in blocks: Range<Int>) -> Int? {
+    var low = blocks.lowerBound
+    var high = blocks.upperBound  // invariant: blocks < low start at or below `number`, blocks >= high above it
     while low < high {
       let middle = low &+ (high &- low) >> 1
       if firstNumber(ofBlock: middle) <= number { low = middle &+ 1 } else { high = middle }
     }
-    return low == 0 ? nil : low &- 1
+    return low == blocks.lowerBound ? nil : low &- 1
   }
 }
 

@@ -92,10 +92,26 @@ public enum SectionType: String, Sendable, CaseIterable {
   case listVersion = "VERS"
   /// An Ed25519 signature over the rest of the file (version 1.2; optional; always last).
   case signature = "SIGN"
+  /// The top level over the blocking index (version 2.0; optional; derived from the index).
+  case blockingTop = "BTOP"
+  /// The top level over the identification index (version 2.0; optional; derived from the index).
+  case identificationTop = "ITOP"
 
-  /// Whether the section is flagged required: every type but the two a reader may ignore, the
-  /// list version and the signature, which a reader that checks neither can skip.
-  public var isRequired: Bool { self != .listVersion && self != .signature }
+  /// Whether the section is flagged required: every type but those a reader may ignore: the list
+  /// version and the signature, which a reader that checks neither can skip, and the top indexes,
+  /// which only speed up finding a block.
+  public var isRequired: Bool { !isOptional }
+
+  private var isOptional: Bool {
+    switch self {
+    case .listVersion, .signature, .blockingTop, .identificationTop: true
+    default: false
+    }
+  }
+
+  /// Whether the writer derives the section from the others (the top indexes): a changeset
+  /// carries NEW's other optional sections, not these, which patch makes again.
+  public var isDerived: Bool { self == .blockingTop || self == .identificationTop }
 
   /// The type as the four bytes stored in the section table, read as a little-endian `UInt32`
   /// (constants, so comparing types costs nothing; a test checks them against `rawValue`).
@@ -111,6 +127,8 @@ public enum SectionType: String, Sendable, CaseIterable {
     case .identificationRanges: 0x474E_5249  // "IRNG"
     case .listVersion: 0x5352_4556  // "VERS"
     case .signature: 0x4E47_4953  // "SIGN"
+    case .blockingTop: 0x504F_5442  // "BTOP"
+    case .identificationTop: 0x504F_5449  // "ITOP"
     }
   }
 

@@ -67,6 +67,27 @@ extension VerificationPass {
     }
   }
 
+  /// Checks that `kind`'s top index, if the file has one, samples the index: sample `g` is the
+  /// first number of record `g * stride`, so a lookup through it finds the block the index gives.
+  /// - Complexity: O(samples).
+  mutating func checkTop(_ kind: EntryKind) {
+    let index = layout.index(kind)
+    guard let top = index.top else { return }
+    let type: SectionType = kind == .blocking ? .blockingTop : .identificationTop
+    let base = Int(layout.section(type).offset) &+ TopIndex.headerSize
+    for group in 0..<top.count where !problems.isOverflowing {
+      // group < count = ceil(blockCount / stride): the record exists.
+      let record = group &* top.stride
+      guard top.sample(group) == index.firstNumber(ofBlock: record) else {
+        problems.record(
+          FormatError(
+            .malformedIndex("top index sample \(group) is \(top.sample(group)), record \(record)'s first number is \(index.firstNumber(ofBlock: record))"),
+            at: base &+ group &* 8, section: type.rawValue))
+        continue
+      }
+    }
+  }
+
   /// Checks the frame and checksum of a block whose numbers cannot be decoded.
   private mutating func checkFrame(_ kind: EntryKind, _ block: Int) {
     let entryBlock: EntryBlock

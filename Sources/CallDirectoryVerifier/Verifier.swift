@@ -79,6 +79,8 @@ public enum Verifier {
     if options.callKit { pass.checkCallKitLimits() }
     pass.checkRanges(.blocking)
     pass.checkRanges(.identification)
+    pass.checkTop(.blocking)
+    pass.checkTop(.identification)
     pass.checkEntries(.blocking)
     pass.checkEntries(.identification)
     pass.checkLabels()

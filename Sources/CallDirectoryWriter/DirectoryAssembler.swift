@@ -1,14 +1,20 @@
 import CallDirectoryFormat
 
-// The file the assembler writes (Spec/FORMAT.md, "File layout"):
+// The file the assembler writes (Spec/FORMAT.md, "File layout"), in this order:
 //
-//   header (32 bytes) | section table (6 or 8 x 32 bytes)
-//   BDAT  blocking entry blocks        BIDX  u64 count, u32 per block, u32 0, {u64 first, u64 offset}*
-//   IDAT  identification entry blocks  IIDX  as BIDX
-//   LDAT  label blocks                 LIDX  u32 labels, u32 blocks, {u32 first id, u32 0, u64 offset}*
+//   header (32 bytes) | section table (6 to 12 x 32 bytes)
+//   BTOP  u32 stride, u32 0, {u64 first number of every 64th BIDX record}*   when BIDX has > 64
+//   ITOP  as BTOP, over IIDX                                                 when IIDX has > 64
+//   LIDX  u32 labels, u32 blocks, {u32 first id, u32 0, u64 offset}*
+//   IIDX  as BIDX
+//   BIDX  u64 count, u32 per block, u32 0, {u64 first, u48 offset, u16 count - 1}*
 //   BRNG  u64 count, {u64 first, u64 last}*                  only when there are blocking ranges
 //   IRNG  u64 count, {u64 first, u64 last, u32 label, u32 0}* only when there are identification ranges
+//   BDAT  blocking entry blocks; IDAT  identification entry blocks; LDAT  label blocks
+//   then the trailing sections (VERS, SIGN)
 //
+// What a cold open and lookup read comes first, in the file's first page as far as it fits: the
+// header, the tops, the indexes' headers (the small ones before BIDX), the ranges' counts.
 // Every section is complete, with its length and checksum known, before the first byte goes out:
 // the header, which holds them all, comes first, so the file can be written in one pass to a pipe.
 
@@ -46,10 +52,17 @@ struct DirectoryContents {
       }
     }
     let (labelData, labelIndex) = LabelSections.encode(labels, options: options)
-    var sections: [(SectionType, Bytes)] = [
-      (.blockingData, .buffer(blocking.data)), (.blockingIndex, .array(blocking.index)),
-      (.identificationData, .buffer(identification.data)), (.identificationIndex, .array(identification.index)),
-      (.labelData, .array(labelData)), (.labelIndex, .array(labelIndex)),
+    var sections: [(SectionType, Bytes)] = []
+    for (index, top) in [(blocking.index, SectionType.blockingTop), (identification.index, .identificationTop)] {
+      let records = index[Layout.entryIndexHeaderSize...]
+      // One group is all the index: a top would only add a step.
+      if records.count / Layout.entryIndexRecordSize > TopIndex.canonicalStride {
+        sections.append((top, .array(TopIndex.encode(records: records))))
+      }
+    }
+    sections += [
+      (.labelIndex, .array(labelIndex)), (.identificationIndex, .array(identification.index)),
+      (.blockingIndex, .array(blocking.index)),
     ]
     if !blockingRanges.isEmpty {
       sections.append((.blockingRanges, .array(Self.rangeSection(blockingRanges.map { ($0, nil) }))))
@@ -57,6 +70,10 @@ struct DirectoryContents {
     if !identificationRanges.isEmpty {
       sections.append((.identificationRanges, .array(Self.rangeSection(identificationRanges.map { ($0.numbers, $0.label) }))))
     }
+    sections += [
+      (.blockingData, .buffer(blocking.data)), (.identificationData, .buffer(identification.data)),
+      (.labelData, .array(labelData)),
+    ]
     var extra = trailing
     if let version = options.listVersion {
       extra.insert(RawSection(type: .listVersion, bytes: ListVersionSection(version: version).encoded), at: 0)
@@ -67,7 +84,7 @@ struct DirectoryContents {
     for (type, bytes) in sections {
       table.append(
         SectionEntry(
-          type: type.code, flags: SectionFlags.required, offset: offset, length: UInt64(bytes.count),
+          type: type.code, flags: type.isRequired ? SectionFlags.required : 0, offset: offset, length: UInt64(bytes.count),
           checksum: bytes.checksum))
       offset += UInt64(bytes.count)
     }

@@ -1,0 +1,71 @@
+import CallDirectory
+import Testing
+
+/// The top indexes (`Spec/FORMAT.md`, section 5.1): present where an index has more than one
+/// group, used by lookups, checked by the verifier, refused at open when malformed.
+@Suite struct TopIndexTests {
+  /// 2,000 numbers in blocks of 4: 500 records, 8 groups of 64.
+  private static let numbers: [Int64] = {
+    var random = SeededGenerator(seed: 0x70_1DE7)
+    var set = Set<Int64>()
+    while set.count < 2_000 { set.insert(12_000_000_000 + Int64.random(in: 0..<50_000_000, using: &random)) }
+    return set.sorted()
+  }()
+
+  private static func file() throws -> [UInt8] {
+    var options = DirectoryBuilder.Options()
+    options.entriesPerBlock = 4
+    return try Contents(blocking: numbers, identification: [(13_000_000_000, "Acme")]).encoded(options: options)
+  }
+
+  @Test func canonicalOrderPutsTheTopAndTheIndexesFirst() throws {
+    let reader = try CallDirectoryReader(bytes: try Self.file())
+    #expect(reader.layout.header.sections.map(\.typeName) == ["BTOP", "LIDX", "IIDX", "BIDX", "BDAT", "IDAT", "LDAT"])
+    #expect(reader.layout.header.sections[0].flags == 0)  // optional: derived from BIDX
+    let top = try #require(reader.layout.blockingIndex.top)
+    #expect(top.stride == 64 && top.count == 8)
+    #expect(reader.layout.identificationIndex.top == nil)  // one record: no top
+  }
+
+  @Test func lookupsThroughTheTopAgreeWithTheIndexAlone() throws {
+    let bytes = try Self.file()
+    var stripped = try CraftedFile(bytes)
+    stripped.sections.removeAll { $0.type == SectionType.blockingTop.code }
+    let withTop = try CallDirectoryReader(bytes: bytes)
+    let withoutTop = try CallDirectoryReader(bytes: stripped.bytes)
+    #expect(withoutTop.layout.blockingIndex.top == nil)
+    var random = SeededGenerator(seed: 7)
+    let probes = Self.numbers + (0..<2_000).map { _ in 11_999_999_000 + Int64.random(in: 0..<50_002_000, using: &random) }
+      + [1, Self.numbers[0] - 1, Self.numbers[Self.numbers.count - 1] + 1, Limits.maximumNumber]
+    for number in probes {
+      let index = withTop.layout.blockingIndex
+      #expect(index.block(containing: UInt64(number)) == withoutTop.layout.blockingIndex.block(containing: UInt64(number)))
+      #expect(try withTop.isBlocked(number) == withoutTop.isBlocked(number))
+    }
+    for number in Self.numbers { #expect(try withTop.isBlocked(number)) }
+  }
+
+  @Test func aSampleThatDisagreesWithTheIndexIsReported() throws {
+    var file = try CraftedFile(try Self.file())
+    file.patch(.blockingTop, at: 8 + 3 * 8, uint64: 12_000_000_001)  // sample 3
+    let report = Verifier.verify(file.bytes)
+    #expect(report.problems.count == 1, "\(report.problems)")
+    #expect(report.problems.first?.error.offset == file.offset(of: .blockingTop) + 8 + 3 * 8)
+    #expect(report.problems.first?.error.section == "BTOP")
+  }
+
+  @Test(arguments: [0, 65_537] as [UInt32])
+  func aStrideOutOfRangeIsRefusedAtOpen(stride: UInt32) throws {
+    var file = try CraftedFile(try Self.file())
+    file.patch(.blockingTop, at: 0, uint32: stride)
+    #expect(throws: FormatError.self) { try CallDirectoryReader(bytes: file.bytes) }
+  }
+
+  @Test func aTopOfTheWrongLengthIsRefusedAtOpen() throws {
+    var file = try CraftedFile(try Self.file())
+    file[.blockingTop] = Array(file[.blockingTop].dropLast(8))
+    #expect(throws: FormatError.self) { try CallDirectoryReader(bytes: file.bytes) }
+    file[.blockingTop] = file[.blockingTop] + [UInt8](repeating: 0, count: 16)
+    #expect(throws: FormatError.self) { try CallDirectoryReader(bytes: file.bytes) }
+  }
+}
