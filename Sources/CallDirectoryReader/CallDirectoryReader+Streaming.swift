@@ -15,9 +15,9 @@ extension CallDirectoryReader {
         guard let next = try cursor.takeBlock() else { return }
         block = next.numbers
       } catch { throw .format(error) }
-      for number in block {
-        do throws(E) { try body(number) } catch { throw .consumer(error) }
-      }
+      do throws(E) {
+        for number in block { try body(number) }
+      } catch { throw .consumer(error) }
     }
   }
 
