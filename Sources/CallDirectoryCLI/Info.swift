@@ -166,7 +166,8 @@ struct DirectorySummary {
   }
 
   private func describe(_ kind: Kind) -> String {
-    var text = "\(kind.entries) entries in \(kind.blocks) blocks of \(kind.entriesPerBlock)"
+    // Version 2 blocks hold up to B entries (they end early at wide gaps); version 1 blocks exactly B.
+    var text = "\(kind.entries) entries in \(kind.blocks) blocks of at most \(kind.entriesPerBlock)"
     if kind.deflatedBlocks > 0 { text += " (\(kind.deflatedBlocks) deflated)" }
     if let first = kind.first, let last = kind.last { text += ", \(formatInternational(first)) to \(formatInternational(last))" }
     if kind.ranges > 0 { text += "; \(kind.ranges) ranges covering \(kind.rangeNumbers) numbers" }

@@ -30,7 +30,11 @@ import Testing
     let after = residentAnonymousKiB()
     #expect(sink.additions == Int(2 * count + 1))
     #expect(sink.violations == [])
-    if let before, let after {
+    // A sanitizer's allocator keeps freed memory in quarantine, so under one the resident size
+    // grows with what the tests running beside this one free: the bound says nothing there.
+    let environment = ProcessInfo.processInfo.environment
+    let sanitized = environment["ASAN_OPTIONS"] != nil || environment["TSAN_OPTIONS"] != nil
+    if let before, let after, !sanitized {
       print("RssAnon before \(before) KiB, after \(after) KiB")
       // Loose: other tests run in this process at the same time.
       #expect(after - before < 32 * 1_024)
