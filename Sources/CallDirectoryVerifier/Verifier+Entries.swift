@@ -3,7 +3,7 @@ import CallDirectoryReader
 
 extension VerificationPass {
   /// Checks every index record and entry block of `kind`, and the label ids of identification
-  /// entries.
+  /// entries (`BlockDecoder` refuses a block with an id past the label table).
   ///
   /// Numbers must be strictly ascending across the whole kind (CallKit refuses a load with
   /// entries out of order or duplicated). A bad block is reported and the walk goes on with the
@@ -46,7 +46,6 @@ extension VerificationPass {
         decodedEntries &+= decoded.numbers.count  // bounded by the index's entry count
         progress?(decoded.numbers.count)
         lowerBound = decoded.numbers.last ?? first
-        if kind == .identification { checkLabelIds(decoded.labelIds, block: block) }
         for number in decoded.numbers where ranges.covers(number) && !problems.isOverflowing {
           problems.record(
             FormatError(
@@ -97,18 +96,6 @@ extension VerificationPass {
     }
     do { try entryBlock.block.checkChecksum() } catch {
       problems.record(error.placed(in: kind.sections.data.rawValue, base: layout.blockOffset(kind, block)))
-    }
-  }
-
-  /// Reports every label id of an identification block that names no label.
-  private mutating func checkLabelIds(_ ids: [UInt32], block: Int) {
-    let labelCount = layout.labelIndex.labelCount
-    let place = layout.blockOffset(.identification, block)
-    for id in ids where Int(id) >= labelCount && !problems.isOverflowing {
-      problems.record(
-        FormatError(
-          .labelIdOutOfRange(id: id, labelCount: labelCount), at: place,
-          section: SectionType.identificationData.rawValue))
     }
   }
 }
