@@ -18,6 +18,9 @@ import CallDirectoryFormat
 public enum ListingParser {
   /// The header words, in order.
   static let header = ["kind", "number", "label"]
+  /// The kinds' words as bytes, compared with each record's first field.
+  private static let blockWord = Array(EntryKind.blocking.rawValue.utf8)
+  private static let identifyWord = Array(EntryKind.identification.rawValue.utf8)
 
   /// Parses `bytes`, handing each entry to `body` in input order.
   ///
@@ -61,14 +64,14 @@ public enum ListingParser {
     kind kindField: ArraySlice<UInt8>, number: ArraySlice<UInt8>, label: ArraySlice<UInt8>?,
     parser: PhoneNumberParser, file: String, line: Int
   ) throws(ListingError) -> ListingRecord {
-    if kindField.elementsEqual(EntryKind.blocking.rawValue.utf8) {
+    if kindField.elementsEqual(blockWord) {
       let numbers = try parseNumbers(number, with: parser, file: file, line: line)
       if let label, !label.isEmpty {
         throw ListingError(file: file, line: line, message: "block entry has a label (leave the label field empty)")
       }
       return ListingRecord(kind: .blocking, numbers: numbers, label: nil, line: line)
     }
-    if kindField.elementsEqual(EntryKind.identification.rawValue.utf8) {
+    if kindField.elementsEqual(identifyWord) {
       let numbers = try parseNumbers(number, with: parser, file: file, line: line)
       guard let label else {
         throw ListingError(file: file, line: line, message: "identify entry has no label field")

@@ -14,6 +14,12 @@ extension PhoneNumberParser {
   ///   ``PhoneNumberError/Kind/wildcardNotAtEnd``.
   /// - Complexity: O(n) in the field's length; allocates only for patterns.
   public func parseEntry(utf8 bytes: ArraySlice<UInt8>) throws(PhoneNumberError) -> ClosedRange<Int64> {
+    // One pass tells the common case, a single number, from the rest: without a `.`, `#`, `X`
+    // or `;` the field is neither a range, a pattern nor a tel: URI with parameters.
+    guard bytes.contains(where: { $0 == 0x2E || $0 == 0x23 || $0 == 0x58 || $0 == 0x3B }) else {
+      let single = try parse(utf8: bytes)
+      return single...single
+    }
     if let dots = Self.rangeOperator(in: bytes) {
       let first = try parse(utf8: bytes[bytes.startIndex..<dots])
       let last = try parse(utf8: bytes[(dots + 2)...])

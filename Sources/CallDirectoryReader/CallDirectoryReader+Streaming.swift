@@ -23,10 +23,42 @@ extension CallDirectoryReader {
 
   /// Calls `body` with every identification number and its label in ascending number order.
   ///
-  /// Checksums are checked as in `forEachBlocking`. Memory: one entry block, plus the decoded label
-  /// blocks the reader's label cache keeps (at most its budget, 2 MiB of label bytes by default).
+  /// Checksums are checked as in `forEachBlocking`. Memory: one entry block, a table of the labels
+  /// last handed out (at most 65,536, about 1.3 MiB), plus the decoded label blocks the reader's
+  /// label cache keeps (at most its budget, 2 MiB of label bytes by default).
   /// - Throws: `FormatError` for a damaged block or label, or what `body` throws.
+  /// - Complexity: O(n), plus decoding each label block once while the cache holds them.
   public func forEachIdentification<E: Error>(_ body: (Int64, String) throws(E) -> Void) throws(StreamError<E>) {
+    var recent = RecentLabels(labelCount: layout.labelIndex.labelCount)
+    try forEachIdentificationBlock { (numbers, labelIds) throws(StreamError<E>) in
+      for (number, id) in zip(numbers, labelIds) {
+        let slot: Int
+        do throws(FormatError) { slot = try recent.slot(for: id, from: labelCache) } catch { throw .format(error) }
+        do throws(E) { try body(number, recent.labels[slot]) } catch { throw .consumer(error) }
+      }
+    }
+  }
+
+  /// Calls `body` with every identification number and its label id in ascending number order:
+  /// the stream for consumers that keep labels by id (a database's label table, a resolver's
+  /// map), which makes no String an entry. `label(id:)` gives an id's text.
+  ///
+  /// Checksums are checked as in `forEachBlocking`, and every id is below `labelCount`; the label
+  /// blocks themselves are not read (`Verifier` checks them). Memory: one entry block.
+  /// - Throws: `FormatError` for a damaged block, or what `body` throws.
+  /// - Complexity: O(n).
+  public func forEachIdentificationLabelId<E: Error>(_ body: (Int64, UInt32) throws(E) -> Void) throws(StreamError<E>) {
+    try forEachIdentificationBlock { (numbers, labelIds) throws(StreamError<E>) in
+      do throws(E) {
+        for (number, id) in zip(numbers, labelIds) { try body(number, id) }
+      } catch { throw .consumer(error) }
+    }
+  }
+
+  /// Calls `body` with each identification block's numbers and label ids, checked, in order.
+  private func forEachIdentificationBlock<E: Error>(
+    _ body: (ArraySlice<Int64>, ArraySlice<UInt32>) throws(StreamError<E>) -> Void
+  ) throws(StreamError<E>) {
     var cursor = EntryCursor(layout: layout, kind: .identification)
     while true {
       let block: (numbers: ArraySlice<Int64>, labelIds: ArraySlice<UInt32>)
@@ -34,16 +66,7 @@ extension CallDirectoryReader {
         guard let next = try cursor.takeBlock() else { return }
         block = next
       } catch { throw .format(error) }
-      // Entries of a block often share a label (a company's lines): look it up once per run.
-      var labelId: UInt32?
-      var label = ""
-      for (number, id) in zip(block.numbers, block.labelIds) {
-        if id != labelId {
-          do throws(FormatError) { label = try labelCache.label(Int(id)) } catch { throw .format(error) }
-          labelId = id
-        }
-        do throws(E) { try body(number, label) } catch { throw .consumer(error) }
-      }
+      try body(block.numbers, block.labelIds)
     }
   }
 

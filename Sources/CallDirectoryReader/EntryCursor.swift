@@ -138,14 +138,19 @@ public enum BlockDecoder {
           throw FormatError(.malformedBlock(block: block, reason: "bits past the last label id or low part are set"), at: 0)
         }
         if kind == .identification {
-          labelIds.reserveCapacity(entryBlock.entryCount)
+          // Written through a buffer as the numbers are; the first id past the table is returned.
           let labelCount = UInt64(layout.labelIndex.labelCount)
-          for entry in 0..<entryBlock.entryCount {
-            let id = payload.labelId(at: entry)
-            guard id < labelCount else {
-              throw FormatError(.labelIdOutOfRange(id: UInt32(truncatingIfNeeded: id), labelCount: Int(labelCount)), at: 0)
+          labelIds = [UInt32](repeating: 0, count: entryBlock.entryCount)
+          let outOfRange = unsafe labelIds.withUnsafeMutableBufferPointer { buffer -> UInt64? in
+            for entry in 0..<buffer.count {
+              let id = payload.labelId(at: entry)
+              guard id < labelCount else { return id }
+              unsafe buffer[entry] = UInt32(truncatingIfNeeded: id)  // below the label count, a u32
             }
-            labelIds.append(UInt32(id))  // below the label count, a UInt32
+            return nil
+          }
+          if let id = outOfRange {
+            throw FormatError(.labelIdOutOfRange(id: UInt32(truncatingIfNeeded: id), labelCount: Int(labelCount)), at: 0)
           }
         }
       }

@@ -15,9 +15,12 @@ final class LabelCache: Sendable {
   static let defaultBudget = 2 << 20
 
   private struct State {
-    var blocks: [Int: (first: Int, labels: [String])] = [:]
+    /// Block `i`'s labels, or empty when block `i` is not cached (a block holds at least one
+    /// label). Sized to the block count on first use, so that opening a file stays O(1).
+    var blocks: [[String]] = []
+    /// Cached blocks, oldest first from `next`.
     var order: [Int] = []
-    var next = 0  // the oldest entry of `order` still cached
+    var next = 0
     var bytes = 0
   }
 
@@ -37,18 +40,24 @@ final class LabelCache: Sendable {
     guard let located = try layout.labelIndex.locateOrThrow(id, in: layout) else {
       throw FormatError(.labelIdOutOfRange(id: UInt32(truncatingIfNeeded: id), labelCount: layout.labelIndex.labelCount), at: 0)
     }
-    if let labels = state.withLock({ $0.blocks[located.block]?.labels }) { return labels[located.position] }
+    let cached = state.withLock { state -> String? in
+      let labels = located.block < state.blocks.count ? state.blocks[located.block] : []
+      return labels.isEmpty ? nil : labels[located.position]
+    }
+    if let cached { return cached }
     let labels = try LabelDecoder.decode(layout: layout, block: located.block)
     let size = labels.reduce(0) { $0 + $1.utf8.count }
+    let blockCount = layout.labelIndex.blockCount
     state.withLock { state in
-      guard state.blocks[located.block] == nil else { return }
-      state.blocks[located.block] = (id - located.position, labels)
+      if state.blocks.isEmpty { state.blocks = Array(repeating: [], count: blockCount) }  // 8 bytes a block
+      guard state.blocks[located.block].isEmpty else { return }
+      state.blocks[located.block] = labels
       state.order.append(located.block)
       state.bytes += size
       while state.bytes > budget && state.next < state.order.count - 1 {
-        if let dropped = state.blocks.removeValue(forKey: state.order[state.next]) {
-          state.bytes -= dropped.labels.reduce(0) { $0 + $1.utf8.count }
-        }
+        let dropped = state.order[state.next]
+        state.bytes -= state.blocks[dropped].reduce(0) { $0 + $1.utf8.count }
+        state.blocks[dropped] = []
         state.next += 1
       }
       if state.next > 64 && state.next * 2 > state.order.count {  // compact the queue now and then

@@ -41,6 +41,21 @@ extension DatasetBench {
     ])
     summary.streamRate = rate
     summary.streamDirtyKiB = growth
+    if dataset.kind == .identification {
+      // The same entries as number and label id, for consumers that keep labels by id.
+      let byId = try measure(repetitions, sink: sink) {
+        var total: Int64 = 0
+        var ids = 0
+        try reader.forEachIdentificationLabelId { number, id in
+          total &+= number
+          ids &+= Int(id)
+        }
+        return ids ^ Int(truncatingIfNeeded: total)
+      }
+      let idRate = Double(dataset.count) / byId.median
+      table.row(["calldir forEachIdentificationLabelId (no String)", Format.millions(idRate), ms(byId.median), ms(byId.minimum), "-"])
+      summary.streamLabelIdRate = idRate
+    }
     if let gzip, let bytes = try? Files.read(gzip) {
       let peer = try measure(repetitions, sink: sink) {
         guard let lines = Gunzip.lineCount(bytes) else { throw BenchError.library("zlib could not inflate \(gzip)") }
