@@ -60,10 +60,13 @@ struct DirectoryContents {
         sections.append((top, .array(TopIndex.encode(records: records))))
       }
     }
-    sections += [
-      (.labelIndex, .array(labelIndex)), (.identificationIndex, .array(identification.index)),
-      (.blockingIndex, .array(blocking.index)),
+    // The indexes by length, shortest first (a tie keeps this order): a cold open reads every
+    // index's header, and a list of one kind then finds all three in the file's first page.
+    let indexes: [(SectionType, [UInt8])] = [
+      (.labelIndex, labelIndex), (.identificationIndex, identification.index), (.blockingIndex, blocking.index),
     ]
+    let byLength = indexes.indices.sorted { (indexes[$0].1.count, $0) < (indexes[$1].1.count, $1) }
+    sections += byLength.map { (indexes[$0].0, .array(indexes[$0].1)) }
     if !blockingRanges.isEmpty {
       sections.append((.blockingRanges, .array(Self.rangeSection(blockingRanges.map { ($0, nil) }))))
     }
