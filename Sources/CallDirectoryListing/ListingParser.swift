@@ -64,14 +64,14 @@ public enum ListingParser {
     kind kindField: ArraySlice<UInt8>, number: ArraySlice<UInt8>, label: ArraySlice<UInt8>?,
     parser: PhoneNumberParser, file: String, line: Int
   ) throws(ListingError) -> ListingRecord {
-    if kindField.elementsEqual(blockWord) {
+    if bytesEqual(kindField, blockWord) {
       let numbers = try parseNumbers(number, with: parser, file: file, line: line)
       if let label, !label.isEmpty {
         throw ListingError(file: file, line: line, message: "block entry has a label (leave the label field empty)")
       }
       return ListingRecord(kind: .blocking, numbers: numbers, label: nil, line: line)
     }
-    if kindField.elementsEqual(identifyWord) {
+    if bytesEqual(kindField, identifyWord) {
       let numbers = try parseNumbers(number, with: parser, file: file, line: line)
       guard let label else {
         throw ListingError(file: file, line: line, message: "identify entry has no label field")

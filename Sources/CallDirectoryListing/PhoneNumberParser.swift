@@ -99,7 +99,31 @@ public struct PhoneNumberParser: Sendable {
   /// - Throws: ``PhoneNumberError``, whose `input` is the bytes decoded as UTF-8.
   /// - Complexity: O(*n*) in the count of bytes; allocates nothing unless it throws.
   public func parse(utf8 bytes: ArraySlice<UInt8>) throws(PhoneNumberError) -> Int64 {
-    try scan(bytes)
+    if let number = international(bytes) { return number }
+    return try scan(bytes)
+  }
+
+  /// The number when `bytes` is in the form listings and CallKit use, nothing but its digits
+  /// after a `+` (or with no `+` when there is no default country code), the first not 0, and
+  /// their count within `digitLimits`; `nil` for anything else, which `scan` then reads (and
+  /// words the error for). Up to 18 digits, so the value cannot overflow.
+  private func international(_ bytes: ArraySlice<UInt8>) -> Int64? {
+    var index = bytes.startIndex
+    if index < bytes.endIndex && bytes[index] == 0x2B {
+      index += 1
+    } else if defaultCountryCode != nil {
+      return nil
+    }
+    let digits = bytes.endIndex - index
+    guard digits >= 1 && digits <= 18 && digitLimits.contains(digits) && bytes[index] != 0x30 else { return nil }
+    var value: Int64 = 0
+    while index < bytes.endIndex {
+      let digit = bytes[index] &- 0x30
+      guard digit <= 9 else { return nil }
+      value = value &* 10 &+ Int64(digit)  // at most 18 digits: below 10^18
+      index += 1
+    }
+    return value
   }
 
   /// Parses the UTF-8 bytes of one field held in any collection.

@@ -231,3 +231,33 @@ struct ListingPhoneNumberParserTests {
     }
   }
 }
+
+/// The array fast path (`+` and digits) against the full scan, which the generic form always takes.
+@Suite struct PhoneNumberFastPathTests {
+  @Test(arguments: [
+    PhoneNumberParser.formatDomain, PhoneNumberParser(), PhoneNumberParser(defaultCountryCode: 1),
+    PhoneNumberParser(defaultCountryCode: 44), PhoneNumberParser(defaultCountryCode: 39, digitLimits: 3...12),
+  ])
+  func fastPathAgreesWithTheScan(parser: PhoneNumberParser) {
+    let seed: UInt64 = 0xFA57
+    var random = SeededGenerator(seed: seed)
+    // Mostly digits, so that many draws take the fast path; the rest send it to the scan.
+    let alphabet = Array("0123456789012345678901234567890123456789+ -x".utf8)
+    var disagreements: [String] = []
+    for _ in 0..<20_000 {
+      var bytes: [UInt8] = Bool.random(using: &random) ? [0x2B] : []
+      for _ in 0..<Int.random(in: 0...21, using: &random) { bytes.append(alphabet.randomElement(using: &random)!) }
+      let fast = Result { () throws(PhoneNumberError) in try parser.parse(utf8: bytes[...]) }
+      let scanned = Result { () throws(PhoneNumberError) in try parser.parse(utf8: bytes.lazy.map { $0 }) }
+      if fast != scanned { disagreements.append(String(decoding: bytes, as: UTF8.self)) }
+    }
+    #expect(disagreements.isEmpty, "seed \(seed): \(disagreements.prefix(5))")
+    // The edges: 18 and 19 digits, Int64's last numbers, and a leading zero.
+    for text in ["+999999999999999999", "+9223372036854775806", "+9223372036854775807", "+0123", "+1", "1", ""] {
+      let bytes = Array(text.utf8)
+      let fast = Result { () throws(PhoneNumberError) in try parser.parse(utf8: bytes[...]) }
+      let scanned = Result { () throws(PhoneNumberError) in try parser.parse(utf8: bytes.lazy.map { $0 }) }
+      #expect(fast == scanned, "\(text)")
+    }
+  }
+}
