@@ -37,14 +37,23 @@ final class LabelCache: Sendable {
   /// - Throws: `FormatError` with file offsets, `.labelIdOutOfRange` when there is no label `id`.
   /// - Complexity: O(log label blocks); O(block size) when its block is not cached.
   func label(_ id: Int) throws(FormatError) -> String {
+    let (first, labels) = try block(containing: id)
+    return labels[id - first]
+  }
+
+  /// The labels of the block that holds label `id`, and the id of its first label, checked as
+  /// `label(_:)` checks them: for readers that take a block's labels at once.
+  /// - Throws: `FormatError` as `label(_:)` does.
+  /// - Complexity: as `label(_:)`.
+  func block(containing id: Int) throws(FormatError) -> (first: Int, labels: [String]) {
     guard let located = try layout.labelIndex.locateOrThrow(id, in: layout) else {
       throw FormatError(.labelIdOutOfRange(id: UInt32(truncatingIfNeeded: id), labelCount: layout.labelIndex.labelCount), at: 0)
     }
-    let cached = state.withLock { state -> String? in
-      let labels = located.block < state.blocks.count ? state.blocks[located.block] : []
-      return labels.isEmpty ? nil : labels[located.position]
+    let first = id - located.position
+    let cached = state.withLock { state -> [String] in
+      located.block < state.blocks.count ? state.blocks[located.block] : []
     }
-    if let cached { return cached }
+    if !cached.isEmpty { return (first, cached) }
     let labels = try LabelDecoder.decode(layout: layout, block: located.block)
     let size = labels.reduce(0) { $0 + $1.utf8.count }
     let blockCount = layout.labelIndex.blockCount
@@ -65,7 +74,7 @@ final class LabelCache: Sendable {
         state.next = 0
       }
     }
-    return labels[located.position]
+    return (first, labels)
   }
 }
 

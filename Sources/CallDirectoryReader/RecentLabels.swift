@@ -31,15 +31,22 @@ struct RecentLabels {
 
   /// The slot that holds label `id`, filled from `cache` (checked there) unless it holds it already.
   ///
-  /// Callers read `labels[slot]` in place: this type hands no String out, and the stream that
-  /// owns it passes the element straight to its consumer.
+  /// A miss fills the slots of every label of `id`'s block, which the cache hands over at once:
+  /// a stream meets the rest of them soon, and one call a block costs far less than one a label.
+  /// Callers read `labels[slot]` in place.
   /// - Throws: `FormatError` as `LabelCache.label(_:)` does.
   mutating func slot(for id: UInt32, from cache: LabelCache) throws(FormatError) -> Int {
     let slot = Int(id) & mask
-    if ids[slot] != id {
-      labels[slot] = try cache.label(Int(id))
-      ids[slot] = id
+    guard ids[slot] != id else { return slot }
+    let (first, block) = try cache.block(containing: Int(id))
+    for (position, label) in block.enumerated() {
+      let labelId = first + position  // below the label count, a u32
+      ids[labelId & mask] = UInt32(truncatingIfNeeded: labelId)
+      labels[labelId & mask] = label
     }
+    // A block longer than the table wraps around it: `id` goes in last, so its slot holds it.
+    ids[slot] = id
+    labels[slot] = block[Int(id) - first]
     return slot
   }
 }
