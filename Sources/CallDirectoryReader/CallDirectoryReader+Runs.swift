@@ -13,14 +13,15 @@ extension CallDirectoryReader {
   }
 
   /// Calls `body` with every identification entry and range, with its label, in ascending order,
-  /// a single number as a range of one.
+  /// a single number as a range of one. Memory: as `forEachIdentification`.
   /// - Throws: `FormatError` for a damaged block, label or range section, or what `body` throws.
   /// - Complexity: O(n + r).
   public func forEachIdentificationRun<E: Error>(_ body: (ClosedRange<Int64>, String) throws(E) -> Void) throws(StreamError<E>) {
+    var recent = RecentLabels(labelCount: layout.labelIndex.labelCount)
     try forEachRun(.identification) { (numbers, labelId) throws(StreamError<E>) in
-      let label: String
-      do throws(FormatError) { label = try labelCache.label(Int(labelId)) } catch { throw .format(error) }
-      do throws(E) { try body(numbers, label) } catch { throw .consumer(error) }
+      let slot: Int
+      do throws(FormatError) { slot = try recent.slot(for: labelId, from: labelCache) } catch { throw .format(error) }
+      do throws(E) { try body(numbers, recent.labels[slot]) } catch { throw .consumer(error) }
     } failure: { $0 }
   }
 

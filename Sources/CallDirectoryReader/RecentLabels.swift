@@ -1,11 +1,11 @@
 import CallDirectoryFormat
 
-/// The labels one stream handed out last, by id: a small direct-mapped table in front of the
-/// reader's shared `LabelCache`.
+/// The labels one stream (`forEachIdentification`, `forEachIdentificationRun`) handed out last,
+/// by id: a direct-mapped table in front of the reader's shared `LabelCache`.
 ///
 /// Streams read identification entries in number order, so their label ids come at random; each
-/// id through the shared cache costs a search of the label index, a lock and a map lookup. A slot
-/// an id (`id mod capacity`) turns a repeated id into an array access. The table belongs to one
+/// id through the shared cache costs a search of the label index, a lock and a copy of a block's
+/// labels. A slot an id (`id mod capacity`) turns a repeated id into an array access. The table belongs to one
 /// stream, so it needs no lock, and it is bounded: at most 65,536 slots (about 1.3 MiB), fewer
 /// for a smaller label table.
 struct RecentLabels {
