@@ -50,7 +50,9 @@ import Testing
   /// A damaged entry block stops the label-id stream with a format error, as it stops the others.
   @Test func labelIdStreamStopsAtDamage() throws {
     var bytes = try Self.bytes()
-    let block = try CallDirectoryReader(bytes: bytes).layout.blockOffset(.identification, 1)
+    // The layout's views point into the reader's storage: the reader must outlive their use.
+    let original = try CallDirectoryReader(bytes: bytes)
+    let block = withExtendedLifetime(original) { original.layout.blockOffset(.identification, 1) }
     bytes[block + 12] ^= 0x40
     let damaged = try CallDirectoryReader(bytes: bytes)
     var seen = 0
