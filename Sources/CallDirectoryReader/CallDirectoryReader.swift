@@ -15,7 +15,11 @@ import CallDirectorySystem
 ///     try directory.forEachBlocking { number in print(number) }
 public final class CallDirectoryReader: Sendable {
   /// Where everything is in the file.
-  public let layout: DirectoryLayout
+  ///
+  /// Package-only: its byte views point into the reader's storage without keeping it alive, so a
+  /// layout must not outlive its reader (`withExtendedLifetime(reader)` around its use). Code
+  /// outside the package reads through the reader's own methods, which hold the reader.
+  package let layout: DirectoryLayout
   /// The path the file was opened from, or `nil` for in-memory bytes.
   public let path: String?
   private let storage: FileStorage
