@@ -39,6 +39,28 @@ public struct CSVRecord: Sendable {
     return field.isUnescaped ? unescaped[field.range] : input[field.range]
   }
 
+  /// Whether field `index` holds exactly the bytes of `word`, compared in place.
+  /// - Precondition: `0 <= index < count`.
+  func field(_ index: Int, equals word: [UInt8]) -> Bool {
+    let field = fields[index]
+    guard field.range.count == word.count else { return false }
+    return field.isUnescaped ? Self.bytes(of: unescaped, in: field.range, equal: word) : Self.bytes(of: input, in: field.range, equal: word)
+  }
+
+  /// Whether field `index` is empty.
+  /// - Precondition: `0 <= index < count`.
+  func fieldIsEmpty(_ index: Int) -> Bool { fields[index].range.isEmpty }
+
+  /// Whether `source[range]` equals `word`, which has `range.count` bytes.
+  private static func bytes(of source: [UInt8], in range: Range<Int>, equal word: [UInt8]) -> Bool {
+    var position = 0
+    for index in range {
+      if source[index] != word[position] { return false }
+      position &+= 1
+    }
+    return true
+  }
+
   /// Field `index` as a String.
   ///
   /// - Precondition: `0 <= index < count`.

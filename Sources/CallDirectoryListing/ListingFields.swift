@@ -8,18 +8,6 @@ extension ListingError {
   }
 }
 
-/// Whether `field` holds exactly the bytes of `word` (the standard library's `elementsEqual`
-/// over a slice and an array is generic and several times slower on these short fields).
-func bytesEqual(_ field: ArraySlice<UInt8>, _ word: [UInt8]) -> Bool {
-  guard field.count == word.count else { return false }
-  var index = 0
-  for byte in field {
-    if byte != word[index] { return false }
-    index &+= 1
-  }
-  return true
-}
-
 /// Whether `field` is `word` in any ASCII letter case; `word` must be lower-case ASCII.
 func fieldMatches(_ field: ArraySlice<UInt8>, _ word: String) -> Bool {
   guard field.count == word.utf8.count else { return false }

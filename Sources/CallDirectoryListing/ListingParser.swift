@@ -44,42 +44,42 @@ public enum ListingParser {
       bytes, file: file, format: format, known: header, required: ["kind", "number"],
       trailingLabelOptional: true, parser: parser
     ) { (record, columns) throws(ListingError) in
-      let line = record.line
       if let columns, let kind = columns.kind {
-        let label = columns.label.flatMap { $0 < record.count ? record[$0] : nil }
-        try body(entry(kind: record[kind], number: record[columns.number], label: label, parser: parser, file: file, line: line))
+        let label = columns.label.flatMap { $0 < record.count ? $0 : nil }
+        try body(entry(record, kind: kind, number: columns.number, label: label, parser: parser, file: file))
         return
       }
       guard record.count == 2 || record.count == 3 else {
         throw ListingError(
-          file: file, line: line, message: "expected 3 fields (kind,number,label), found \(record.count)")
+          file: file, line: record.line, message: "expected 3 fields (kind,number,label), found \(record.count)")
       }
-      let label = record.count == 3 ? record[2] : nil
-      try body(entry(kind: record[0], number: record[1], label: label, parser: parser, file: file, line: line))
+      try body(entry(record, kind: 0, number: 1, label: record.count == 3 ? 2 : nil, parser: parser, file: file))
     }
   }
 
-  /// One record from its fields; `label` is `nil` when the record has no label field.
+  /// One record from its fields at the positions given; `label` is `nil` when the record has no
+  /// label field. The kind and an empty label are read in place: a slice of each field a line
+  /// would cost two reference counts more.
   private static func entry(
-    kind kindField: ArraySlice<UInt8>, number: ArraySlice<UInt8>, label: ArraySlice<UInt8>?,
-    parser: PhoneNumberParser, file: String, line: Int
+    _ record: CSVRecord, kind: Int, number: Int, label: Int?, parser: PhoneNumberParser, file: String
   ) throws(ListingError) -> ListingRecord {
-    if bytesEqual(kindField, blockWord) {
-      let numbers = try parseNumbers(number, with: parser, file: file, line: line)
-      if let label, !label.isEmpty {
+    let line = record.line
+    if record.field(kind, equals: blockWord) {
+      let numbers = try parseNumbers(record[number], with: parser, file: file, line: line)
+      if let label, !record.fieldIsEmpty(label) {
         throw ListingError(file: file, line: line, message: "block entry has a label (leave the label field empty)")
       }
       return ListingRecord(kind: .blocking, numbers: numbers, label: nil, line: line)
     }
-    if bytesEqual(kindField, identifyWord) {
-      let numbers = try parseNumbers(number, with: parser, file: file, line: line)
+    if record.field(kind, equals: identifyWord) {
+      let numbers = try parseNumbers(record[number], with: parser, file: file, line: line)
       guard let label else {
         throw ListingError(file: file, line: line, message: "identify entry has no label field")
       }
-      let text = try parseLabel(label, file: file, line: line)
+      let text = try parseLabel(record[label], file: file, line: line)
       return ListingRecord(kind: .identification, numbers: numbers, label: text, line: line)
     }
-    let shown = String(decoding: kindField, as: UTF8.self)
+    let shown = record.string(at: kind)
     throw ListingError(
       file: file, line: line, message: "unknown kind \"\(shown)\" (expected \"block\" or \"identify\")")
   }

@@ -30,6 +30,10 @@ struct ListingParserTests {
     #expect(try Self.parse("kind,number,label\n" + body) == expected)
     #expect(try Self.parse("KIND,Number,LABEL\r\n" + body) == expected)
     #expect(try Self.parse("\n" + body) == expected)
+    // Quoted fields compare as their contents, doubled quotes included.
+    #expect(try Self.parse("\"block\",\"+12025550100\",\"\"\n\"identify\",+12025550101,\"Acme \"\"X\"\"\"\n") == [
+      .block(12_025_550_100, line: 1), .identify(12_025_550_101, label: "Acme \"X\"", line: 2),
+    ])
   }
 
   @Test("Numbers at both ends of the format's domain")
@@ -54,6 +58,8 @@ struct ListingParserTests {
       ),
       ("Block,+12025550100,\n", 1, "unknown kind \"Block\" (expected \"block\" or \"identify\")"),
       ("block,+12025550100,Spam\n", 1, "block entry has a label (leave the label field empty)"),
+      ("\"blo\"\"ck\",+12025550100,\n", 1, "unknown kind \"blo\"ck\" (expected \"block\" or \"identify\")"),
+      ("\"block\",+12025550100,\"\"\"\"\n", 1, "block entry has a label (leave the label field empty)"),
       ("identify,+12025550100\n", 1, "identify entry has no label field"),
       ("block,+12025550100,\nidentify,+12025550100,\n", 2, "empty label (labels need 1 to 65534 UTF-8 bytes)"),
       ("block\n", 1, "expected 3 fields (kind,number,label), found 1"),
