@@ -77,12 +77,12 @@ extension VerificationPass {
     for group in 0..<top.count where !problems.isOverflowing {
       // group < count = ceil(blockCount / stride): the record exists.
       let record = group &* top.stride
-      guard top.sample(group) == index.firstNumber(ofBlock: record) else {
+      let (sample, first) = (top.sample(group), index.firstNumber(ofBlock: record))
+      if sample != first {
         problems.record(
           FormatError(
-            .malformedIndex("top index sample \(group) is \(top.sample(group)), record \(record)'s first number is \(index.firstNumber(ofBlock: record))"),
+            .malformedIndex("top index sample \(group) is \(sample), record \(record)'s first number is \(first)"),
             at: base &+ group &* 8, section: type.rawValue))
-        continue
       }
     }
   }

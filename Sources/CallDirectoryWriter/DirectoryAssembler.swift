@@ -5,16 +5,18 @@ import CallDirectoryFormat
 //   header (32 bytes) | section table (6 to 12 x 32 bytes)
 //   BTOP  u32 stride, u32 0, {u64 first number of every 64th BIDX record}*   when BIDX has > 64
 //   ITOP  as BTOP, over IIDX                                                 when IIDX has > 64
-//   LIDX  u32 labels, u32 blocks, {u32 first id, u32 0, u64 offset}*
-//   IIDX  as BIDX
-//   BIDX  u64 count, u32 per block, u32 0, {u64 first, u48 offset, u16 count - 1}*
+//   the three indexes, shortest first (equal lengths in the order LIDX, IIDX, BIDX):
+//     LIDX  u32 labels, u32 blocks, {u32 first id, u32 0, u64 offset}*
+//     IIDX  as BIDX
+//     BIDX  u64 count, u32 per block, u32 0, {u64 first, u48 offset, u16 count - 1}*
 //   BRNG  u64 count, {u64 first, u64 last}*                  only when there are blocking ranges
 //   IRNG  u64 count, {u64 first, u64 last, u32 label, u32 0}* only when there are identification ranges
 //   BDAT  blocking entry blocks; IDAT  identification entry blocks; LDAT  label blocks
 //   then the trailing sections (VERS, SIGN)
 //
 // What a cold open and lookup read comes first, in the file's first page as far as it fits: the
-// header, the tops, the indexes' headers (the small ones before BIDX), the ranges' counts.
+// header, the tops, the indexes' headers (every one of them when the list has one kind), the
+// ranges' counts.
 // Every section is complete, with its length and checksum known, before the first byte goes out:
 // the header, which holds them all, comes first, so the file can be written in one pass to a pipe.
 

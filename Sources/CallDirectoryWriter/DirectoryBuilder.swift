@@ -138,7 +138,7 @@ public struct DirectoryBuilder: Sendable {
   func encode(_ sink: ([UInt8]) throws(WriterError) -> Void) throws(WriterError) {
     var writer = try DirectoryStreamWriter(options: options, labels: labels)
     var sorted = blocking
-    Int64.sort(&sorted)
+    RadixSort.sort(&sorted)
     var numbers = ArraySource(sorted)
     try writer.add(blocking: &numbers, ranges: Self.sorted(blockingRanges))
     var entries = ArraySource(identification.sorted())
