@@ -153,31 +153,78 @@ public struct EliasFanoView: Sendable {
     return position &+ bits.trailingZeroBitCount
   }
 
-  /// Calls `body` with each offset in order, `j` = 1 ... count, and checks the encoding.
+  /// Decodes every offset into `numbers[1...]` as `first + offset`, and checks the encoding.
   ///
+  /// Two passes over the block: the low parts are unpacked first at fixed width, then the walk
+  /// over the high words adds each high part. Each loop does one thing, so neither carries the
+  /// other's branches, and the second reads the first's results from the cache.
+  ///
+  /// - Parameter numbers: `count + 1` numbers; entry 0 (the first number) is left as it is.
+  ///   Entries the walk did not reach are unspecified when the result is not `nil`.
   /// - Returns: `nil` when the encoding is canonical, else the reason it is not: the high vector
   ///   does not hold exactly `count` ones, has bits set after the last one or is longer than
-  ///   needed, or an offset is not above the one before it. Decoding stops at the first problem.
-  /// - Throws: whatever `body` throws.
+  ///   needed, or an offset is not above the one before it (or `numbers` has the wrong length).
+  ///   The numbers' range is the caller's to check: they ascend, so checking the last suffices.
+  ///   Additions are unsigned and wrap only past 2^64, which the check of the last one catches
+  ///   since `first < 2^63` and every offset is below 2^63.
   /// - Complexity: O(count + high bytes).
-  @inlinable  // a stream's inner loop: specialised and inlined at the caller, the body with it
-  public func forEach<E: Error>(_ body: (Int, UInt64) throws(E) -> Void) throws(E) -> String? {
+  public func decode(first: Int64, into numbers: inout [Int64]) -> String? {
+    guard numbers.count == count &+ 1 else { return "\(numbers.count) numbers for \(count) offsets" }
     if count == 0 { return high.count == 0 ? nil : "the high bits are longer than needed" }
+    return unsafe numbers.withUnsafeMutableBufferPointer { buffer in
+      // The buffer holds count + 1 words: every index below is 1 ... count.
+      unsafe unpackLowParts(into: buffer)
+      return unsafe addHighParts(first: UInt64(bitPattern: first), into: buffer)
+    }
+  }
+
+  /// Writes the low part of offset `j` to `buffer[j]`, `j` = 1 ... count.
+  /// Precondition: `buffer.count == count + 1`.
+  private func unpackLowParts(into buffer: UnsafeMutableBufferPointer<Int64>) {
+    guard lowBits > 0 else {
+      for entry in 1...count { unsafe buffer[entry] = 0 }
+      return
+    }
+    guard lowBits <= 56 else {  // a field may run into a ninth byte: the general read
+      for entry in 1...count {
+        let bits = BitPacking.field(low, bitOffset: (entry &- 1) &* lowBits, width: lowBits)
+        unsafe buffer[entry] = Int64(bitPattern: bits)
+      }
+      return
+    }
+    // At most 56 bits from a bit offset of at most 7: one eight-byte read holds the field, and
+    // reads that start 8 bytes or more before the end need no check.
+    let mask = (UInt64(1) << UInt64(lowBits)) &- 1
+    let lastWhole = low.count &- 8
+    var bit = 0
+    for entry in 1...count {
+      let byte = bit >> 3
+      let word = byte <= lastWhole ? low.uncheckedUInt64LE(at: byte) : low.wordLE(at: byte)
+      unsafe buffer[entry] = Int64(bitPattern: (word >> UInt64(bit & 7)) & mask)
+      bit &+= lowBits
+    }
+  }
+
+  /// Walks the high words and turns `buffer[j]`'s low part into `first + offset j`.
+  /// Precondition: `buffer.count == count + 1`, `count >= 1`.
+  private func addHighParts(first: UInt64, into buffer: UnsafeMutableBufferPointer<Int64>) -> String? {
+    let shift = UInt64(lowBits)
+    let highestHigh = (UInt64.max >> shift) >> 1  // a high part above it would overflow 63 bits
     var element = 0
-    var previous: UInt64 = 0
+    var previous: UInt64 = 0  // offsets are at least 1
     var byte = 0
+    let lastWhole = high.count &- 8
     while byte < high.count {
-      var word = high.wordLE(at: byte)
+      var word = byte <= lastWhole ? high.uncheckedUInt64LE(at: byte) : high.wordLE(at: byte)
       while word != 0 {
         let position = byte &* 8 &+ word.trailingZeroBitCount
         let highPart = UInt64(position &- element)  // position >= element: each one follows `element` ones
-        guard highPart <= (UInt64.max >> UInt64(lowBits)) >> 1 else { return "offset \(element + 1) overflows" }
-        let lowPart = BitPacking.field(low, bitOffset: element &* lowBits, width: lowBits)
-        let offset = highPart << UInt64(lowBits) | lowPart
-        guard offset > previous else { return "offset \(element + 1) is not above the one before it" }
-        try body(element &+ 1, offset)
-        previous = offset
+        guard highPart <= highestHigh else { return "offset \(element + 1) overflows" }
         element &+= 1
+        let offset = highPart << shift | UInt64(bitPattern: unsafe buffer[element])
+        guard offset > previous else { return "offset \(element) is not above the one before it" }
+        unsafe buffer[element] = Int64(bitPattern: first &+ offset)
+        previous = offset
         word &= word &- 1
         if element == count {
           // Canonical end: no bit set after the last one, which lies in the last byte.

@@ -142,6 +142,36 @@ public struct EntryPayload: Sendable {
     return tailIsZero(labelIds, bits: entryCount &* labelBits) && tailIsZero(numbers.low, bits: (entryCount &- 1) &* lowBits)
   }
 
+  /// Decodes every entry's label id into `ids` (one per entry), each checked below `labelCount`.
+  ///
+  /// - Returns: `nil`, or the first id at or above `labelCount` (`ids` is then unspecified).
+  /// - Complexity: O(entries); one eight-byte read an entry, since a field is at most 32 bits.
+  public func decodeLabelIds(into ids: inout [UInt32], below labelCount: UInt64) -> UInt64? {
+    let width = labelBits
+    let mask = (UInt64(1) << UInt64(width)) &- 1  // width <= 32 (checked with the header)
+    // The largest id any field can give: when it is in range, no entry needs its own check.
+    let allInRange = baseLabelId &+ mask < labelCount
+    guard width > 0 else {
+      guard allInRange else { return baseLabelId }
+      for index in ids.indices { ids[index] = UInt32(truncatingIfNeeded: baseLabelId) }
+      return nil
+    }
+    let bytes = labelIds
+    let lastWhole = bytes.count &- 8
+    return unsafe ids.withUnsafeMutableBufferPointer { buffer -> UInt64? in
+      var bit = 0
+      for entry in 0..<buffer.count {
+        let byte = bit >> 3
+        let word = byte <= lastWhole ? bytes.uncheckedUInt64LE(at: byte) : bytes.wordLE(at: byte)
+        let id = baseLabelId &+ (word >> UInt64(bit & 7)) & mask
+        if !allInRange && id >= labelCount { return id }
+        unsafe buffer[entry] = UInt32(truncatingIfNeeded: id)  // below the label count, a u32
+        bit &+= width
+      }
+      return nil
+    }
+  }
+
   /// The label id of entry `entry` (0-based within the block): the base plus the stored field.
   /// It may exceed `UInt32.max` in a damaged block; callers check it against the label count.
   @inlinable

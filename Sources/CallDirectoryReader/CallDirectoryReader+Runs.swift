@@ -21,7 +21,7 @@ extension CallDirectoryReader {
     try forEachRun(.identification) { (numbers, labelId) throws(StreamError<E>) in
       let slot: Int
       do throws(FormatError) { slot = try recent.slot(for: labelId, from: labelCache) } catch { throw .format(error) }
-      do throws(E) { try body(numbers, recent.labels[slot]) } catch { throw .consumer(error) }
+      do throws(E) { try body(numbers, recent[slot]) } catch { throw .consumer(error) }
     } failure: { $0 }
   }
 

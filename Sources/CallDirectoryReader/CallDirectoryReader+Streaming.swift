@@ -24,17 +24,25 @@ extension CallDirectoryReader {
   /// Calls `body` with every identification number and its label in ascending number order.
   ///
   /// Checksums are checked as in `forEachBlocking`. Memory: one entry block, a table of the labels
-  /// last handed out (at most 65,536, about 1.3 MiB), plus the decoded label blocks the reader's
+  /// last handed out (at most 65,536, about 1.5 MiB), plus the decoded label blocks the reader's
   /// label cache keeps (at most its budget, 2 MiB of label bytes by default).
   /// - Throws: `FormatError` for a damaged block or label, or what `body` throws.
   /// - Complexity: O(n), plus decoding each label block once while the cache holds them.
   public func forEachIdentification<E: Error>(_ body: (Int64, String) throws(E) -> Void) throws(StreamError<E>) {
     var recent = RecentLabels(labelCount: layout.labelIndex.labelCount)
+    // The label of the entry before, held here: handing out a String this function owns costs no
+    // reference count, and neighbours often share a label (a company's lines).
+    var currentId = UInt32.max
+    var current = ""
     try forEachIdentificationBlock { (numbers, labelIds) throws(StreamError<E>) in
       for (number, id) in zip(numbers, labelIds) {
-        let slot: Int
-        do throws(FormatError) { slot = try recent.slot(for: id, from: labelCache) } catch { throw .format(error) }
-        do throws(E) { try body(number, recent.labels[slot]) } catch { throw .consumer(error) }
+        if id != currentId {
+          let slot: Int
+          do throws(FormatError) { slot = try recent.slot(for: id, from: labelCache) } catch { throw .format(error) }
+          current = recent[slot]
+          currentId = id
+        }
+        do throws(E) { try body(number, current) } catch { throw .consumer(error) }
       }
     }
   }

@@ -117,39 +117,21 @@ public enum BlockDecoder {
       var numbers = [Int64](repeating: firstNumber, count: entryBlock.entryCount)
       var labelIds: [UInt32] = []
       try entryBlock.withPayload { (payload) throws(FormatError) in
-        // The stream's inner loop writes through a buffer: appending checked the array's
-        // uniqueness once an entry. Entries `forEach` gives are 1 ... entryCount - 1 (the
-        // payload's count), and the guard keeps every write inside the buffer anyway.
-        let decoded = unsafe numbers.withUnsafeMutableBufferPointer { buffer in
-          Result { () throws(FormatError) -> String? in
-            try payload.numbers.forEach { (entry, offset) throws(FormatError) in
-              let (value, overflow) = firstNumber.addingReportingOverflow(Int64(offset))  // offset < 2^63
-              guard !overflow, value <= Limits.maximumNumber else {
-                throw FormatError(.numberOutOfRange(UInt64(bitPattern: firstNumber) &+ offset), at: 0)
-              }
-              guard entry < buffer.count else { return }
-              unsafe buffer[entry] = value
-            }
-          }
+        if let failure = payload.numbers.decode(first: firstNumber, into: &numbers) {
+          throw FormatError(.malformedBlock(block: block, reason: failure), at: 0)
         }
-        let failure = try decoded.get()
-        if let failure { throw FormatError(.malformedBlock(block: block, reason: failure), at: 0) }
+        // The numbers ascend (as unsigned sums, which cannot wrap): the last is the largest.
+        if let last = numbers.last, UInt64(bitPattern: last) > UInt64(Limits.maximumNumber) {
+          let first = numbers.first { UInt64(bitPattern: $0) > UInt64(Limits.maximumNumber) } ?? last
+          throw FormatError(.numberOutOfRange(UInt64(bitPattern: first)), at: 0)
+        }
         guard payload.paddingIsZero(entryCount: entryBlock.entryCount, lowBits: entryBlock.lowBits) else {
           throw FormatError(.malformedBlock(block: block, reason: "bits past the last label id or low part are set"), at: 0)
         }
         if kind == .identification {
-          // Written through a buffer as the numbers are; the first id past the table is returned.
           let labelCount = UInt64(layout.labelIndex.labelCount)
           labelIds = [UInt32](repeating: 0, count: entryBlock.entryCount)
-          let outOfRange = unsafe labelIds.withUnsafeMutableBufferPointer { buffer -> UInt64? in
-            for entry in 0..<buffer.count {
-              let id = payload.labelId(at: entry)
-              guard id < labelCount else { return id }
-              unsafe buffer[entry] = UInt32(truncatingIfNeeded: id)  // below the label count, a u32
-            }
-            return nil
-          }
-          if let id = outOfRange {
+          if let id = payload.decodeLabelIds(into: &labelIds, below: labelCount) {
             throw FormatError(.labelIdOutOfRange(id: UInt32(truncatingIfNeeded: id), labelCount: Int(labelCount)), at: 0)
           }
         }

@@ -28,7 +28,7 @@ import Testing
       let id = Bool.random(using: &random) ? Int.random(in: 0..<8, using: &random) : Int.random(in: 0..<reader.labelCount, using: &random)
       let slot = try recent.slot(for: UInt32(id), from: reader.labelCache)
       #expect(slot < capacity)
-      #expect(recent.labels[slot] == (try reader.label(id: id)), "seed \(seed), id \(id)")
+      #expect(recent[slot] == (try reader.label(id: id)), "seed \(seed), id \(id)")
     }
     #expect(throws: FormatError.self) { try recent.slot(for: UInt32(reader.labelCount), from: reader.labelCache) }
   }

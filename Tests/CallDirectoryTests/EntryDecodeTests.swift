@@ -1,0 +1,98 @@
+import Testing
+
+@testable import CallDirectoryFormat
+
+/// The bulk decoders of an entry block (`EliasFanoView.decode`, `EntryPayload.decodeLabelIds`)
+/// against the one-field reads lookups use (`BitPacking.field`, `labelId(at:)`), at every width
+/// they specialise: low parts of 0 bits, 1 ... 56 (one eight-byte read), 57 ... 62 (a ninth
+/// byte), label ids of 0 ... 32 bits, and parts shorter than a word, where reads near the end go
+/// through the checked path.
+@Suite struct EntryDecodeTests {
+  /// Encodes `numbers` with `labelIds` as a raw-or-deflated entry block and calls `body` with its payload.
+  private func withPayload(
+    _ numbers: [Int64], _ labelIds: [UInt32], _ body: (EntryBlock, EntryPayload) throws -> Void
+  ) throws {
+    let bytes = EntryBlock.encode(numbers[...], labelIds: labelIds[...], allowDeflate: false)
+    try unsafe bytes.withUnsafeBytes { raw in
+      let block = try EntryBlock(
+        parsing: unsafe ByteView(raw), number: 0, entryCount: numbers.count, identification: !labelIds.isEmpty)
+      try block.withPayload { (payload) throws(FormatError) in
+        do { try body(block, payload) } catch { Issue.record("\(error)") }
+      }
+    }
+  }
+
+  /// Ascending numbers from 1 whose mean gap is about `2^width`, so the writer picks that low-bit
+  /// width: as many as fit below `Int64.max`, at most `limit`.
+  private func numbers(lowBits width: Int, limit: Int, using random: inout SeededGenerator) -> [Int64] {
+    let gap = UInt64(1) << UInt64(width)
+    let room = (UInt64(Int64.max) - 2) / (gap + gap / 2)  // every gap below 1.5 x 2^width
+    let count = Int(min(UInt64(limit), max(1, room)))
+    var values: [Int64] = [1]
+    for _ in 0..<count {
+      let step = gap + (width == 0 ? 0 : UInt64.random(in: 0..<(gap / 2), using: &random))
+      values.append(values[values.count - 1] + Int64(step))
+    }
+    return values
+  }
+
+  @Test func everyLowBitWidthDecodesAsTheFieldReadsDo() throws {
+    var random = SeededGenerator(seed: 0xE1A5)
+    var widths = Set<Int>()
+    for width in 0...62 {
+      for limit in [1, 2, 3, 7, 8, 9, 64, 511] {
+        let values = numbers(lowBits: width, limit: limit, using: &random)
+        try withPayload(values, []) { block, payload in
+          widths.insert(block.lowBits)
+          var decoded = [Int64](repeating: values[0], count: values.count)
+          #expect(payload.numbers.decode(first: values[0], into: &decoded) == nil, "width \(width), \(values.count) numbers")
+          #expect(decoded == values, "width \(width), \(values.count) numbers")
+          // The lookup path, one field at a time, agrees entry by entry.
+          for entry in 1..<values.count {
+            #expect(payload.numbers.find(UInt64(values[entry] - values[0])) == entry)
+          }
+        }
+      }
+    }
+    #expect(widths == Set(0...62), "the generated blocks reach every low-bit width")
+  }
+
+  @Test func aWrongNumberBufferOrMissingOnesIsReported() throws {
+    let values: [Int64] = [10, 11, 20, 1_000, 1_000_000]
+    try withPayload(values, []) { _, payload in
+      var short = [Int64](repeating: 10, count: values.count - 1)
+      #expect(payload.numbers.decode(first: 10, into: &short) != nil)
+      // The same parts claimed for one more offset than they hold.
+      let longer = EliasFanoView(count: payload.numbers.count + 1, lowBits: payload.numbers.lowBits, low: payload.numbers.low, high: payload.numbers.high)
+      var buffer = [Int64](repeating: 10, count: values.count + 1)
+      #expect(longer.decode(first: 10, into: &buffer)?.contains("expected") == true)
+    }
+  }
+
+  @Test(arguments: 0...32)
+  func labelIdsOfEveryWidthDecodeAsTheFieldReadsDo(width: Int) throws {
+    var random = SeededGenerator(seed: 0x1AB0 &+ UInt64(width))
+    let span = width == 0 ? 0 : (UInt64(1) << UInt64(width)) - 1
+    let base = UInt32(UInt64.random(in: 0...min(1_000, UInt64(UInt32.max) - span), using: &random))
+    for count in [1, 2, 7, 8, 9, 31, 300] {
+      let values = (0..<count).map { Int64($0) * 3 + 5 }
+      var ids = (0..<count).map { _ in base + UInt32(UInt64.random(in: 0...span, using: &random)) }
+      // The base and the widest field both present, so the writer keeps this width.
+      ids[count - 1] = base + UInt32(span)
+      if count > 1 { ids[0] = base }
+      try withPayload(values, ids) { block, payload in
+        #expect(block.labelBits == (count > 1 ? width : 0))
+        let largest = UInt64(ids.max()!)
+        // A label count just above the largest id: every id is in range, checked one by one
+        // whenever the width could name more.
+        var decoded = [UInt32](repeating: 0, count: count)
+        #expect(payload.decodeLabelIds(into: &decoded, below: largest + 1) == nil)
+        #expect(decoded == ids, "width \(width), \(count) entries")
+        #expect(decoded.indices.allSatisfy { UInt64(decoded[$0]) == payload.labelId(at: $0) })
+        // A label count at the largest id: the first entry that names it is reported.
+        var rejected = [UInt32](repeating: 0, count: count)
+        #expect(payload.decodeLabelIds(into: &rejected, below: largest) == largest)
+      }
+    }
+  }
+}
