@@ -12,13 +12,27 @@ public enum LabelDecoder {
     return labels
   }
 
+  /// Where a label block's offset table starts and ends, which reading labels does not need and
+  /// the verifier checks (`o[0]` must be 0 and `o[q]` the size of the label bytes).
+  public struct TableEnds: Sendable, Equatable {
+    /// The first offset, `o[0]`.
+    public var first: UInt32
+    /// The last offset, `o[q]`.
+    public var last: UInt32
+    /// The bytes after the offset table: where `o[q]` must point.
+    public var labelBytes: Int
+  }
+
   /// Calls `body` with the position in the block and the bytes of each label of block `block`,
   /// checked as `decode` checks them, without making a `String` of any (the verifier's pass).
   /// The bytes are valid only during the call.
+  /// - Returns: the offset table's ends, read from the payload the labels came from (a deflated
+  ///   block is inflated once).
   /// - Throws: `FormatError` with file offsets, or what `body` throws.
+  @discardableResult
   public static func forEachLabel(
     layout: DirectoryLayout, block: Int, _ body: (Int, ByteView) throws(FormatError) -> Void
-  ) throws(FormatError) {
+  ) throws(FormatError) -> TableEnds {
     let index = layout.labelIndex
     let first = index.firstLabel(ofBlock: block)
     let next = block + 1 < index.blockCount ? index.firstLabel(ofBlock: block + 1) : index.labelCount
@@ -31,8 +45,9 @@ public enum LabelDecoder {
     let base = layout.labelBlockOffset(block)
     do throws(FormatError) {
       try labelBlock.block.checkChecksum()
-      try labelBlock.block.withPayload { (payload) throws(FormatError) in
-        for position in 0..<(next - first) {
+      return try labelBlock.block.withPayload { (payload) throws(FormatError) -> TableEnds in
+        let count = next - first
+        for position in 0..<count {
           let bytes = try labelBlock.label(at: position, in: payload)
           guard Limits.isValidLabelLength(bytes.count) else {
             throw FormatError(.badLabelLength(id: first + position, length: bytes.count), at: 0)
@@ -40,6 +55,11 @@ public enum LabelDecoder {
           guard UTF8Validation.isValid(bytes) else { throw FormatError(.invalidUTF8(id: first + position), at: 0) }
           try body(position, bytes)
         }
+        // `label(at:)` proved that the count + 1 offsets fit in the payload.
+        let tableBytes = (count &+ 1) &* 4
+        return TableEnds(
+          first: payload.uint32LE(at: 0) ?? 0, last: payload.uint32LE(at: count &* 4) ?? 0,
+          labelBytes: payload.count &- tableBytes)
       }
     } catch {
       throw error.placed(in: SectionType.labelData.rawValue, base: base)

@@ -41,12 +41,13 @@ extension VerificationPass {
       var unordered: [Int] = []
       var labelsInBlock = 0
       var last = previous
+      let ends: LabelDecoder.TableEnds
       do {
         // Labels of one block are compared in place (they share the payload, which lives only
         // during the walk); only the block's last label is copied, for the next block's first.
         var before: ByteView?
         let lastPosition = next &- first &- 1
-        try LabelDecoder.forEachLabel(layout: layout, block: block) { (position, label) throws(FormatError) in
+        ends = try LabelDecoder.forEachLabel(layout: layout, block: block) { (position, label) throws(FormatError) in
           let ordered: Bool
           if let before {
             ordered = Self.precedes(before.count, { before.uncheckedByte(at: $0) }, label)
@@ -66,7 +67,7 @@ extension VerificationPass {
         decodedAll = false
         continue
       }
-      checkOffsetTableEnds(block, labelCount: labelsInBlock)
+      checkOffsetTableEnds(block, ends)
       for position in unordered where !problems.isOverflowing {
         problems.record(
           FormatError(.labelsNotAscending(id: first &+ position), at: place, section: SectionType.labelData.rawValue))
@@ -109,36 +110,14 @@ extension VerificationPass {
 
   /// Checks what the label decoder does not need: that the offset table starts at 0 and ends at
   /// the end of the label bytes, so no byte of the block is outside every label.
-  ///
-  /// Precondition: `LabelDecoder.decode` accepted the block with `labelCount` labels.
-  private mutating func checkOffsetTableEnds(_ block: Int, labelCount: Int) {
-    let found: [FormatError]
-    do {
-      let labelBlock = try layout.labelBlock(block, labelCount: labelCount)
-      found = try labelBlock.block.withPayload { (payload) throws(FormatError) -> [FormatError] in
-        // The decoder proved that the labelCount + 1 offsets fit in the payload.
-        let tableBytes = (labelCount &+ 1) &* 4
-        let area = payload.count &- tableBytes
-        let start = payload.uint32LE(at: 0) ?? 0
-        let end = payload.uint32LE(at: labelCount &* 4) ?? 0
-        var found: [FormatError] = []
-        if start != 0 {
-          found.append(
-            FormatError(
-              .malformedBlock(block: block, reason: "the first label offset is \(start), not 0"), at: Layout.blockHeaderSize))
-        }
-        if Int(end) != area {
-          found.append(
-            FormatError(
-              .malformedBlock(block: block, reason: "the labels end at byte \(end) of \(area)"), at: Layout.blockHeaderSize))
-        }
-        return found
-      }
-    } catch {
-      // The decoder read this same block a moment ago; a failure now would already be reported.
-      return
-    }
+  private mutating func checkOffsetTableEnds(_ block: Int, _ ends: LabelDecoder.TableEnds) {
     let base = layout.labelBlockOffset(block)
-    for error in found { problems.record(error.placed(in: SectionType.labelData.rawValue, base: base)) }
+    func report(_ reason: String) {
+      problems.record(
+        FormatError(.malformedBlock(block: block, reason: reason), at: Layout.blockHeaderSize)
+          .placed(in: SectionType.labelData.rawValue, base: base))
+    }
+    if ends.first != 0 { report("the first label offset is \(ends.first), not 0") }
+    if Int(ends.last) != ends.labelBytes { report("the labels end at byte \(ends.last) of \(ends.labelBytes)") }
   }
 }
