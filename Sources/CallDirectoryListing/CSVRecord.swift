@@ -15,41 +15,60 @@ public struct CSVRecord: Sendable {
   public let line: Int
   /// Whether the record is a blank line: empty, or only spaces and tabs, without quotes.
   public let isBlank: Bool
+  /// The count of fields; at least 1 (an empty line is one empty field).
+  public let count: Int
   let input: [UInt8]
   let unescaped: [UInt8]
-  let fields: [Field]
+  /// The first three fields, held in the record: a listing's `kind,number,label` then costs no
+  /// array of its own a line (two reference counts fewer). Unused places are empty.
+  private let inline: (Field, Field, Field)
+  /// Every field, when there are more than three; else empty.
+  private let overflow: [Field]
 
+  /// A record of `fields` (at least one), which the record copies: the reader reuses its array.
   init(line: Int, isBlank: Bool, input: [UInt8], unescaped: [UInt8], fields: [Field]) {
     self.line = line
     self.isBlank = isBlank
     self.input = input
-    self.unescaped = unescaped
-    self.fields = fields
+    // Most records have no doubled quote: an empty array then, not a share of the reader's buffer.
+    self.unescaped = unescaped.isEmpty ? [] : unescaped
+    count = fields.count
+    let none = Field(range: 0..<0, isUnescaped: false)
+    inline = (fields[0], fields.count > 1 ? fields[1] : none, fields.count > 2 ? fields[2] : none)
+    overflow = fields.count > 3 ? fields : []
   }
 
-  /// The count of fields; at least 1 (an empty line is one empty field).
-  public var count: Int { fields.count }
+  /// Where field `index` is. Precondition: `0 <= index < count`.
+  private func place(_ index: Int) -> Field {
+    precondition(index >= 0 && index < count, "field \(index) of a record of \(count)")
+    if count > 3 { return overflow[index] }
+    switch index {
+    case 0: return inline.0
+    case 1: return inline.1
+    default: return inline.2
+    }
+  }
 
   /// The UTF-8 bytes of field `index`.
   ///
   /// - Precondition: `0 <= index < count`.
   /// - Complexity: O(1); does not copy.
   public subscript(index: Int) -> ArraySlice<UInt8> {
-    let field = fields[index]
+    let field = place(index)
     return field.isUnescaped ? unescaped[field.range] : input[field.range]
   }
 
   /// Whether field `index` holds exactly the bytes of `word`, compared in place.
   /// - Precondition: `0 <= index < count`.
   func field(_ index: Int, equals word: [UInt8]) -> Bool {
-    let field = fields[index]
+    let field = place(index)
     guard field.range.count == word.count else { return false }
     return field.isUnescaped ? Self.bytes(of: unescaped, in: field.range, equal: word) : Self.bytes(of: input, in: field.range, equal: word)
   }
 
   /// Whether field `index` is empty.
   /// - Precondition: `0 <= index < count`.
-  func fieldIsEmpty(_ index: Int) -> Bool { fields[index].range.isEmpty }
+  func fieldIsEmpty(_ index: Int) -> Bool { place(index).range.isEmpty }
 
   /// Whether `source[range]` equals `word`, which has `range.count` bytes.
   private static func bytes(of source: [UInt8], in range: Range<Int>, equal word: [UInt8]) -> Bool {
