@@ -34,6 +34,16 @@ enum ColdPages {
   /// The page size.
   static var pageSize: Int { Int(sysconf(Int32(_SC_PAGESIZE))) }
 
+  /// The page size of iOS and Apple silicon Macs, where Call Directory extensions run: 16 KiB.
+  static let applePageSize = 16_384
+
+  /// How many pages of `size` bytes hold the resident pages `pages` (numbers of this machine's
+  /// pages). With read-around off a resident page is one that was read, so this is what the same
+  /// reads would bring in where a page is `size` bytes (a multiple of this machine's page).
+  static func pages(_ pages: [Int], ofSize size: Int) -> Int {
+    Set(pages.map { $0 * pageSize / size }).count
+  }
+
   /// Runs one cold probe per number in `probes` with `lookup` on a copy of the file at
   /// `original`, or returns `nil` where the system calls are missing or refused.
   ///

@@ -22,21 +22,26 @@ extension DatasetBench {
     ]
     if !blocking { runs.append(("label(for:), hits", hits, label)) }
     table.section(
-      "cold: file pages read (4 KiB)", ["probes", "after open", "open + lookup median", "max", "evicted first"])
+      "cold: file pages read (4 KiB)",
+      ["probes", "after open", "open + lookup median", "max", "16 KiB pages median", "evicted first"])
     var worst = 0
     var example: [Int] = []
     for (name, probes, lookup) in runs {
       guard let results = try ColdPages.measure(path: path, probes: probes, lookup: lookup, sink: sink) else {
-        table.row([name, "-", "-", "-", "-", "no mincore/fadvise"])
+        table.row([name, "-", "-", "-", "-", "-", "no mincore/fadvise"])
         continue
       }
       var totals = Samples()
-      for result in results { totals.append(Double(result.afterLookup)) }
+      var apple = Samples()
+      for result in results {
+        totals.append(Double(result.afterLookup))
+        apple.append(Double(ColdPages.pages(result.pages, ofSize: ColdPages.applePageSize)))
+      }
       let clean = results.allSatisfy { $0.afterEviction == 0 }
       let opened = results.map(\.afterOpen).max() ?? 0
       table.row([
         name, "\(results.count)", "\(opened)", Format.fixed(totals.median, 0), Format.fixed(totals.values.max() ?? 0, 0),
-        clean ? "yes" : "NO (\(results.map(\.afterEviction).max() ?? 0) pages stayed)",
+        Format.fixed(apple.median, 0), clean ? "yes" : "NO (\(results.map(\.afterEviction).max() ?? 0) pages stayed)",
       ])
       if results.contains(where: { $0.afterReaderOpen != $0.afterOpen }) {
         table.note("\(name): a reader's own open read pages the layout parse had not")
@@ -47,7 +52,8 @@ extension DatasetBench {
     let layout = ColdPages.pageSize
     table.note(
       "per probe: page tables dropped, pages evicted (fdatasync + POSIX_FADV_DONTNEED, checked with mincore), read-around off"
-        + " (MADV_RANDOM); then the open's parse, a reader, one lookup; mincore counts the file's resident pages")
+        + " (MADV_RANDOM); then the open's parse, a reader, one lookup; mincore counts the file's resident pages;"
+        + " 16 KiB pages (iOS, Apple silicon): the distinct 16 KiB pages the same resident pages lie in")
     table.note(
       "file: \(Format.grouped(((Files.size(path) ?? 0) + layout - 1) / layout)) pages; "
         + "pages resident after the first hit probe: \(ColdPages.describe(example))")
