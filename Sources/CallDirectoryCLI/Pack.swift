@@ -79,29 +79,17 @@ struct Pack {
           throw CommandFailure("\(Inputs.displayName(options.output)): cannot write: \(error.message)")
         }
       }
-      if let signingKey {
-        // A signature covers the whole file, so a signed directory is made in memory, then signed.
-        var bytes: [UInt8] = []
-        do throws(WriterError) { statistics = try writer.finish { (piece) throws(WriterError) in bytes += piece } } catch {
-          throw CommandFailure(error.description)
-        }
-        let signed: [UInt8]
-        do throws(FormatError) { signed = try DirectorySigner.sign(bytes, key: signingKey) } catch {
-          throw CommandFailure("cannot sign: \(error)")
-        }
-        try output(signed)
-      } else {
-        var failure: CommandFailure?
-        do throws(WriterError) {
-          statistics = try writer.finish { (piece) throws(WriterError) in
-            do throws(CommandFailure) { try output(piece) } catch {
-              failure = error
-              throw .invalidOption(error.message)
-            }
+      // A signed file is signed as it is written: no copy of it in memory.
+      var failure: CommandFailure?
+      do throws(WriterError) {
+        statistics = try writer.finish(signingWith: signingKey) { (piece) throws(WriterError) in
+          do throws(CommandFailure) { try output(piece) } catch {
+            failure = error
+            throw .invalidOption(error.message)
           }
-        } catch {
-          throw failure ?? CommandFailure(error.description)
         }
+      } catch {
+        throw failure ?? CommandFailure(error.description)
       }
     }
     if options.output != "-" && !options.quiet {

@@ -101,14 +101,27 @@ public enum SignedDirectoryBytes {
     guard let last = header.sections.last, last.type == SectionType.signature.code else {
       throw FormatError(.missingSection(SectionType.signature.rawValue), at: 0)
     }
-    let checksumField = Layout.headerSize + (header.sections.count - 1) * Layout.sectionEntrySize + 24
+    let tableEnd = FileHeader.size(sectionCount: header.sections.count)
     let end = Int(last.offset) + SignatureSection.signatureOffset
+    try feedHeader(try file.slice(offset: 0, length: tableEnd), update)
+    update(try file.slice(offset: tableEnd, length: end - tableEnd))
+  }
+
+  /// Hands `update` the signed bytes of a header and section table whose last entry is `SIGN`:
+  /// `headerAndTable` with the header CRC and that entry's checksum read as zeros. A writer that
+  /// streams a signed file feeds this, then every section's bytes, then `SIGN`'s first 40.
+  /// - Throws: `FormatError` when `headerAndTable` is not a header and a whole table.
+  public static func feedHeader(_ headerAndTable: ByteView, _ update: (ByteView) -> Void) throws(FormatError) {
+    let checksumField = headerAndTable.count - Layout.sectionEntrySize + 24
+    guard headerAndTable.count >= Layout.headerSize + Layout.sectionEntrySize else {
+      throw FormatError(.truncated(needed: Layout.headerSize + Layout.sectionEntrySize, available: headerAndTable.count), at: 0)
+    }
     let zeros: [UInt8] = [0, 0, 0, 0]
-    update(try file.slice(offset: 0, length: 28))
+    update(try headerAndTable.slice(offset: 0, length: 28))
     unsafe zeros.withUnsafeBytes { update(unsafe ByteView($0)) }
-    update(try file.slice(offset: 32, length: checksumField - 32))
+    update(try headerAndTable.slice(offset: 32, length: checksumField - 32))
     unsafe zeros.withUnsafeBytes { update(unsafe ByteView($0)) }
-    update(try file.slice(offset: checksumField + 4, length: end - checksumField - 4))
+    update(try headerAndTable.slice(offset: checksumField + 4, length: headerAndTable.count - checksumField - 4))
   }
 }
 

@@ -1,3 +1,4 @@
+import CallDirectoryCrypto
 import CallDirectoryFormat
 
 // The file the assembler writes (Spec/FORMAT.md, "File layout"), in this order:
@@ -13,6 +14,11 @@ import CallDirectoryFormat
 //   IRNG  u64 count, {u64 first, u64 last, u32 label, u32 0}* only when there are identification ranges
 //   BDAT  blocking entry blocks; IDAT  identification entry blocks; LDAT  label blocks
 //   then the trailing sections (VERS, SIGN)
+//
+// A file signed as it is written takes two passes over the sections: one to hash them, one to
+// write them after the header, which holds the signature section's checksum. Spooled sections
+// are read back from their spool files each time, so a signed file needs no more memory than an
+// unsigned one.
 //
 // What a cold open and lookup read comes first, in the file's first page as far as it fits: the
 // header, the tops, the indexes' headers (every one of them when the list has one kind), the
@@ -35,8 +41,12 @@ struct DirectoryContents {
   /// Sections that follow the contents as given (a list version, a signature), in this order.
   var trailing: [RawSection] = []
 
-  /// Hands the file to `sink`: the header and table first, then each section.
-  func write(options: DirectoryBuilder.Options, to sink: ([UInt8]) throws(WriterError) -> Void) throws(WriterError) {
+  /// Hands the file to `sink`: the header and table first, then each section; with a key, the
+  /// file is signed by it (a `SIGN` section last, in place of any among the trailing sections),
+  /// the same bytes as `DirectorySigner.sign` makes of the unsigned file.
+  func write(
+    options: DirectoryBuilder.Options, signingWith key: SigningKey? = nil, to sink: ([UInt8]) throws(WriterError) -> Void
+  ) throws(WriterError) {
     enum Bytes {
       case buffer(SectionBuffer)
       case array([UInt8])
@@ -83,6 +93,11 @@ struct DirectoryContents {
     if let version = options.listVersion {
       extra.insert(RawSection(type: .listVersion, bytes: ListVersionSection(version: version).encoded), at: 0)
     }
+    if let key {
+      extra.removeAll { $0.type == SectionType.signature.code }
+      let placeholder = SignatureSection(publicKey: key.publicKey, signature: [UInt8](repeating: 0, count: 64))
+      extra.append(RawSection(type: .signature, bytes: placeholder.encoded))
+    }
     let count = sections.count + extra.count
     var offset = UInt64(FileHeader.size(sectionCount: count))
     var table: [SectionEntry] = []
@@ -101,13 +116,33 @@ struct DirectoryContents {
       offset += UInt64(section.bytes.count)
     }
 
-    try sink(FileHeader(fileLength: offset, sections: table).encoded())
-    for (_, bytes) in sections {
-      switch bytes {
-      case .buffer(let buffer): try buffer.write(to: sink)
-      case .array(let array): try sink(array)
+    func writeSections(to sink: ([UInt8]) throws(WriterError) -> Void) throws(WriterError) {
+      for (_, bytes) in sections {
+        switch bytes {
+        case .buffer(let buffer): try buffer.write(to: sink)
+        case .array(let array): try sink(array)
+        }
       }
     }
+    if let key {
+      // The signed bytes: the header and table, every section, then SIGN up to its signature.
+      var hasher = SHA256Hasher()
+      let unsigned = FileHeader(fileLength: offset, sections: table).encoded()
+      do throws(FormatError) {
+        try unsafe unsigned.withUnsafeBytes { raw in
+          Result { () throws(FormatError) in try SignedDirectoryBytes.feedHeader(unsafe ByteView(raw)) { hasher.update($0) } }
+        }.get()
+      } catch { preconditionFailure("a header this writer encoded with a SIGN entry last: \(error)") }
+      try writeSections { hasher.update($0) }
+      for section in extra.dropLast() { hasher.update(section.bytes) }
+      hasher.update(Array(extra[extra.count - 1].bytes.prefix(SignatureSection.signatureOffset)))
+      let signature = key.sign(SignedDirectoryBytes.domain + hasher.finish())
+      let section = SignatureSection(publicKey: key.publicKey, signature: signature).encoded
+      extra[extra.count - 1].bytes = section
+      table[table.count - 1].checksum = CRC32.checksum(section)
+    }
+    try sink(FileHeader(fileLength: offset, sections: table).encoded())
+    try writeSections(to: sink)
     for section in extra { try sink(section.bytes) }
   }
 

@@ -162,9 +162,15 @@ public struct DirectoryStreamWriter {
   }
 
   /// Finishes the directory and hands the file to `sink` in pieces, header first.
+  ///
+  /// - Parameter key: signs the file as it is written (`Spec/FORMAT.md`, section 16): the same
+  ///   bytes as `DirectorySigner.sign` of the unsigned file, without holding the file in memory
+  ///   (spooled sections are read twice, once to hash them).
   /// - Throws: `WriterError`, or what `sink` throws.
-  public consuming func finish(into sink: ([UInt8]) throws(WriterError) -> Void) throws(WriterError) {
-    try finishOnce(into: sink)
+  public consuming func finish(
+    signingWith key: SigningKey? = nil, into sink: ([UInt8]) throws(WriterError) -> Void
+  ) throws(WriterError) {
+    try finishOnce(signingWith: key, into: sink)
   }
 
   /// Finishes the directory with `trailing` sections after its contents (a patch carries the list
@@ -176,7 +182,8 @@ public struct DirectoryStreamWriter {
   }
 
   private mutating func finishOnce(
-    appending trailing: [RawSection] = [], into sink: ([UInt8]) throws(WriterError) -> Void
+    appending trailing: [RawSection] = [], signingWith key: SigningKey? = nil,
+    into sink: ([UInt8]) throws(WriterError) -> Void
   ) throws(WriterError) {
     try keep(blocking: blockingRuns.finish())
     try keep(identification: identificationRuns.finish())
@@ -196,7 +203,7 @@ public struct DirectoryStreamWriter {
       blockingRanges: blockingRanges,
       identificationRanges: identificationRanges.map { CanonicalRuns.Run(numbers: $0.numbers, label: newId[Int($0.label)]) },
       trailing: trailing)
-    try contents.write(options: options, to: sink)
+    try contents.write(options: options, signingWith: key, to: sink)
   }
 
   /// Finishes the directory and writes it to `path` atomically, as `DirectoryBuilder.write(to:)`.

@@ -88,30 +88,35 @@ public struct SortingDirectoryWriter {
   /// Merges the runs and hands the file to `sink`, header first.
   /// - Returns: what the canonical form dropped or joined.
   /// - Throws: `WriterError` for conflicting labels or ranges, or `.system`.
-  public consuming func finish(into sink: ([UInt8]) throws(WriterError) -> Void) throws(WriterError) -> CanonicalStatistics {
-    try finishOnce(into: sink)
+  /// - Parameter key: signs the file as it is written, as `DirectoryStreamWriter.finish` does.
+  public consuming func finish(
+    signingWith key: SigningKey? = nil, into sink: ([UInt8]) throws(WriterError) -> Void
+  ) throws(WriterError) -> CanonicalStatistics {
+    try finishOnce(signingWith: key, into: sink)
   }
 
-  private mutating func finishOnce(into sink: ([UInt8]) throws(WriterError) -> Void) throws(WriterError) -> CanonicalStatistics {
+  private mutating func finishOnce(
+    signingWith key: SigningKey? = nil, into sink: ([UInt8]) throws(WriterError) -> Void
+  ) throws(WriterError) -> CanonicalStatistics {
     var writer = try DirectoryStreamWriter(options: options, labels: labels, temporaryDirectory: temporaryDirectory)
     var numbers = blocking.merged()
     try writer.add(blocking: &numbers, ranges: DirectoryBuilder.sorted(blockingRanges))
     var entries = identification.merged()
     try writer.add(identification: &entries, ranges: DirectoryBuilder.sorted(identificationRanges))
     let statistics = writer.statistics
-    try writer.finish(into: sink)
+    try writer.finish(signingWith: key, into: sink)
     return statistics
   }
 
-  /// Merges the runs and writes the file to `path` atomically.
+  /// Merges the runs and writes the file to `path` atomically, signed by `key` when given.
   /// - Returns: what the canonical form dropped or joined.
   /// - Throws: `WriterError`; `path` is then left as it was.
-  public consuming func write(to path: String) throws(WriterError) -> CanonicalStatistics {
+  public consuming func write(to path: String, signingWith key: SigningKey? = nil) throws(WriterError) -> CanonicalStatistics {
     var statistics = CanonicalStatistics()
     var me = self
     do throws(AtomicWriteError<WriterError>) {
       try AtomicFile.write(to: path) { (sink: ([UInt8]) throws(SystemError) -> Void) throws(WriterError) in
-        statistics = try me.finishOnce { (piece) throws(WriterError) in
+        statistics = try me.finishOnce(signingWith: key) { (piece) throws(WriterError) in
           do throws(SystemError) { try sink(piece) } catch { throw .system(error) }
         }
       }

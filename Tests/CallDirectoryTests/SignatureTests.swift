@@ -109,6 +109,40 @@ struct SignatureTests {
     #endif
   }
 
+  @Test("A file signed as it is written is the file signed after: in memory or spooled, with or without a version")
+  func signedWhileWritten() throws {
+    let scratch = try ScratchDirectory()
+    var random = SeededGenerator(seed: 0x516E)
+    let numbers = (0..<5_000).map { _ in Int64.random(in: 12_000_000_000...12_999_999_999, using: &random) }
+    for version in [nil, 9] as [UInt64?] {
+      for spooled in [false, true] {
+        func write(signingWith key: SigningKey?) throws -> [UInt8] {
+          var options = DirectoryBuilder.Options()
+          options.listVersion = version
+          var writer = try DirectoryStreamWriter(options: options, temporaryDirectory: spooled ? scratch.url.path : nil)
+          for number in Set(numbers).sorted() {
+            if number % 3 == 0 { try writer.identify(number, label: "Caller \(number % 97)") } else { try writer.block(number) }
+          }
+          var bytes: [UInt8] = []
+          try writer.finish(signingWith: key) { (piece) throws(WriterError) in bytes += piece }
+          return bytes
+        }
+        let streamed = try write(signingWith: providerKey)
+        let after = try DirectorySigner.sign(try write(signingWith: nil), key: providerKey)
+        let report = Verifier.verify(streamed, options: trust(providerKey, installed: version))
+        #expect(report.isValid, "version \(String(describing: version)), spooled \(spooled): \(report.problems)")
+        #expect(report.signer == providerKey.publicKey)
+        #if canImport(CryptoKit)  // randomised signatures: the same bytes but the signature's
+          #expect(streamed.count == after.count && streamed.prefix(28) == after.prefix(28))
+          #expect(try DirectorySigner.stripSignature(streamed) == DirectorySigner.stripSignature(after))
+        #else
+          #expect(streamed == after, "version \(String(describing: version)), spooled \(spooled)")
+        #endif
+      }
+    }
+    #expect(try scratch.names().isEmpty, "spool files are removed")
+  }
+
   @Test("A version 1 file signed becomes version 1.2 and keeps its blocks; stripping gives it back")
   func signingAVersionOneFile() throws {
     let unsigned = try [UInt8](
