@@ -78,24 +78,73 @@ struct Sign {
 
   func run() throws(CommandFailure) -> Int32 {
     let signingKey = try Keys.signingKey(key, console: console)
-    let bytes = try Inputs.read(file, console: console)
-    let signed: [UInt8]
-    if bytes.starts(with: Array("CDCHANGE".utf8)) {
-      do throws(ChangesetError) { signed = try ChangesetSigner.sign(bytes, key: signingKey) } catch {
-        throw CommandFailure("\(Inputs.displayName(file)): \(error)")
-      }
-    } else {
-      do throws(FormatError) { signed = try DirectorySigner.sign(bytes, key: signingKey) } catch {
-        throw CommandFailure("\(Inputs.displayName(file)): \(error)")
-      }
-    }
     let target = output ?? file
-    try Inputs.write(to: target, console: console) { (sink) throws(CommandFailure) in
-      do throws(SystemError) { try sink(signed) } catch {
-        throw CommandFailure("\(Inputs.displayName(target)): cannot write: \(error.message)")
+    if file != "-", try !isChangeset() {
+      // A directory file is mapped and signed into the output as it is copied: no copy of it in
+      // memory, whatever its size (the target replaces it atomically when it is the same file).
+      try signMappedDirectory(with: signingKey, to: target)
+    } else {
+      let bytes = try Inputs.read(file, console: console)
+      let signed: [UInt8]
+      if bytes.starts(with: Self.changesetMagic) {
+        do throws(ChangesetError) { signed = try ChangesetSigner.sign(bytes, key: signingKey) } catch {
+          throw CommandFailure("\(Inputs.displayName(file)): \(error)")
+        }
+      } else {
+        do throws(FormatError) { signed = try DirectorySigner.sign(bytes, key: signingKey) } catch {
+          throw CommandFailure("\(Inputs.displayName(file)): \(error)")
+        }
+      }
+      try Inputs.write(to: target, console: console) { (sink) throws(CommandFailure) in
+        do throws(SystemError) { try sink(signed) } catch {
+          throw CommandFailure("\(Inputs.displayName(target)): cannot write: \(error.message)")
+        }
       }
     }
     console.summary("signed \(Inputs.displayName(target)) with key \(signingKey.publicKey.id)")
     return CLI.ExitCode.success
+  }
+
+  private static let changesetMagic = Array("CDCHANGE".utf8)
+
+  /// Whether `file` starts as a changeset does (a short read: the rest is not loaded).
+  private func isChangeset() throws(CommandFailure) -> Bool {
+    do {
+      let descriptor = try FileDescriptor.openForReading(file)
+      return try descriptor.closeAfter { () throws(SystemError) in
+        var head = [UInt8](repeating: 0, count: Self.changesetMagic.count)
+        let read = try unsafe head.withUnsafeMutableBytes { raw in
+          Result { () throws(SystemError) in try unsafe descriptor.read(into: raw, at: 0) }
+        }.get()
+        return read == head.count && head == Self.changesetMagic
+      }
+    } catch {
+      throw CommandFailure("\(Inputs.displayName(file)): cannot read: \(error.message)")
+    }
+  }
+
+  /// Signs the directory at `file`, mapped, into `target`.
+  private func signMappedDirectory(with signingKey: SigningKey, to target: String) throws(CommandFailure) {
+    try Inputs.write(to: target, console: console) { (sink) throws(CommandFailure) in
+      // The signer's sink cannot throw: the first write failure is kept and the rest skipped.
+      var failure: CommandFailure?
+      let signed: Result<Void, FormatError>
+      do throws(FormatError) {
+        signed = try CallDirectoryReader.withMappedBytes(path: file) { view in
+          Result { () throws(FormatError) in
+            try DirectorySigner.sign(view, key: signingKey) { piece in
+              guard failure == nil else { return }
+              do throws(SystemError) { try sink(piece) } catch {
+                failure = CommandFailure("\(Inputs.displayName(target)): cannot write: \(error.message)")
+              }
+            }
+          }
+        }
+      } catch {
+        throw CommandFailure("\(Inputs.displayName(file)): \(error)")
+      }
+      if let failure { throw failure }
+      do throws(FormatError) { try signed.get() } catch { throw CommandFailure("\(Inputs.displayName(file)): \(error)") }
+    }
   }
 }

@@ -13,41 +13,60 @@ public enum DirectorySigner {
   ///   indexes are checked; verify a file before signing it to check every block).
   /// - Complexity: O(file size): one copy and one SHA-256 pass.
   public static func sign(_ file: [UInt8], key: SigningKey) throws(FormatError) -> [UInt8] {
-    let unsigned = try stripSignature(file)
-    let header = try viewing(unsigned) { (view) throws(FormatError) in try FileHeader(parsing: view) }
+    var signed: [UInt8] = []
+    try viewing(file) { (view) throws(FormatError) in try sign(view, key: key) { signed += $0 } }
+    return signed
+  }
+
+  /// The bytes of `file` signed by `key`, handed to `sink` in pieces, header first: for files
+  /// mapped rather than read, which then never have a copy in memory.
+  ///
+  /// Reads the file twice, once to hash it and once to copy it.
+  /// - Throws: `FormatError` as `sign(_:key:)` does; `sink` must not throw (collect its failure
+  ///   and stop writing, as the pieces are handed out only after the file was checked).
+  /// - Complexity: O(file size); memory: a 1 MiB piece.
+  public static func sign(_ file: ByteView, key: SigningKey, into sink: ([UInt8]) -> Void) throws(FormatError) {
+    let header = try DirectoryLayout(parsing: file).header
+    // The content: every section but a signature already there, which this one replaces.
+    let hadSignature = header.sections.last?.type == SectionType.signature.code
+    let content = hadSignature ? Array(header.sections.dropLast()) : header.sections
     let oldTableEnd = FileHeader.size(sectionCount: header.sections.count)
-    let newTableEnd = FileHeader.size(sectionCount: header.sections.count + 1)
-    let shift = UInt64(newTableEnd - oldTableEnd)
-    var sections = header.sections.map {
+    let contentEnd = hadSignature ? Int(header.sections[header.sections.count - 1].offset) : file.count
+    let body = try file.slice(offset: oldTableEnd, length: contentEnd - oldTableEnd)
+    // The table keeps one entry more than the content has, so the content moves by the
+    // difference: 32 bytes for a file that was not signed, none for one that was.
+    let shift = UInt64(FileHeader.size(sectionCount: content.count + 1) - oldTableEnd)
+    var sections = content.map {
       SectionEntry(type: $0.type, flags: $0.flags, offset: $0.offset + shift, length: $0.length, checksum: $0.checksum)
     }
-    let signatureOffset = UInt64(unsigned.count) + shift
+    let signatureOffset = UInt64(contentEnd) + shift
     sections.append(
       SectionEntry(
         type: SectionType.signature.code, flags: 0, offset: signatureOffset, length: UInt64(SignatureSection.size),
         checksum: 0))
     let fileLength = signatureOffset + UInt64(SignatureSection.size)
-    var placeholder = SignatureSection(publicKey: key.publicKey, signature: [UInt8](repeating: 0, count: 64))
     // Version 1 files first had the signature section in 1.2.
     let minor = header.major == 1 ? FormatVersion.lastMinorOfVersion1 : header.minor
-    let newHeader = FileHeader(major: header.major, minor: minor, fileLength: fileLength, sections: sections)
-    var signed = newHeader.encoded()
-    signed.append(contentsOf: unsigned[oldTableEnd...])
-    signed.append(contentsOf: placeholder.encoded)
+    let placeholder = SignatureSection(publicKey: key.publicKey, signature: [UInt8](repeating: 0, count: 64))
     // The digest reads the header CRC and SIGN's checksum as zeros, so they can be filled in after.
-    let digest = try viewing(signed) { (view) throws(FormatError) -> [UInt8] in
-      var hasher = SHA256Hasher()
-      try SignedDirectoryBytes.feed(view, header: newHeader) { hasher.update($0) }
-      return hasher.finish()
+    var hasher = SHA256Hasher()
+    try viewing(FileHeader(major: header.major, minor: minor, fileLength: fileLength, sections: sections).encoded()) {
+      (view) throws(FormatError) in try SignedDirectoryBytes.feedHeader(view) { hasher.update($0) }
     }
-    placeholder.signature = key.sign(SignedDirectoryBytes.domain + digest)
-    let section = placeholder.encoded
-    signed.replaceSubrange(Int(signatureOffset)..<Int(fileLength), with: section)
+    hasher.update(body)
+    hasher.update(Array(placeholder.encoded.prefix(SignatureSection.signatureOffset)))
+    let section = SignatureSection(
+      publicKey: key.publicKey, signature: key.sign(SignedDirectoryBytes.domain + hasher.finish())
+    ).encoded
     sections[sections.count - 1].checksum = CRC32.checksum(section)
-    signed.replaceSubrange(
-      0..<newTableEnd,
-      with: FileHeader(major: header.major, minor: minor, fileLength: fileLength, sections: sections).encoded())
-    return signed
+    sink(FileHeader(major: header.major, minor: minor, fileLength: fileLength, sections: sections).encoded())
+    var offset = 0
+    while offset < body.count {
+      let length = min(1 << 20, body.count - offset)
+      sink(try body.slice(offset: offset, length: length).bytes)
+      offset += length
+    }
+    sink(section)
   }
 
   /// `file` without its signature section, if it has one (the rest unchanged but for the offsets

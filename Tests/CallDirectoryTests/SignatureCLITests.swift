@@ -47,6 +47,39 @@ struct SignatureCLITests {
     #expect(calldir("verify", list, "--installed-version", "x").status == 2)
   }
 
+  /// `calldir sign` maps a directory file and signs it as it copies it: the bytes must be what
+  /// the library's in-memory signer makes, for a file signed before (re-signing) or not, in place
+  /// or to another file; a file that is not a directory
+  /// leaves the target as it was.
+  @Test func signMappedFileMatchesTheLibrarysSigner() throws {
+    let scratch = try ScratchDirectory()
+    let (signed, key, pub) = try provider(scratch)
+    #if !canImport(CryptoKit)
+      let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: key)), as: UTF8.self)
+      let signingKey = try #require(SigningKey(text: text))
+    #endif
+    let original = [UInt8](try Data(contentsOf: URL(fileURLWithPath: signed)))
+    let unsigned = try DirectorySigner.stripSignature(original)
+    let plain = scratch.path("plain.calldir")
+    try Data(unsigned).write(to: URL(fileURLWithPath: plain))
+    for (input, output) in [(signed, scratch.path("resigned.calldir")), (plain, plain)] {
+      let result = calldir("sign", input, "--key", key, "-o", output)
+      #expect(result.status == 0, "\(result.error)")
+      let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: output)))
+      #if canImport(CryptoKit)  // randomised signatures
+        #expect(try DirectorySigner.stripSignature(bytes) == unsigned)
+      #else
+        #expect(bytes == (try DirectorySigner.sign(unsigned, key: signingKey)), "\(input) -> \(output)")
+      #endif
+      #expect(calldir("verify", output, "--trust", pub).status == 0)
+    }
+    let junk = try scratch.write("junk.calldir", "not a directory\n")
+    let refused = calldir("sign", junk, "--key", key)
+    #expect(refused.status == 1)
+    #expect(refused.error.contains("junk.calldir"), "\(refused.error)")
+    #expect(try String(contentsOfFile: junk, encoding: .utf8) == "not a directory\n")
+  }
+
   @Test func signInPlaceThenPatchWithTrust() throws {
     let scratch = try ScratchDirectory()
     let (old, key, pub) = try provider(scratch)
