@@ -79,9 +79,12 @@ struct Sign {
   func run() throws(CommandFailure) -> Int32 {
     let signingKey = try Keys.signingKey(key, console: console)
     let target = output ?? file
-    if file != "-", try !isChangeset() {
+    if file != "-", FileDescriptor.isRegularFile(file), try !isChangeset() {
       // A directory file is mapped and signed into the output as it is copied: no copy of it in
       // memory, whatever its size (the target replaces it atomically when it is the same file).
+      // It is read twice, to hash and to copy: a file written to in place meanwhile gives a
+      // signature that does not verify (publishing by rename, as calldir does, is safe). Pipes
+      // and devices are read whole, as standard input is.
       try signMappedDirectory(with: signingKey, to: target)
     } else {
       let bytes = try Inputs.read(file, console: console)

@@ -169,6 +169,8 @@ public struct EliasFanoView: Sendable {
   ///   since `first < 2^63` and every offset is below 2^63.
   /// - Complexity: O(count + high bytes).
   public func decode(first: Int64, into numbers: inout [Int64]) -> String? {
+    // The view's fields are public: a view not made from a checked block header may hold any.
+    guard count >= 0, lowBits >= 0, lowBits <= 62 else { return "\(count) offsets of \(lowBits) low bits" }
     guard numbers.count == count &+ 1 else { return "\(numbers.count) numbers for \(count) offsets" }
     if count == 0 { return high.count == 0 ? nil : "the high bits are longer than needed" }
     return unsafe numbers.withUnsafeMutableBufferPointer { buffer in

@@ -113,6 +113,15 @@ public struct EntryPayload: Sendable {
   public init(
     _ payload: ByteView, entryCount: Int, lowBits: Int, labelBits: Int, identification: Bool, block: Int
   ) throws(FormatError) {
+    // Checked here as well as in the block header, since this initializer is public: every
+    // payload then has widths the decoders can shift by.
+    guard entryCount >= 1, entryCount <= Layout.maximumEntriesPerBlock, lowBits >= 0, lowBits <= Layout.maximumLowBits,
+      labelBits >= 0, labelBits <= Layout.maximumLabelBits
+    else {
+      throw FormatError(
+        .malformedBlock(block: block, reason: "\(entryCount) entries of \(lowBits) low bits and \(labelBits)-bit label ids"),
+        at: Layout.blockHeaderSize)
+    }
     // entryCount <= 4096 and widths <= 62: the products are small.
     let baseBytes = identification ? 4 : 0
     let idBytes = baseBytes &+ BitPacking.byteCount(count: entryCount, width: labelBits)
@@ -148,7 +157,8 @@ public struct EntryPayload: Sendable {
   /// - Complexity: O(entries); one eight-byte read an entry, since a field is at most 32 bits.
   public func decodeLabelIds(into ids: inout [UInt32], below labelCount: UInt64) -> UInt64? {
     let width = labelBits
-    let mask = (UInt64(1) << UInt64(width)) &- 1  // width <= 32 (checked with the header)
+
+    let mask = (UInt64(1) << UInt64(width)) &- 1  // 0 <= width <= 32: checked by `init`
     // The largest id any field can give: when it is in range, no entry needs its own check.
     let allInRange = baseLabelId &+ mask < labelCount
     guard width > 0 else {

@@ -30,6 +30,9 @@ public enum DirectorySigner {
     // The content: every section but a signature already there, which this one replaces.
     let hadSignature = header.sections.last?.type == SectionType.signature.code
     let content = hadSignature ? Array(header.sections.dropLast()) : header.sections
+    guard content.count < Layout.maximumSectionCount else {
+      throw FormatError(.invalidField(field: "section count (no room for a signature)", value: UInt64(content.count)), at: 12)
+    }
     let oldTableEnd = FileHeader.size(sectionCount: header.sections.count)
     let contentEnd = hadSignature ? Int(header.sections[header.sections.count - 1].offset) : file.count
     let body = try file.slice(offset: oldTableEnd, length: contentEnd - oldTableEnd)

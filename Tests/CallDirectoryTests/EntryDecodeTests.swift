@@ -69,6 +69,19 @@ import Testing
     }
   }
 
+  /// The payload's initializer is public: widths and counts a block header could not hold are
+  /// refused there, so the decoders never shift by them.
+  @Test(arguments: [(1, -1, 0), (1, 63, 0), (1, 0, 33), (1, 0, -1), (0, 0, 0), (4_097, 0, 0)] as [(Int, Int, Int)])
+  func payloadsOfImpossibleShapesAreRefused(entries: Int, lowBits: Int, labelBits: Int) throws {
+    let bytes = [UInt8](repeating: 0, count: 64)
+    _ = unsafe bytes.withUnsafeBytes { raw in
+      #expect(throws: FormatError.self) {
+        try EntryPayload(
+          unsafe ByteView(raw), entryCount: entries, lowBits: lowBits, labelBits: labelBits, identification: true, block: 0)
+      }
+    }
+  }
+
   @Test(arguments: 0...32)
   func labelIdsOfEveryWidthDecodeAsTheFieldReadsDo(width: Int) throws {
     var random = SeededGenerator(seed: 0x1AB0 &+ UInt64(width))

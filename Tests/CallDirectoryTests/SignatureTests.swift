@@ -143,6 +143,31 @@ struct SignatureTests {
     #expect(try scratch.names().isEmpty, "spool files are removed")
   }
 
+  @Test("A file of 64 sections has no room for a signature: signing refuses it, a signed one re-signs")
+  func noRoomForASignature() throws {
+    func file(extraSections: Int) throws -> [UInt8] {
+      var writer = try DirectoryStreamWriter()
+      try writer.block(12_025_550_100)
+      // Optional sections of types the format does not define ("ZAAZ", "ZABZ", ...): readers skip them.
+      let extra = (0..<extraSections).map { index in
+        let code = [0x5A, 0x41 + index / 26, 0x41 + index % 26, 0x5A].enumerated().reduce(UInt32(0)) { $0 | UInt32($1.element) << (8 * UInt32($1.offset)) }
+        return RawSection(type: code, flags: 0, bytes: [UInt8(index)])
+      }
+      var bytes: [UInt8] = []
+      try writer.finish(appending: extra) { (piece) throws(WriterError) in bytes += piece }
+      return bytes
+    }
+    let full = try file(extraSections: 58)
+    #expect(try CallDirectoryReader(bytes: full).layout.header.sections.count == 64)
+    #expect(throws: FormatError.self) { try DirectorySigner.sign(full, key: providerKey) }
+    let room = try file(extraSections: 57)
+    let signed = try DirectorySigner.sign(room, key: providerKey)
+    #expect(try CallDirectoryReader(bytes: signed).layout.header.sections.count == 64)
+    #expect(Verifier.verify(signed, options: trust(providerKey)).isValid)
+    // A signature already there is replaced, so a full signed file signs again.
+    #expect(Verifier.verify(try DirectorySigner.sign(signed, key: otherKey), options: trust(otherKey)).isValid)
+  }
+
   @Test("A version 1 file signed becomes version 1.2 and keeps its blocks; stripping gives it back")
   func signingAVersionOneFile() throws {
     let unsigned = try [UInt8](
