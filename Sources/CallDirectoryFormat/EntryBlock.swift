@@ -157,7 +157,6 @@ public struct EntryPayload: Sendable {
   /// - Complexity: O(entries); one eight-byte read an entry, since a field is at most 32 bits.
   public func decodeLabelIds(into ids: inout [UInt32], below labelCount: UInt64) -> UInt64? {
     let width = labelBits
-
     let mask = (UInt64(1) << UInt64(width)) &- 1  // 0 <= width <= 32: checked by `init`
     // The largest id any field can give: when it is in range, no entry needs its own check.
     let allInRange = baseLabelId &+ mask < labelCount

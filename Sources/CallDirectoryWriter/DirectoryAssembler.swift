@@ -1,4 +1,3 @@
-import CallDirectoryCrypto
 import CallDirectoryFormat
 
 // The file the assembler writes (Spec/FORMAT.md, "File layout"), in this order:
@@ -95,8 +94,7 @@ struct DirectoryContents {
     }
     if let key {
       extra.removeAll { $0.type == SectionType.signature.code }
-      let placeholder = SignatureSection(publicKey: key.publicKey, signature: [UInt8](repeating: 0, count: 64))
-      extra.append(RawSection(type: .signature, bytes: placeholder.encoded))
+      extra.append(RawSection(type: .signature, bytes: SignatureDigest.placeholder(key: key)))
     }
     let count = sections.count + extra.count
     var offset = UInt64(FileHeader.size(sectionCount: count))
@@ -126,18 +124,13 @@ struct DirectoryContents {
     }
     if let key {
       // The signed bytes: the header and table, every section, then SIGN up to its signature.
-      var hasher = SHA256Hasher()
-      let unsigned = FileHeader(fileLength: offset, sections: table).encoded()
-      do throws(FormatError) {
-        try unsafe unsigned.withUnsafeBytes { raw in
-          Result { () throws(FormatError) in try SignedDirectoryBytes.feedHeader(unsafe ByteView(raw)) { hasher.update($0) } }
-        }.get()
-      } catch { preconditionFailure("a header this writer encoded with a SIGN entry last: \(error)") }
-      try writeSections { hasher.update($0) }
-      for section in extra.dropLast() { hasher.update(section.bytes) }
-      hasher.update(Array(extra[extra.count - 1].bytes.prefix(SignatureSection.signatureOffset)))
-      let signature = key.sign(SignedDirectoryBytes.domain + hasher.finish())
-      let section = SignatureSection(publicKey: key.publicKey, signature: signature).encoded
+      var digest: SignatureDigest
+      do throws(FormatError) { digest = try SignatureDigest(header: FileHeader(fileLength: offset, sections: table).encoded()) } catch {
+        preconditionFailure("a header this writer encoded, with a SIGN entry last: \(error)")
+      }
+      try writeSections { digest.update($0) }
+      for section in extra.dropLast() { digest.update(section.bytes) }
+      let section = digest.signatureSection(key: key)
       extra[extra.count - 1].bytes = section
       table[table.count - 1].checksum = CRC32.checksum(section)
     }

@@ -50,17 +50,10 @@ public enum DirectorySigner {
     let fileLength = signatureOffset + UInt64(SignatureSection.size)
     // Version 1 files first had the signature section in 1.2.
     let minor = header.major == 1 ? FormatVersion.lastMinorOfVersion1 : header.minor
-    let placeholder = SignatureSection(publicKey: key.publicKey, signature: [UInt8](repeating: 0, count: 64))
-    // The digest reads the header CRC and SIGN's checksum as zeros, so they can be filled in after.
-    var hasher = SHA256Hasher()
-    try viewing(FileHeader(major: header.major, minor: minor, fileLength: fileLength, sections: sections).encoded()) {
-      (view) throws(FormatError) in try SignedDirectoryBytes.feedHeader(view) { hasher.update($0) }
-    }
-    hasher.update(body)
-    hasher.update(Array(placeholder.encoded.prefix(SignatureSection.signatureOffset)))
-    let section = SignatureSection(
-      publicKey: key.publicKey, signature: key.sign(SignedDirectoryBytes.domain + hasher.finish())
-    ).encoded
+    var digest = try SignatureDigest(
+      header: FileHeader(major: header.major, minor: minor, fileLength: fileLength, sections: sections).encoded())
+    digest.update(body)
+    let section = digest.signatureSection(key: key)
     sections[sections.count - 1].checksum = CRC32.checksum(section)
     sink(FileHeader(major: header.major, minor: minor, fileLength: fileLength, sections: sections).encoded())
     var offset = 0
@@ -91,6 +84,39 @@ public enum DirectorySigner {
 }
 
 /// Calls `body` with a view of `bytes`, which lives until it returns.
-private func viewing<T>(_ bytes: [UInt8], _ body: (ByteView) throws(FormatError) -> T) throws(FormatError) -> T {
+func viewing<T>(_ bytes: [UInt8], _ body: (ByteView) throws(FormatError) -> T) throws(FormatError) -> T {
   try unsafe bytes.withUnsafeBytes { raw in Result { () throws(FormatError) in try body(unsafe ByteView(raw)) } }.get()
 }
+
+/// The digest of a directory's signed bytes (`Spec/FORMAT.md`, section 16.2), fed in file order
+/// as they are written or read, and the `SIGN` section made from it: what the signer of a whole
+/// file and the writer that signs as it writes share.
+struct SignatureDigest {
+  private var hasher = SHA256Hasher()
+
+  /// A digest that has taken `header`, an encoded header and section table whose last entry is
+  /// `SIGN` (its CRC fields are read as zeros, since they depend on the signature).
+  /// - Throws: `FormatError` when `header` is shorter than a header and one table entry.
+  init(header: [UInt8]) throws(FormatError) {
+    try viewing(header) { (view) throws(FormatError) in try SignedDirectoryBytes.feedHeader(view) { hasher.update($0) } }
+  }
+
+  /// Takes the next bytes of the file, in order: every section after the table, then nothing of `SIGN`.
+  mutating func update(_ bytes: ByteView) { hasher.update(bytes) }
+
+  /// Takes the next bytes of the file, in order.
+  mutating func update(_ bytes: [UInt8]) { hasher.update(bytes) }
+
+  /// The `SIGN` section of `key` over what was fed: its signed part (algorithm, reserved, public
+  /// key) completes the digest, then the signature fills it.
+  consuming func signatureSection(key: SigningKey) -> [UInt8] {
+    hasher.update(Array(Self.placeholder(key: key).prefix(SignatureSection.signatureOffset)))
+    return SignatureSection(publicKey: key.publicKey, signature: key.sign(SignedDirectoryBytes.domain + hasher.finish())).encoded
+  }
+
+  /// The placeholder `SIGN` section a table entry is made for before the signature is known.
+  static func placeholder(key: SigningKey) -> [UInt8] {
+    SignatureSection(publicKey: key.publicKey, signature: [UInt8](repeating: 0, count: 64)).encoded
+  }
+}
+
