@@ -42,7 +42,8 @@ public enum CLI {
         try console.print(
           "calldir \(version) (call directory format \(FormatVersion.major).\(FormatVersion.minor): reads "
             + "\(FormatVersion.readable.map { "\($0).x" }.joined(separator: " and "))"
-            + ", writes \(FormatVersion.major).\(FormatVersion.minor))")
+            + ", writes \(FormatVersion.major).\(FormatVersion.minor(paged: false)) and, for files longer than a few pages, "
+            + "\(FormatVersion.major).\(FormatVersion.minor(paged: true)))")
         return ExitCode.success
       case .pack(let options): return try Pack(options: options, console: console).run()
       case .unpack(let file, let output, let expand, let format, let quiet):

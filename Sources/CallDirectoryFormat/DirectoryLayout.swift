@@ -90,9 +90,33 @@ public struct DirectoryLayout: Sendable {
     self.file = file
     self.header = header
     let counted = header.major >= 2
+    // The copies of the index headers, when the file has them, are read instead of the headers
+    // themselves: they lie in the first page, the headers of long indexes do not.
+    var copies: IndexHeadersSection? = nil
+    var copiesBase = 0
+    if header.section(.indexHeaders) != nil {
+      let (section, base) = try view(.indexHeaders)
+      do { copies = try IndexHeadersSection(parsing: section) } catch { throw error.placed(in: SectionType.indexHeaders.rawValue, base: base) }
+      copiesBase = base
+    }
+    // An index read through a copy: a fault in the header's fields is placed in the copy.
+    func index<T>(
+      _ type: SectionType, data: ByteView, copy: ByteView?, _ make: (ByteView, Int, ByteView?) throws(FormatError) -> T
+    ) throws(FormatError) -> T {
+      guard let copy else { return try index(type, data: data) { (s, n) throws(FormatError) in try make(s, n, nil) } }
+      let (section, base) = try view(type)
+      do { return try make(section, data.count, copy) } catch {
+        let inCopy = error.section == nil && error.offset > 0 && error.offset < copy.count
+        if inCopy {
+          throw error.placed(in: SectionType.indexHeaders.rawValue, base: copiesBase + IndexHeadersSection.offset(of: type))
+        }
+        throw error.placed(in: type.rawValue, base: base)
+      }
+    }
     func entryIndex(_ type: SectionType, data: ByteView, top: SectionType) throws(FormatError) -> EntryIndex {
-      var parsed = try index(type, data: data) { (s, n) throws(FormatError) in
-        try EntryIndex(parsing: s, dataLength: n, countedBlocks: counted)
+      let copy = type == .blockingIndex ? copies?.blocking : copies?.identification
+      var parsed = try index(type, data: data, copy: copy) { (s, n, h) throws(FormatError) in
+        try EntryIndex(parsing: s, dataLength: n, countedBlocks: counted, header: h)
       }
       if header.section(top) != nil {
         let (section, base) = try view(top)
@@ -104,7 +128,9 @@ public struct DirectoryLayout: Sendable {
     }
     blockingIndex = try entryIndex(.blockingIndex, data: blockingData, top: .blockingTop)
     identificationIndex = try entryIndex(.identificationIndex, data: identificationData, top: .identificationTop)
-    labelIndex = try index(.labelIndex, data: labelData) { (s, n) throws(FormatError) in try LabelIndex(parsing: s, dataLength: n) }
+    labelIndex = try index(.labelIndex, data: labelData, copy: copies?.labels) { (s, n, h) throws(FormatError) in
+      try LabelIndex(parsing: s, dataLength: n, header: h)
+    }
     func ranges(_ type: SectionType, labelled: Bool) throws(FormatError) -> RangeTable {
       guard header.section(type) != nil else { return RangeTable(labelled: labelled) }
       let (section, base) = try view(type)

@@ -19,6 +19,16 @@ public enum EliasFano {
     return ratio == 0 ? 0 : ratio.significantBitCount - 1
   }
 
+  /// The bytes `encode` makes of `count` offsets whose largest is `maximum`: the low parts and
+  /// the high parts, without encoding them. O(1).
+  @inlinable
+  public static func encodedLength(count: Int, maximum: UInt64) -> Int {
+    guard count > 0 else { return 0 }
+    let l = lowBits(count: count, maximum: maximum)
+    // maximum < 2^63 and count <= 4095: the high vector's bit count fits.
+    return BitPacking.byteCount(count: count, width: l) &+ Int((maximum >> UInt64(l) &+ UInt64(count) &+ 7) / 8)
+  }
+
   /// The two encoded parts of a block's offsets.
   public struct Encoded: Sendable {
     /// The low-bit width `l`.

@@ -67,6 +67,16 @@ public struct EntryBlock: Sendable {
   /// and trying cost more than encoding the block.
   public static let deflateAtMostLowBits = 1
 
+  /// The length of the raw block `encode` makes of `count` ascending numbers spanning `span`
+  /// (the last minus the first), with label ids `labelBits` wide in an identification block:
+  /// the frame, the base label id, the ids and the numbers. O(1), for a writer deciding where a
+  /// block ends before it encodes it.
+  @inlinable
+  public static func rawLength(count: Int, span: UInt64, labelBits: Int, identification: Bool) -> Int {
+    let ids = identification ? 4 &+ BitPacking.byteCount(count: count, width: labelBits) : 0
+    return Layout.blockHeaderSize &+ Layout.blockTrailerSize &+ ids &+ EliasFano.encodedLength(count: count &- 1, maximum: span)
+  }
+
   /// Encodes a block of ascending `numbers` and, for identification, their `labelIds`.
   ///
   /// The low-bit width is `EliasFano.lowBits`. Label ids are stored relative to the block's

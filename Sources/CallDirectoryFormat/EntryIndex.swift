@@ -29,20 +29,26 @@ public struct EntryIndex: Sendable {
   ///   - section: the index section's bytes.
   ///   - dataLength: the length of the matching data section.
   ///   - countedBlocks: whether records carry block counts (a version 2 file).
-  /// - Throws: `FormatError` with section-relative offsets when the header is malformed or the
-  ///   section's length does not match its block count.
+  ///   - header: the 16 bytes to read the header from, when not the section's own (its copy in
+  ///     `HDRS`, which a cold open finds in the first page); the section still starts with 16.
+  /// - Throws: `FormatError` with section-relative offsets (relative to `header` for the header's
+  ///   fields) when the header is malformed or the section's length does not match its block count.
   /// - Complexity: O(1).
-  public init(parsing section: ByteView, dataLength: Int, countedBlocks: Bool) throws(FormatError) {
+  public init(parsing section: ByteView, dataLength: Int, countedBlocks: Bool, header: ByteView? = nil) throws(FormatError) {
     guard section.count >= Layout.entryIndexHeaderSize else {
       throw FormatError(.truncated(needed: Layout.entryIndexHeaderSize, available: section.count), at: 0)
     }
-    let rawCount = section.uncheckedUInt64LE(at: 0)
-    let rawPerBlock = section.uncheckedUInt32LE(at: 8)
+    let fields = header ?? section
+    guard fields.count >= Layout.entryIndexHeaderSize else {
+      throw FormatError(.truncated(needed: Layout.entryIndexHeaderSize, available: fields.count), at: 0)
+    }
+    let rawCount = fields.uncheckedUInt64LE(at: 0)
+    let rawPerBlock = fields.uncheckedUInt32LE(at: 8)
     guard rawPerBlock >= UInt32(Layout.minimumEntriesPerBlock) && rawPerBlock <= UInt32(Layout.maximumEntriesPerBlock)
     else {
       throw FormatError(.invalidField(field: "entries per block", value: UInt64(rawPerBlock)), at: 8)
     }
-    guard section.uncheckedUInt32LE(at: 12) == 0 else { throw FormatError(.nonzeroReserved(field: "index header"), at: 12) }
+    guard fields.uncheckedUInt32LE(at: 12) == 0 else { throw FormatError(.nonzeroReserved(field: "index header"), at: 12) }
     let perBlock = UInt64(rawPerBlock)
     // Division first: no overflow for any 64-bit count.
     let fewestBlocks = rawCount / perBlock + (rawCount % perBlock == 0 ? 0 : 1)

@@ -10,8 +10,9 @@ public struct FileHeader: Sendable, Equatable {
   /// The section table, in file order.
   public var sections: [SectionEntry]
 
-  /// A header with the given fields.
-  public init(major: UInt16 = FormatVersion.major, minor: UInt16 = FormatVersion.minor, fileLength: UInt64, sections: [SectionEntry]) {
+  /// A header with the given fields. The minor version has no default: it follows the file's
+  /// sections (`FormatVersion.minor(paged:)`).
+  public init(major: UInt16 = FormatVersion.major, minor: UInt16, fileLength: UInt64, sections: [SectionEntry]) {
     self.major = major
     self.minor = minor
     self.fileLength = fileLength

@@ -1,14 +1,20 @@
 /// The format version this package reads and writes (`Spec/FORMAT.md`, "Versioning").
 ///
-/// Writers write version 2.0. Readers read every major version in `readable`, whatever its minor
-/// version: minor versions only add sections, which a reader that does not know them skips or
-/// refuses as their flags say.
+/// Writers write version 2.0, or 2.1 for a paged file (one with the index headers' copies and
+/// padding, section 6.2 of the spec). Readers read every major version in `readable`, whatever
+/// its minor version: minor versions only add sections, which a reader that does not know them
+/// skips or refuses as their flags say.
 public enum FormatVersion {
   /// The major version writers write: 2, whose entry blocks hold a varying number of entries
   /// (each index record carries its block's count), so that a block can end at a wide gap.
   public static let major: UInt16 = 2
-  /// The minor version writers write (version 2.0 has every section of version 1.2).
-  public static let minor: UInt16 = 0
+  /// The highest minor version writers write: 2.1 added the index headers' copies and padding
+  /// (version 2.0 has every section of version 1.2). A writer writes the lowest minor version
+  /// whose sections the file has.
+  public static let minor: UInt16 = 1
+
+  /// The minor version of a file written with or without the page layout: 2.1 or 2.0.
+  public static func minor(paged: Bool) -> UInt16 { paged ? 1 : 0 }
   /// The major versions a reader reads: 1 (blocks of exactly `B` entries, all but the last) and 2.
   public static let readable: ClosedRange<UInt16> = 1...2
   /// The highest minor version of major version 1: 1.2 added the list version and signature
@@ -69,8 +75,8 @@ public enum BlockCodec: UInt8, Sendable {
   case deflate = 1
 }
 
-/// The sections of a version 1 file, in the order a writer lays them out. The first six are in
-/// every file; the range sections only in files that have ranges.
+/// The section types this package knows. The six data and index sections are in every file; the
+/// others only where the file has what they hold (`Spec/FORMAT.md`, section 3).
 public enum SectionType: String, Sendable, CaseIterable {
   /// Blocking numbers, in entry blocks.
   case blockingData = "BDAT"
@@ -96,22 +102,32 @@ public enum SectionType: String, Sendable, CaseIterable {
   case blockingTop = "BTOP"
   /// The top level over the identification index (version 2.0; optional; derived from the index).
   case identificationTop = "ITOP"
+  /// Copies of the three index headers, in the first page (version 2.1; optional; derived).
+  case indexHeaders = "HDRS"
+  /// Zero bytes that start the blocking data on a page (version 2.1; optional; derived).
+  case blockingPadding = "BPAD"
+  /// Zero bytes that start the identification data on a page (version 2.1; optional; derived).
+  case identificationPadding = "IPAD"
 
   /// Whether the section is flagged required: every type but those a reader may ignore: the list
-  /// version and the signature, which a reader that checks neither can skip, and the top indexes,
-  /// which only speed up finding a block.
+  /// version and the signature, which a reader that checks neither can skip, and the sections
+  /// that only place or find things faster (the top indexes, the index headers' copies, padding).
   public var isRequired: Bool { !isOptional }
 
-  private var isOptional: Bool {
+  private var isOptional: Bool { self == .listVersion || self == .signature || isDerived }
+
+  /// Whether the writer derives the section from the others (the top indexes, the index headers'
+  /// copies, padding): a changeset carries NEW's other optional sections, not these, which patch
+  /// makes again.
+  public var isDerived: Bool {
     switch self {
-    case .listVersion, .signature, .blockingTop, .identificationTop: true
+    case .blockingTop, .identificationTop, .indexHeaders, .blockingPadding, .identificationPadding: true
     default: false
     }
   }
 
-  /// Whether the writer derives the section from the others (the top indexes): a changeset
-  /// carries NEW's other optional sections, not these, which patch makes again.
-  public var isDerived: Bool { self == .blockingTop || self == .identificationTop }
+  /// Whether the section is padding, zero bytes before a data section (version 2.1).
+  public var isPadding: Bool { self == .blockingPadding || self == .identificationPadding }
 
   /// The type as the four bytes stored in the section table, read as a little-endian `UInt32`
   /// (constants, so comparing types costs nothing; a test checks them against `rawValue`).
@@ -129,6 +145,9 @@ public enum SectionType: String, Sendable, CaseIterable {
     case .signature: 0x4E47_4953  // "SIGN"
     case .blockingTop: 0x504F_5442  // "BTOP"
     case .identificationTop: 0x504F_5449  // "ITOP"
+    case .indexHeaders: 0x5352_4448  // "HDRS"
+    case .blockingPadding: 0x4441_5042  // "BPAD"
+    case .identificationPadding: 0x4441_5049  // "IPAD"
     }
   }
 

@@ -14,15 +14,22 @@ public struct LabelIndex: Sendable {
 
   /// Checks and wraps a label index section.
   ///
+  /// `header`, when given, is the 8 bytes to read the header from instead of the section's own
+  /// (its copy in `HDRS`).
+  ///
   /// - Throws: `FormatError` (section-relative offsets) when the counts are inconsistent or the
   ///   section's length does not match its block count.
   /// - Complexity: O(1).
-  public init(parsing section: ByteView, dataLength: Int) throws(FormatError) {
+  public init(parsing section: ByteView, dataLength: Int, header: ByteView? = nil) throws(FormatError) {
     guard section.count >= Layout.labelIndexHeaderSize else {
       throw FormatError(.truncated(needed: Layout.labelIndexHeaderSize, available: section.count), at: 0)
     }
-    let labels = Int(section.uncheckedUInt32LE(at: 0))
-    let blocks = Int(section.uncheckedUInt32LE(at: 4))
+    let fields = header ?? section
+    guard fields.count >= Layout.labelIndexHeaderSize else {
+      throw FormatError(.truncated(needed: Layout.labelIndexHeaderSize, available: fields.count), at: 0)
+    }
+    let labels = Int(fields.uncheckedUInt32LE(at: 0))
+    let blocks = Int(fields.uncheckedUInt32LE(at: 4))
     guard blocks <= labels, (blocks == 0) == (labels == 0) else {
       throw FormatError(.malformedIndex("\(blocks) label blocks for \(labels) labels"), at: 4)
     }

@@ -81,6 +81,7 @@ public enum Verifier {
     pass.checkRanges(.identification)
     pass.checkTop(.blocking)
     pass.checkTop(.identification)
+    pass.checkPageLayout()
     pass.checkEntries(.blocking)
     pass.checkEntries(.identification)
     pass.checkLabels()

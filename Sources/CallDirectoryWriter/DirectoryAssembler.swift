@@ -2,17 +2,24 @@ import CallDirectoryFormat
 
 // The file the assembler writes (Spec/FORMAT.md, "File layout"), in this order:
 //
-//   header (32 bytes) | section table (6 to 12 x 32 bytes)
+//   header (32 bytes) | section table (6 to 15 x 32 bytes)
 //   BTOP  u32 stride, u32 0, {u64 first number of every 64th BIDX record}*   when BIDX has > 64
 //   ITOP  as BTOP, over IIDX                                                 when IIDX has > 64
+//   HDRS  the headers of BIDX, IIDX, LIDX (40 bytes)          in a paged file (version 2.1)
 //   the three indexes, shortest first (equal lengths in the order LIDX, IIDX, BIDX):
 //     LIDX  u32 labels, u32 blocks, {u32 first id, u32 0, u64 offset}*
 //     IIDX  as BIDX
 //     BIDX  u64 count, u32 per block, u32 0, {u64 first, u48 offset, u16 count - 1}*
 //   BRNG  u64 count, {u64 first, u64 last}*                  only when there are blocking ranges
 //   IRNG  u64 count, {u64 first, u64 last, u32 label, u32 0}* only when there are identification ranges
-//   BDAT  blocking entry blocks; IDAT  identification entry blocks; LDAT  label blocks
+//   BPAD  zeros up to the next multiple of 4096                when BDAT is longer than 4096
+//   BDAT  blocking entry blocks
+//   IPAD  zeros up to the next multiple of 4096                when IDAT is longer than 4096
+//   IDAT  identification entry blocks
+//   LDAT  label blocks
 //   then the trailing sections (VERS, SIGN)
+//
+// A file is paged when BDAT or IDAT is longer than a page: it is version 2.1 and has HDRS.
 //
 // A file signed as it is written takes two passes over the sections: one to hash them, one to
 // write them after the header, which holds the signature section's checksum. Spooled sections
@@ -20,8 +27,7 @@ import CallDirectoryFormat
 // unsigned one.
 //
 // What a cold open and lookup read comes first, in the file's first page as far as it fits: the
-// header, the tops, the indexes' headers (every one of them when the list has one kind), the
-// ranges' counts.
+// header, the tops, the indexes' headers or their copies, the ranges' counts.
 // Every section is complete, with its length and checksum known, before the first byte goes out:
 // the header, which holds them all, comes first, so the file can be written in one pass to a pipe.
 
@@ -76,6 +82,12 @@ struct DirectoryContents {
     let indexes: [(SectionType, [UInt8])] = [
       (.labelIndex, labelIndex), (.identificationIndex, identification.index), (.blockingIndex, blocking.index),
     ]
+    // A paged file (version 2.1) has copies of the three headers next to the tops instead.
+    let paged = PageLayout.isPaged(dataLength: blocking.data.count) || PageLayout.isPaged(dataLength: identification.data.count)
+    if paged {
+      sections.append(
+        (.indexHeaders, .array(IndexHeadersSection.encode(blocking: blocking.index, identification: identification.index, labels: labelIndex))))
+    }
     let byLength = indexes.indices.sorted { (indexes[$0].1.count, $0) < (indexes[$1].1.count, $1) }
     sections += byLength.map { (indexes[$0].0, .array(indexes[$0].1)) }
     if !blockingRanges.isEmpty {
@@ -84,10 +96,16 @@ struct DirectoryContents {
     if !identificationRanges.isEmpty {
       sections.append((.identificationRanges, .array(Self.rangeSection(identificationRanges.map { ($0.numbers, $0.label) }))))
     }
-    sections += [
-      (.blockingData, .buffer(blocking.data)), (.identificationData, .buffer(identification.data)),
-      (.labelData, .array(labelData)),
-    ]
+    // Each long entry data section starts on a page, after padding whose length the offsets
+    // below decide.
+    for (type, data, padding) in [
+      (SectionType.blockingData, blocking.data, SectionType.blockingPadding),
+      (.identificationData, identification.data, .identificationPadding),
+    ] {
+      if PageLayout.isPaged(dataLength: data.count) { sections.append((padding, .array([]))) }
+      sections.append((type, .buffer(data)))
+    }
+    sections.append((.labelData, .array(labelData)))
     var extra = trailing
     if let version = options.listVersion {
       extra.insert(RawSection(type: .listVersion, bytes: ListVersionSection(version: version).encoded), at: 0)
@@ -97,9 +115,15 @@ struct DirectoryContents {
       extra.append(RawSection(type: .signature, bytes: SignatureDigest.placeholder(key: key)))
     }
     let count = sections.count + extra.count
+    let minor = FormatVersion.minor(paged: paged)
     var offset = UInt64(FileHeader.size(sectionCount: count))
     var table: [SectionEntry] = []
-    for (type, bytes) in sections {
+    for position in sections.indices {
+      let type = sections[position].0
+      if type.isPadding {
+        sections[position].1 = .array([UInt8](repeating: 0, count: Int(PageLayout.paddingLength(at: offset))))
+      }
+      let bytes = sections[position].1
       table.append(
         SectionEntry(
           type: type.code, flags: type.isRequired ? SectionFlags.required : 0, offset: offset, length: UInt64(bytes.count),
@@ -125,7 +149,7 @@ struct DirectoryContents {
     if let key {
       // The signed bytes: the header and table, every section, then SIGN up to its signature.
       var digest: SignatureDigest
-      do throws(FormatError) { digest = try SignatureDigest(header: FileHeader(fileLength: offset, sections: table).encoded()) } catch {
+      do throws(FormatError) { digest = try SignatureDigest(header: FileHeader(minor: minor, fileLength: offset, sections: table).encoded()) } catch {
         preconditionFailure("a header this writer encoded, with a SIGN entry last: \(error)")
       }
       try writeSections { digest.update($0) }
@@ -134,7 +158,7 @@ struct DirectoryContents {
       extra[extra.count - 1].bytes = section
       table[table.count - 1].checksum = CRC32.checksum(section)
     }
-    try sink(FileHeader(fileLength: offset, sections: table).encoded())
+    try sink(FileHeader(minor: minor, fileLength: offset, sections: table).encoded())
     try writeSections(to: sink)
     for section in extra { try sink(section.bytes) }
   }

@@ -5,8 +5,9 @@ import CallDirectoryFormat
 ///
 /// Signing appends a `SIGN` section, or replaces the one a file has: the other sections keep their
 /// bytes, the section table gains one entry, so every offset moves by its 32 bytes, and a version
-/// 1 file becomes version 1.2 (version 2 has the section from 2.0). Signing the same file again
-/// gives the same bytes, the signature aside.
+/// 1 file becomes version 1.2 (version 2 has the section from 2.0). Padding (`BPAD`, `IPAD`,
+/// version 2.1) gets the length that keeps the section after it on a page. Signing the same file
+/// again gives the same bytes, the signature aside.
 public enum DirectorySigner {
   /// `file` signed by `key`.
   /// - Throws: `FormatError` when `file` is not a well-formed directory (its header, table and
@@ -33,16 +34,8 @@ public enum DirectorySigner {
     guard content.count < Layout.maximumSectionCount else {
       throw FormatError(.invalidField(field: "section count (no room for a signature)", value: UInt64(content.count)), at: 12)
     }
-    let oldTableEnd = FileHeader.size(sectionCount: header.sections.count)
-    let contentEnd = hadSignature ? Int(header.sections[header.sections.count - 1].offset) : file.count
-    let body = try file.slice(offset: oldTableEnd, length: contentEnd - oldTableEnd)
-    // The table keeps one entry more than the content has, so the content moves by the
-    // difference: 32 bytes for a file that was not signed, none for one that was.
-    let shift = UInt64(FileHeader.size(sectionCount: content.count + 1) - oldTableEnd)
-    var sections = content.map {
-      SectionEntry(type: $0.type, flags: $0.flags, offset: $0.offset + shift, length: $0.length, checksum: $0.checksum)
-    }
-    let signatureOffset = UInt64(contentEnd) + shift
+    var sections = Self.relaidOut(content, tableEntries: content.count + 1)
+    let signatureOffset = sections.last.map { $0.offset + $0.length } ?? UInt64(FileHeader.size(sectionCount: 1))
     sections.append(
       SectionEntry(
         type: SectionType.signature.code, flags: 0, offset: signatureOffset, length: UInt64(SignatureSection.size),
@@ -52,17 +45,50 @@ public enum DirectorySigner {
     let minor = header.major == 1 ? FormatVersion.lastMinorOfVersion1 : header.minor
     var digest = try SignatureDigest(
       header: FileHeader(major: header.major, minor: minor, fileLength: fileLength, sections: sections).encoded())
-    digest.update(body)
+    try Self.forEachPiece(of: file, content, relaidOut: sections) { digest.update($0) }
     let section = digest.signatureSection(key: key)
     sections[sections.count - 1].checksum = CRC32.checksum(section)
     sink(FileHeader(major: header.major, minor: minor, fileLength: fileLength, sections: sections).encoded())
-    var offset = 0
-    while offset < body.count {
-      let length = min(1 << 20, body.count - offset)
-      sink(try body.slice(offset: offset, length: length).bytes)
-      offset += length
-    }
+    try Self.forEachPiece(of: file, content, relaidOut: sections) { sink($0.bytes) }
     sink(section)
+  }
+
+  /// `content`, sections of a file, laid out again after a table of `tableEntries` entries: back
+  /// to back in the same order with the same bytes, but padding (`BPAD`, `IPAD`), which gets the
+  /// length that starts the next section on a page again.
+  static func relaidOut(_ content: [SectionEntry], tableEntries: Int) -> [SectionEntry] {
+    var offset = UInt64(FileHeader.size(sectionCount: tableEntries))
+    return content.map { entry in
+      var moved = entry
+      moved.offset = offset
+      if SectionType(rawValue: entry.typeName)?.isPadding == true {
+        moved.length = PageLayout.paddingLength(at: offset)
+        moved.checksum = CRC32.checksum([UInt8](repeating: 0, count: Int(moved.length)))
+      }
+      offset += moved.length
+      return moved
+    }
+  }
+
+  /// Hands `body` the bytes of the sections `relaid`, laid out from `content` of `file` by
+  /// `relaidOut`, in order and in pieces of at most 1 MiB: each section's bytes from `file`, or
+  /// zeros for padding.
+  static func forEachPiece(
+    of file: ByteView, _ content: [SectionEntry], relaidOut relaid: some Collection<SectionEntry>, _ body: (ByteView) -> Void
+  ) throws(FormatError) {
+    for (old, new) in zip(content, relaid) {
+      if SectionType(rawValue: old.typeName)?.isPadding == true {
+        try viewing([UInt8](repeating: 0, count: Int(new.length))) { body($0) }
+        continue
+      }
+      // The header parser proved every section lies inside the file.
+      var done = 0
+      while done < Int(old.length) {
+        let length = min(1 << 20, Int(old.length) - done)
+        body(try file.slice(offset: Int(old.offset) + done, length: length))
+        done += length
+      }
+    }
   }
 
   /// `file` without its signature section, if it has one (the rest unchanged but for the offsets
@@ -72,13 +98,13 @@ public enum DirectorySigner {
     // The whole layout is checked, but only the header (values) leaves the closure.
     let header = try viewing(file) { (view) throws(FormatError) in try DirectoryLayout(parsing: view).header }
     guard let last = header.sections.last, last.type == SectionType.signature.code else { return file }
-    let shift = UInt64(Layout.sectionEntrySize)
-    let sections = header.sections.dropLast().map {
-      SectionEntry(type: $0.type, flags: $0.flags, offset: $0.offset - shift, length: $0.length, checksum: $0.checksum)
+    let content = Array(header.sections.dropLast())
+    let sections = Self.relaidOut(content, tableEntries: content.count)
+    let fileLength = sections.last.map { $0.offset + $0.length } ?? UInt64(FileHeader.size(sectionCount: 0))
+    var stripped = FileHeader(major: header.major, minor: header.minor, fileLength: fileLength, sections: sections).encoded()
+    try viewing(file) { (view) throws(FormatError) in
+      try Self.forEachPiece(of: view, content, relaidOut: sections) { stripped += $0.bytes }
     }
-    let contentEnd = Int(last.offset)
-    var stripped = FileHeader(major: header.major, minor: header.minor, fileLength: UInt64(contentEnd) - shift, sections: Array(sections)).encoded()
-    stripped.append(contentsOf: file[FileHeader.size(sectionCount: header.sections.count)..<contentEnd])
     return stripped
   }
 }

@@ -2,8 +2,9 @@ import CallDirectoryFormat
 
 /// Makes one kind's data and index sections (`Spec/FORMAT.md`, sections 6 and 7) from entries
 /// given in ascending order: entries gather into a block of at most `B`, which ends early before
-/// a wide gap (`endsBlock`), each finished block is encoded and appended, and the index records
-/// each block's first number, offset and entry count.
+/// a wide gap (`endsBlock`) or before an entry that would take it out of the page of the
+/// section it starts in (`PageLayout.leavesPage`, section 12), each finished block is encoded and
+/// appended, and the index records each block's first number, offset and entry count.
 ///
 /// Memory: one block of entries, plus 16 bytes of index for every block.
 struct EntrySectionWriter {
@@ -16,6 +17,8 @@ struct EntrySectionWriter {
   private var records: [UInt8] = []
   private var numbers: [Int64] = []
   private var labelIds: [UInt32] = []
+  /// The smallest and largest label id of the block, for its label-id width.
+  private var labelRange: (low: UInt32, high: UInt32) = (0, 0)
   private var total: UInt64 = 0
 
   /// A writer for blocking (`identification` false) or identification entries.
@@ -31,8 +34,22 @@ struct EntrySectionWriter {
   /// Appends an entry; `label` is its final label id (identification entries only).
   /// - Precondition: `number` is greater than every number appended before.
   mutating func append(_ number: Int64, label: UInt32) throws(WriterError) {
-    if let first = numbers.first, Self.endsBlock(first: first, last: numbers[numbers.count - 1], count: numbers.count, next: number) {
-      try flush()
+    if let first = numbers.first {
+      let range = (min(labelRange.low, label), max(labelRange.high, label))
+      // Ascending numbers of 1 ... Int64.max - 1: the span is positive and fits.
+      let grown = EntryBlock.rawLength(
+        count: numbers.count &+ 1, span: UInt64(number &- first), labelBits: Int(UInt64(range.1 &- range.0).significantBitCount),
+        identification: identification)
+      if Self.endsBlock(first: first, last: numbers[numbers.count - 1], count: numbers.count, next: number)
+        || PageLayout.leavesPage(start: data.count, grown: grown)
+      {
+        try flush()
+        labelRange = (label, label)
+      } else {
+        labelRange = range
+      }
+    } else {
+      labelRange = (label, label)
     }
     numbers.append(number)
     if identification { labelIds.append(label) }

@@ -28,7 +28,7 @@ import Testing
       if below >= 1 { try builder.block(below) }
       try builder.identify(range, label: "Premium rate")
     }
-    #expect(reader.version == (FormatVersion.major, FormatVersion.minor))
+    #expect(reader.version == (FormatVersion.major, FormatVersion.minor(paged: false)))
     for number in [range.lowerBound, range.upperBound, range.lowerBound + (range.upperBound - range.lowerBound) / 2] {
       #expect(try reader.isBlocked(number), "\(number)")
       #expect(try reader.label(for: number) == "Premium rate")
@@ -108,7 +108,7 @@ import Testing
 
   @Test func filesWithoutRangesHaveSixSections() throws {
     let reader = try Self.reader { try $0.block(12_025_550_100) }
-    #expect(reader.version == (FormatVersion.major, FormatVersion.minor))
+    #expect(reader.version == (FormatVersion.major, FormatVersion.minor(paged: false)))
     #expect(reader.layout.header.sections.count == 6)
   }
 
