@@ -14,9 +14,12 @@ public enum EliasFano {
   /// `2 * count` bits.
   @inlinable
   public static func lowBits(count: Int, maximum: UInt64) -> Int {
-    guard count > 0 else { return 0 }
-    let ratio = maximum / UInt64(count)
-    return ratio == 0 ? 0 : ratio.significantBitCount - 1
+    guard count > 0, maximum >= UInt64(count) else { return 0 }
+    // The largest l with count * 2^l <= maximum, which is floor(log2(maximum / count)), without a
+    // division: the writer asks for every entry it adds. count * 2^d has as many bits as
+    // maximum, so it does not overflow.
+    let d = maximum.significantBitCount &- UInt64(count).significantBitCount
+    return UInt64(count) << UInt64(d) <= maximum ? d : d &- 1
   }
 
   /// The bytes `encode` makes of `count` offsets whose largest is `maximum`: the low parts and

@@ -71,8 +71,10 @@ struct EntrySectionWriter {
   static func endsBlock(first: Int64, last: Int64, count: Int, next: Int64) -> Bool {
     guard count >= minimumEntriesBeforeGap else { return false }
     // Ascending numbers of 1 ... Int64.max - 1: the differences are positive and fit.
-    let mean = UInt64(last &- first) / UInt64(count &- 1)
-    return UInt64(next &- last) >> gapShift > mean
+    // (gap >> 6) > floor(span / (count - 1)) exactly when span < (gap >> 6) * (count - 1): no
+    // division for every entry added; a product past 64 bits exceeds any span.
+    let (product, overflow) = (UInt64(next &- last) >> gapShift).multipliedReportingOverflow(by: UInt64(count &- 1))
+    return overflow || UInt64(last &- first) < product
   }
 
   private mutating func flush() throws(WriterError) {

@@ -29,6 +29,22 @@ import Testing
     #expect(!EntrySectionWriter.endsBlock(first: 1, last: Limits.maximumNumber - 1, count: 16, next: Limits.maximumNumber))
   }
 
+  /// The rule as the writer computes it (a product, no division) is the rule as section 12
+  /// states it, `floor(gap / 64) > floor(span / (m - 1))`.
+  @Test func theRuleAgreesWithItsStatement() {
+    var random = SeededGenerator(seed: 0x6A9)
+    for _ in 0..<50_000 {
+      let count = Int.random(in: 16...4096, using: &random)
+      let first = Int64.random(in: 1...(Limits.maximumNumber / 2), using: &random)
+      let span = Int64.random(in: Int64(count - 1)...(Limits.maximumNumber / 4), using: &random) >> Int64.random(in: 0...60, using: &random)
+      let last = first + max(span, Int64(count - 1))
+      let gap = Int64.random(in: 1...(Limits.maximumNumber - last), using: &random) >> Int64.random(in: 0...62, using: &random)
+      let next = last + max(gap, 1)
+      let stated = UInt64(next - last) / 64 > UInt64(last - first) / UInt64(count - 1)
+      #expect(EntrySectionWriter.endsBlock(first: first, last: last, count: count, next: next) == stated)
+    }
+  }
+
   @Test func aWideGapEndsABlockAndTheNextStartsAfterIt() throws {
     let near = (0..<40).map { 12_025_550_000 + Int64($0) * 10 }
     let far = (0..<40).map { 442_079_460_000 + Int64($0) * 10 }

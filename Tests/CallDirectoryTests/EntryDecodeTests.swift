@@ -108,4 +108,25 @@ import Testing
       }
     }
   }
+
+  /// The low-bit width, computed without a division, is `floor(log2(maximum / count))` (0 when
+  /// the quotient is 0), as section 7.1 defines it.
+  @Test func lowBitsIsTheLogOfTheQuotient() {
+    var random = SeededGenerator(seed: 0x10B1)
+    var cases: [(Int, UInt64)] = [(1, 1), (1, 0), (3, 2), (4095, UInt64(Int64.max)), (1, UInt64(Int64.max)), (4095, 4095)]
+    for _ in 0..<20_000 {
+      let count = Int.random(in: 1...4095, using: &random)
+      let maximum = UInt64.random(in: 0...UInt64(Int64.max), using: &random) >> UInt64.random(in: 0...62, using: &random)
+      cases.append((count, maximum))
+      // The edges where the width changes: count * 2^k and one below it.
+      let k = UInt64.random(in: 0...50, using: &random)
+      cases.append((count, UInt64(count) << k))
+      cases.append((count, (UInt64(count) << k) - 1))
+    }
+    for (count, maximum) in cases {
+      let quotient = maximum / UInt64(count)
+      let expected = quotient == 0 ? 0 : quotient.significantBitCount - 1
+      #expect(EliasFano.lowBits(count: count, maximum: maximum) == expected, "count \(count), maximum \(maximum)")
+    }
+  }
 }
