@@ -30,6 +30,17 @@ public struct CRC32: Sendable {
     unsafe bytes.withUnsafeBytes { buffer in update(unsafe ByteView(buffer)) }
   }
 
+  /// The checksum of any bytes followed by their own checksum (little-endian): what every valid
+  /// block's whole bytes, trailer included, sum to.
+  public static let residue: UInt32 = 0x2144_DF1C
+
+  /// The checksum of two byte strings one after the other, from their checksums and the second's
+  /// length, without the bytes (zlib's `crc32_combine`).
+  /// - Complexity: O(log secondLength).
+  public static func combine(_ first: UInt32, _ second: UInt32, secondLength: Int) -> UInt32 {
+    UInt32(truncatingIfNeeded: crc32_combine(uLong(first), uLong(second), .init(secondLength)))
+  }
+
   /// The checksum of `bytes`.
   public static func checksum(_ bytes: ByteView) -> UInt32 {
     var crc = CRC32()

@@ -47,16 +47,39 @@ public enum LabelDecoder {
       try labelBlock.block.checkChecksum()
       return try labelBlock.block.withPayload { (payload) throws(FormatError) -> TableEnds in
         let count = next - first
-        for position in 0..<count {
+        // Labels tile the bytes from o[0] to o[q], so they are all valid UTF-8 exactly when those
+        // bytes are and no label starts with a continuation byte (none then ends inside a
+        // character): one pass over the block instead of one call a label. A block that fails
+        // is checked label by label, to name the label at fault.
+        let tableBytes = (count &+ 1) &* 4
+        var allValid = false
+        if let start = payload.uint32LE(at: 0), let end = payload.uint32LE(at: count &* 4), start <= end,
+          let bytes = try? payload.slice(offset: tableBytes &+ Int(start), length: Int(end &- start))
+        {
+          allValid = UTF8Validation.isValid(bytes)
+        }
+        // Every label is checked before the first is handed out. A label that starts with a
+        // continuation byte means the one before ends inside a character: the labels are then
+        // checked one by one, so that the error names the first label at fault.
+        var position = 0
+        while position < count {
           let bytes = try labelBlock.label(at: position, in: payload)
           guard Limits.isValidLabelLength(bytes.count) else {
             throw FormatError(.badLabelLength(id: first + position, length: bytes.count), at: 0)
           }
-          guard UTF8Validation.isValid(bytes) else { throw FormatError(.invalidUTF8(id: first + position), at: 0) }
-          try body(position, bytes)
+          if allValid {
+            if bytes.uncheckedByte(at: 0) & 0xC0 == 0x80 {
+              allValid = false
+              position = 0
+              continue
+            }
+          } else if !UTF8Validation.isValid(bytes) {
+            throw FormatError(.invalidUTF8(id: first + position), at: 0)
+          }
+          position &+= 1
         }
+        for position in 0..<count { try body(position, try labelBlock.label(at: position, in: payload)) }
         // `label(at:)` proved that the count + 1 offsets fit in the payload.
-        let tableBytes = (count &+ 1) &* 4
         return TableEnds(
           first: payload.uint32LE(at: 0) ?? 0, last: payload.uint32LE(at: count &* 4) ?? 0,
           labelBytes: payload.count &- tableBytes)

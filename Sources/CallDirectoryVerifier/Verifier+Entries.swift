@@ -58,6 +58,7 @@ extension VerificationPass {
         decodedAll = false
       }
     }
+    if decodedAll { checksummedBlocks.insert(kind.sections.data) }
     if decodedAll && decodedEntries != index.entryCount {
       problems.record(
         FormatError(

@@ -75,6 +75,7 @@ extension VerificationPass {
       previous = last
       decodedLabels &+= labelsInBlock  // bounded by the label count
     }
+    if decodedAll { checksummedBlocks.insert(.labelData) }
     if decodedAll && decodedLabels != index.labelCount {
       problems.record(
         FormatError(

@@ -109,6 +109,26 @@ import Testing
     #expect(Set(problems.map(\.error.offset)).count >= present.count)
   }
 
+  /// A data section's checksum follows from its blocks' when they all pass: a wrong value in the
+  /// table, every byte of the section intact, is still reported, with the section's real CRC.
+  @Test func aWrongDataChecksumInTheTableIsReported() throws {
+    let bytes = try PageLayoutTests.contents(count: 9_000, labels: 20, seed: 8).encoded()
+    let header = try CallDirectoryReader(bytes: bytes).layout.header
+    for type in [SectionType.blockingData, .identificationData, .labelData] {
+      let position = try #require(header.sections.firstIndex { $0.type == type.code })
+      let entry = header.sections[position]
+      let real = CRC32.checksum(Array(bytes[Int(entry.offset)..<Int(entry.offset + entry.length)]))
+      #expect(real == entry.checksum)
+      var damaged = header
+      damaged.sections[position].checksum ^= 0x100
+      let file = damaged.encoded() + bytes[FileHeader.size(sectionCount: header.sections.count)...]
+      let problems = Verifier.verify(Array(file)).problems
+      #expect(problems.count == 1, "\(type): \(problems)")
+      #expect(problems.first?.error.kind == .sectionChecksumMismatch(stored: real ^ 0x100, computed: real))
+      #expect(problems.first?.error.section == type.rawValue)
+    }
+  }
+
   @Test func problemListIsCapped() throws {
     let bytes = try VerifierSamples.smallFile()
     let file = try CraftedFile(bytes)

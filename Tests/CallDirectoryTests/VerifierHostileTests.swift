@@ -332,6 +332,19 @@ import Testing
     #expect(problems(file).map(\.error.kind) == [.invalidUTF8(id: 2)])
   }
 
+  /// Two labels whose bytes together are valid UTF-8, split inside a character: the first ends
+  /// with a lead byte, the second starts with its continuation. The first is named.
+  @Test func labelSplitInsideACharacter() throws {
+    let bytes = try Contents(identification: [(12_025_550_100, "aé"), (12_025_550_101, "zz")]).encoded()
+    var file = try CraftedFile(bytes)
+    let block = 0..<file[.labelData].count
+    #expect(Array(file[.labelData][4..<16]) == [0, 0, 0, 0, 3, 0, 0, 0, 5, 0, 0, 0])  // raw: o = 0, 3, 5
+    file.patch(.labelData, at: 8, uint32: 2)  // "a\xC3" and "\xA9zz"
+    file.resealBlock(in: .labelData, block)
+    #expect(problems(file).map(\.error.kind) == [.invalidUTF8(id: 0)])
+    #expect(throws: FormatError.self) { try CallDirectoryReader(bytes: file.bytes).label(id: 1) }
+  }
+
   @Test(arguments: [("A", 2), ("S", 2), (VerifierSamples.labels[1], 2), ("я", 3)] as [(String, Int)])
   func labelsOutOfOrder(replacement: String, id: Int) throws {
     var file = try sample()
