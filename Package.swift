@@ -43,7 +43,7 @@ let package = Package(
       name: "CallDirectoryReader", dependencies: ["CallDirectoryFormat", "CallDirectoryCrypto", "CallDirectorySystem"],
       swiftSettings: strict),
     .target(
-      name: "CallDirectoryVerifier", dependencies: ["CallDirectoryFormat", "CallDirectoryReader"],
+      name: "CallDirectoryVerifier", dependencies: ["CallDirectoryFormat", "CallDirectoryReader", "CallDirectorySystem"],
       swiftSettings: strict),
     .target(
       name: "CallDirectoryLookup", dependencies: ["CallDirectoryFormat", "CallDirectoryReader"],

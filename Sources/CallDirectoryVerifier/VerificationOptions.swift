@@ -13,6 +13,9 @@ public struct VerificationOptions: Sendable, Equatable {
   /// first problem past it and marks the report `truncatedProblemList`, so a badly damaged file
   /// costs no more memory or time than this many problems.
   public var maximumProblems: Int = 1000
+  /// Whether the label table is checked on a second thread while this one checks the entries.
+  /// The report is the same either way; on one core there is nothing to gain.
+  public var concurrent: Bool = true
   /// What the file must satisfy to be trusted: a signature by one of the trusted keys, a list
   /// version no lower than the installed one. The default requires neither.
   public var trust = TrustPolicy()

@@ -1,5 +1,6 @@
 import CallDirectoryFormat
 import CallDirectoryReader
+import CallDirectorySystem
 
 /// Checks a whole call directory file: everything the reader trusts, plus a full decode.
 ///
@@ -83,9 +84,27 @@ public enum Verifier {
     pass.checkTop(.blocking)
     pass.checkTop(.identification)
     pass.checkPageLayout()
-    pass.checkEntries(.blocking)
-    pass.checkEntries(.identification)
-    pass.checkLabels()
+    if options.concurrent {
+      // The labels and the entries share nothing but the layout: the label pass keeps its own
+      // problems, added after the entries' as the serial order has them.
+      let limit = options.maximumProblems
+      let (_, labels) = Parallel.both(
+        {
+          pass.checkEntries(.blocking)
+          pass.checkEntries(.identification)
+        },
+        { () -> (ProblemList, Bool) in
+          var labels = VerificationPass(layout: layout, problems: ProblemList(limit: limit), progress: nil)
+          labels.checkLabels()
+          return (labels.problems, labels.checksummedBlocks.contains(.labelData))
+        })
+      pass.problems.append(labels.0)
+      if labels.1 { pass.checksummedBlocks.insert(.labelData) }
+    } else {
+      pass.checkEntries(.blocking)
+      pass.checkEntries(.identification)
+      pass.checkLabels()
+    }
     pass.checkDataChecksums()
     var found = pass.problems
     var signer: PublicKey?

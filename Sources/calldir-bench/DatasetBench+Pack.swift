@@ -104,18 +104,26 @@ extension DatasetBench {
   }
 
   /// The verify section: `Verifier.verify(path:)` over the whole file (every checksum, every
-  /// block decoded and checked).
+  /// block decoded and checked), with the labels checked on a second thread (the default) and
+  /// all on one.
   func verification(path: String, into table: inout Table, _ summary: inout Summary) throws {
     var valid = true
-    let samples = measure(configuration.streamRepetitions, sink: sink) {
-      let report = Verifier.verify(path: path)
-      valid = valid && report.isValid
-      return report.blockingCount &+ report.identificationCount
-    }
+    var note = ""
     table.section("verify, whole file", ["M entries/s", "median ms", "min ms"])
-    let rate = Double(dataset.count) / samples.median
-    table.row(["calldir Verifier.verify(path:)", Format.millions(rate), ms(samples.median), ms(samples.minimum)])
-    table.note(runs(samples, configuration.streamRepetitions) + (valid ? "; the file verified clean" : "; WARNING: problems found"))
-    summary.verifyRate = rate
+    for concurrent in [true, false] {
+      var options = VerificationOptions()
+      options.concurrent = concurrent
+      let samples = measure(configuration.streamRepetitions, sink: sink) {
+        let report = Verifier.verify(path: path, options: options)
+        valid = valid && report.isValid
+        return report.blockingCount &+ report.identificationCount
+      }
+      let rate = Double(dataset.count) / samples.median
+      let name = concurrent ? "calldir Verifier.verify(path:), labels on a second thread" : "calldir Verifier.verify(path:), one thread"
+      table.row([name, Format.millions(rate), ms(samples.median), ms(samples.minimum)])
+      if concurrent { summary.verifyRate = rate } else { summary.verifySerialRate = rate }
+      note = runs(samples, configuration.streamRepetitions)
+    }
+    table.note(note + (valid ? "; the file verified clean" : "; WARNING: problems found"))
   }
 }

@@ -202,3 +202,35 @@ extension FormatError.Kind {
     #expect(passed < 500, "seed \(seed)")
   }
 }
+
+/// The label table is checked on a second thread by default: the report must be the one the
+/// serial order gives, problem for problem, cap included.
+@Suite struct VerifierConcurrencyTests {
+  @Test(arguments: [1, 3, 1000])
+  func concurrentReportsAreTheSerialOnes(cap: Int) throws {
+    var random = SeededGenerator(seed: 0xC0C0 &+ UInt64(cap))
+    let original = try CraftedFile(try VerifierSamples.smallFile())
+    let labelBlocks = original.labelBlockRanges()
+    for iteration in 0..<200 {
+      var file = original
+      // Damage in the labels, the entries, or both, sometimes behind fresh block checksums.
+      for _ in 0..<Int.random(in: 1...4, using: &random) {
+        let type = [SectionType.labelData, .identificationData, .blockingData, .labelIndex].randomElement(using: &random)!
+        let count = file[type].count
+        guard count > 0 else { continue }
+        let at = Int.random(in: 0..<count, using: &random)
+        file.patch(type, at: at, [file[type][at] ^ UInt8.random(in: 1...255, using: &random)])
+        if type == .labelData, Bool.random(using: &random), let block = labelBlocks.first(where: { $0.contains(at) }) {
+          file.resealBlock(in: .labelData, block)
+        }
+      }
+      var options = VerificationOptions()
+      options.maximumProblems = cap
+      options.concurrent = false
+      let serial = Verifier.verify(file.bytes, options: options)
+      options.concurrent = true
+      let concurrent = Verifier.verify(file.bytes, options: options)
+      #expect(concurrent == serial, "iteration \(iteration)")
+    }
+  }
+}

@@ -1,0 +1,85 @@
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// Two pieces of work at once: one on the calling thread, one on a thread of its own.
+public enum Parallel {
+  /// Runs `other` on a new thread while `here` runs on this one, and returns both results once
+  /// both are done. When no thread can be started, `other` runs here after `here`.
+  ///
+  /// Joining the thread orders everything `other` did before what follows the call, so its
+  /// result needs no lock.
+  public static func both<Here, Other: Sendable>(
+    _ here: () throws -> Here, _ other: @escaping @Sendable () -> Other
+  ) rethrows -> (Here, Other) {
+    let box = ResultBox<Other>()
+    let thread = ThreadRun { box.value = other() }
+    let started = thread.start()
+    let result = try here()
+    guard started else { return (result, other()) }
+    thread.join()
+    guard let value = box.value else { preconditionFailure("a joined thread left no result") }
+    return (result, value)
+  }
+}
+
+/// Where the thread leaves its result; read only after the thread was joined.
+private final class ResultBox<Value: Sendable>: @unchecked Sendable {
+  var value: Value?
+}
+
+/// A closure run on a POSIX thread.
+///
+/// The one audited use of unsafe code here: the thread receives this object through an opaque
+/// pointer retained for it and released by it.
+private final class ThreadRun: Sendable {
+  private let body: @Sendable () -> Void
+  #if canImport(Darwin)
+    private nonisolated(unsafe) var thread: pthread_t?
+  #else
+    private nonisolated(unsafe) var thread = pthread_t()
+  #endif
+
+  init(_ body: @escaping @Sendable () -> Void) {
+    self.body = body
+  }
+
+  /// Starts the thread; `false` when the system refused one.
+  func start() -> Bool {
+    let context = unsafe Unmanaged.passRetained(self).toOpaque()
+    let status = unsafe pthread_create(&thread, nil, threadEntry, context)
+    if status != 0 { unsafe Unmanaged<ThreadRun>.fromOpaque(context).release() }
+    return status == 0
+  }
+
+  /// Runs the body; called on the new thread.
+  fileprivate func run() { body() }
+
+  /// Waits for the thread to end.
+  /// - Precondition: `start()` returned `true`.
+  func join() {
+    #if canImport(Darwin)
+      if let thread = unsafe thread { _ = unsafe pthread_join(thread, nil) }
+    #else
+      _ = unsafe pthread_join(thread, nil)
+    #endif
+  }
+}
+
+#if canImport(Darwin)
+  private func threadEntry(_ context: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? {
+    unsafe Unmanaged<ThreadRun>.fromOpaque(context).takeRetainedValue().run()
+    return nil
+  }
+#else
+  private func threadEntry(_ context: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+    // Balances the retain taken for the thread.
+    guard let context = unsafe context else { return nil }
+    unsafe Unmanaged<ThreadRun>.fromOpaque(context).takeRetainedValue().run()
+    return nil
+  }
+#endif
