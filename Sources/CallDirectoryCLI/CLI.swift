@@ -42,7 +42,7 @@ public enum CLI {
         try console.print(
           "calldir \(version) (call directory format \(FormatVersion.major).\(FormatVersion.minor): reads "
             + "\(FormatVersion.readable.map { "\($0).x" }.joined(separator: " and "))"
-            + ", writes \(FormatVersion.major).\(FormatVersion.minor(paged: false)) and, for files longer than a few pages, "
+            + ", writes \(FormatVersion.major).\(FormatVersion.minor(paged: false)) and, for files whose entry data is longer than a page, "
             + "\(FormatVersion.major).\(FormatVersion.minor(paged: true)))")
         return ExitCode.success
       case .pack(let options): return try Pack(options: options, console: console).run()

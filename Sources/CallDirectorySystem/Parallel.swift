@@ -19,7 +19,14 @@ public enum Parallel {
     let box = ResultBox<Other>()
     let thread = ThreadRun { box.value = other() }
     let started = thread.start()
-    let result = try here()
+    // Joined however `here` ends: `other` may use what the caller frees after returning.
+    let result: Here
+    do {
+      result = try here()
+    } catch {
+      if started { thread.join() }
+      throw error
+    }
     guard started else { return (result, other()) }
     thread.join()
     guard let value = box.value else { preconditionFailure("a joined thread left no result") }

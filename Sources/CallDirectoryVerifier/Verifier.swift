@@ -74,6 +74,8 @@ public enum Verifier {
     let layout: DirectoryLayout
     do { layout = try DirectoryLayout(parsing: file) } catch {
       problems.record(error)
+      // No blocks can be located: the data sections' checksums come from their bytes.
+      checkSectionChecksums(header, in: file, into: &problems, skipping: [], only: VerificationPass.dataSections)
       return VerificationReport(problems: problems, layout: nil)
     }
     var pass = VerificationPass(layout: layout, problems: problems, progress: progress)
@@ -114,12 +116,16 @@ public enum Verifier {
     return report
   }
 
-  /// Compares every section's CRC-32, known type or not, but the types in `skipped`, with the
-  /// section table.
+  /// Compares every section's CRC-32, known type or not, but the types in `skipped` (or, with
+  /// `only`, just those types), with the section table.
   private static func checkSectionChecksums(
-    _ header: FileHeader, in file: ByteView, into problems: inout ProblemList, skipping skipped: [SectionType]
+    _ header: FileHeader, in file: ByteView, into problems: inout ProblemList, skipping skipped: [SectionType],
+    only: [SectionType]? = nil
   ) {
-    for entry in header.sections where !problems.isOverflowing && !skipped.contains(where: { $0.code == entry.type }) {
+    for entry in header.sections
+    where !problems.isOverflowing && !skipped.contains(where: { $0.code == entry.type })
+      && only.map({ $0.contains { $0.code == entry.type } }) != false
+    {
       // The header parser proved that every section lies inside the file.
       guard let bytes = try? file.slice(offset: Int(entry.offset), length: Int(entry.length)) else { continue }
       let computed = CRC32.checksum(bytes)
