@@ -12,7 +12,7 @@ public enum EliasFano {
   /// The low-bit width the writer uses for `count` offsets whose largest is `maximum`:
   /// `floor(log2(maximum / count))`, or 0 when `maximum < count`. It keeps the high vector under
   /// `2 * count` bits.
-  @inlinable
+  @inlinable @inline(__always)
   public static func lowBits(count: Int, maximum: UInt64) -> Int {
     guard count > 0, maximum >= UInt64(count) else { return 0 }
     // The largest l with count * 2^l <= maximum, which is floor(log2(maximum / count)), without a
@@ -24,7 +24,7 @@ public enum EliasFano {
 
   /// The bytes `encode` makes of `count` offsets whose largest is `maximum`: the low parts and
   /// the high parts, without encoding them. O(1).
-  @inlinable
+  @inlinable @inline(__always)
   public static func encodedLength(count: Int, maximum: UInt64) -> Int {
     guard count > 0 else { return 0 }
     let l = lowBits(count: count, maximum: maximum)

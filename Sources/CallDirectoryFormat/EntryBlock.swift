@@ -71,7 +71,7 @@ public struct EntryBlock: Sendable {
   /// (the last minus the first), with label ids `labelBits` wide in an identification block:
   /// the frame, the base label id, the ids and the numbers. O(1), for a writer deciding where a
   /// block ends before it encodes it.
-  @inlinable
+  @inlinable @inline(__always)
   public static func rawLength(count: Int, span: UInt64, labelBits: Int, identification: Bool) -> Int {
     let ids = identification ? 4 &+ BitPacking.byteCount(count: count, width: labelBits) : 0
     return Layout.blockHeaderSize &+ Layout.blockTrailerSize &+ ids &+ EliasFano.encodedLength(count: count &- 1, maximum: span)

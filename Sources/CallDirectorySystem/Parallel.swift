@@ -45,7 +45,8 @@ private final class ResultBox<Value: Sendable>: @unchecked Sendable {
 /// pointer retained for it and released by it.
 private final class ThreadRun: Sendable {
   private let body: @Sendable () -> Void
-  #if canImport(Darwin)
+  // A pointer on Darwin and musl (imported as an optional), an integer on glibc.
+  #if canImport(Darwin) || canImport(Musl)
     private nonisolated(unsafe) var thread: pthread_t?
   #else
     private nonisolated(unsafe) var thread = pthread_t()
@@ -69,7 +70,7 @@ private final class ThreadRun: Sendable {
   /// Waits for the thread to end.
   /// - Precondition: `start()` returned `true`.
   func join() {
-    #if canImport(Darwin)
+    #if canImport(Darwin) || canImport(Musl)
       if let thread = unsafe thread { _ = unsafe pthread_join(thread, nil) }
     #else
       _ = unsafe pthread_join(thread, nil)
@@ -77,6 +78,7 @@ private final class ThreadRun: Sendable {
   }
 }
 
+// Each takes the retain `start` made for the thread.
 #if canImport(Darwin)
   private func threadEntry(_ context: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? {
     unsafe Unmanaged<ThreadRun>.fromOpaque(context).takeRetainedValue().run()
@@ -84,7 +86,6 @@ private final class ThreadRun: Sendable {
   }
 #else
   private func threadEntry(_ context: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
-    // Balances the retain taken for the thread.
     guard let context = unsafe context else { return nil }
     unsafe Unmanaged<ThreadRun>.fromOpaque(context).takeRetainedValue().run()
     return nil

@@ -1,11 +1,18 @@
 import CallDirectoryFormat
 
 extension VerificationPass {
-  /// Checks what the page layout adds (`Spec/FORMAT.md`, sections 5.2 and 6.2): the copies in
-  /// `HDRS` equal the index headers a reader using them no longer reads, and padding is zeros.
+  /// Checks what the page layout adds (`Spec/FORMAT.md`, sections 5.2 and 6.2): the file says
+  /// version 2.1 or later, the copies in `HDRS` equal the index headers a reader using them no
+  /// longer reads, and padding is zeros.
   /// - Complexity: O(padding length), at most a page each.
   mutating func checkPageLayout() {
     let file = layout.file
+    let header = layout.header
+    let types: [SectionType] = [.indexHeaders, .blockingPadding, .identificationPadding]
+    if types.contains(where: { header.section($0) != nil }) && (header.major, header.minor) < (2, 1) {
+      problems.record(
+        FormatError(.invalidField(field: "version of a file with page layout sections", value: UInt64(header.minor)), at: 10))
+    }
     if let copies = layout.header.section(.indexHeaders) {
       for (type, size) in [
         (SectionType.blockingIndex, Layout.entryIndexHeaderSize), (.identificationIndex, Layout.entryIndexHeaderSize),

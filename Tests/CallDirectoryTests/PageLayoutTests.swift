@@ -135,6 +135,10 @@ import Testing
     } catch {
       #expect(error.section == "HDRS" && error.offset == copy.offset(of: .indexHeaders) + 16 + 8, "\(error)")
     }
+    // Only a version 2.1 file has them.
+    var older = original
+    older.version = (2, 0)
+    #expect(Verifier.verify(older.bytes).problems.map(\.error.offset) == [10])
     // Padding holds zeros only.
     var padding = original
     let length = padding[.blockingPadding].count
