@@ -36,12 +36,8 @@ struct EntrySectionWriter {
   mutating func append(_ number: Int64, label: UInt32) throws(WriterError) {
     if let first = numbers.first {
       let range = (min(labelRange.low, label), max(labelRange.high, label))
-      // Ascending numbers of 1 ... Int64.max - 1: the span is positive and fits.
-      let grown = EntryBlock.rawLength(
-        count: numbers.count &+ 1, span: UInt64(number &- first), labelBits: Int(UInt64(range.1 &- range.0).significantBitCount),
-        identification: identification)
       if Self.endsBlock(first: first, last: numbers[numbers.count - 1], count: numbers.count, next: number)
-        || PageLayout.leavesPage(start: data.count, grown: grown)
+        || leavesPage(count: numbers.count &+ 1, span: UInt64(number &- first), labels: range)
       {
         try flush()
         labelRange = (label, label)
@@ -54,6 +50,23 @@ struct EntrySectionWriter {
     numbers.append(number)
     if identification { labelIds.append(label) }
     if numbers.count == perBlock { try flush() }
+  }
+
+  /// Whether the block, grown to `count` entries spanning `span` with label ids in `labels`,
+  /// would leave the page of its section it starts in (the page rule, `Spec/FORMAT.md` section 12).
+  ///
+  /// A raw block of `m` entries takes at most 16 + 9m bytes (blocking) or 16 + 13m
+  /// (identification): 8 of frame, at most 62 low bits and 3 high bits an offset, and 4 + 4m of
+  /// label ids. While that bound stays inside the page the exact length is not needed, which
+  /// spares most entries its computation.
+  private func leavesPage(count: Int, span: UInt64, labels: (low: UInt32, high: UInt32)) -> Bool {
+    let start = data.count
+    // count <= 4096: the bound is small.
+    let bound = 16 &+ (identification ? 13 : 9) &* count
+    guard PageLayout.leavesPage(start: start, grown: bound) else { return false }
+    let grown = EntryBlock.rawLength(
+      count: count, span: span, labelBits: Int(UInt64(labels.high &- labels.low).significantBitCount), identification: identification)
+    return PageLayout.leavesPage(start: start, grown: grown)
   }
 
   /// The fewest entries a block holds before a gap may end it.
