@@ -19,6 +19,9 @@ struct EntrySectionWriter {
   private var labelIds: [UInt32] = []
   /// The smallest and largest label id of the block, for its label-id width.
   private var labelRange: (low: UInt32, high: UInt32) = (0, 0)
+  /// The entry count up to which the block certainly stays inside its page (`leavesPage`),
+  /// set when a block starts: below it the page rule costs one comparison an entry.
+  private var inPageCount = 0
   private var total: UInt64 = 0
 
   /// A writer for blocking (`identification` false) or identification entries.
@@ -37,36 +40,38 @@ struct EntrySectionWriter {
     if let first = numbers.first {
       let range = (min(labelRange.low, label), max(labelRange.high, label))
       if Self.endsBlock(first: first, last: numbers[numbers.count - 1], count: numbers.count, next: number)
-        || leavesPage(count: numbers.count &+ 1, span: UInt64(number &- first), labels: range)
+        || (numbers.count >= inPageCount && leavesPage(count: numbers.count &+ 1, span: UInt64(number &- first), labels: range))
       {
         try flush()
-        labelRange = (label, label)
+        startBlock(label: label)
       } else {
         labelRange = range
       }
     } else {
-      labelRange = (label, label)
+      startBlock(label: label)
     }
     numbers.append(number)
     if identification { labelIds.append(label) }
     if numbers.count == perBlock { try flush() }
   }
 
-  /// Whether the block, grown to `count` entries spanning `span` with label ids in `labels`,
-  /// would leave the page of its section it starts in (the page rule, `Spec/FORMAT.md` section 12).
+  /// Starts a block with an entry of label id `label` at the end of the data section.
   ///
   /// A raw block of `m` entries takes at most 16 + 9m bytes (blocking) or 16 + 13m
   /// (identification): 8 of frame, at most 62 low bits and 3 high bits an offset, and 4 + 4m of
-  /// label ids. While that bound stays inside the page the exact length is not needed, which
-  /// spares most entries its computation.
+  /// label ids. While that bound stays inside the page the block's exact length is not needed.
+  private mutating func startBlock(label: UInt32) {
+    labelRange = (label, label)
+    let room = PageLayout.pageSize &- data.count % PageLayout.pageSize
+    inPageCount = max(0, room &- 16) / (identification ? 13 : 9)
+  }
+
+  /// Whether the block, grown to `count` entries spanning `span` with label ids in `labels`,
+  /// would leave the page of its section it starts in (the page rule, `Spec/FORMAT.md` section 12).
   private func leavesPage(count: Int, span: UInt64, labels: (low: UInt32, high: UInt32)) -> Bool {
-    let start = data.count
-    // count <= 4096: the bound is small.
-    let bound = 16 &+ (identification ? 13 : 9) &* count
-    guard PageLayout.leavesPage(start: start, grown: bound) else { return false }
     let grown = EntryBlock.rawLength(
       count: count, span: span, labelBits: Int(UInt64(labels.high &- labels.low).significantBitCount), identification: identification)
-    return PageLayout.leavesPage(start: start, grown: grown)
+    return PageLayout.leavesPage(start: data.count, grown: grown)
   }
 
   /// The fewest entries a block holds before a gap may end it.
