@@ -70,12 +70,12 @@ public enum Verifier {
     }
     // Checked before the indexes are parsed, so a damaged index header still names its section.
     // The data sections' checksums follow from their blocks' once those are checked (below).
-    checkSectionChecksums(header, in: file, into: &problems, skipping: VerificationPass.dataSections)
+    checkSectionChecksums(header, in: file, into: &problems) { !VerificationPass.isDataSection($0) }
     let layout: DirectoryLayout
     do { layout = try DirectoryLayout(parsing: file) } catch {
       problems.record(error)
       // No blocks can be located: the data sections' checksums come from their bytes.
-      checkSectionChecksums(header, in: file, into: &problems, skipping: [], only: VerificationPass.dataSections)
+      checkSectionChecksums(header, in: file, into: &problems, where: VerificationPass.isDataSection)
       return VerificationReport(problems: problems, layout: nil)
     }
     var pass = VerificationPass(layout: layout, problems: problems, progress: progress)
@@ -116,16 +116,12 @@ public enum Verifier {
     return report
   }
 
-  /// Compares every section's CRC-32, known type or not, but the types in `skipped` (or, with
-  /// `only`, just those types), with the section table.
+  /// Compares the CRC-32 of every section that `selected` picks, known type or not, with the
+  /// section table.
   private static func checkSectionChecksums(
-    _ header: FileHeader, in file: ByteView, into problems: inout ProblemList, skipping skipped: [SectionType],
-    only: [SectionType]? = nil
+    _ header: FileHeader, in file: ByteView, into problems: inout ProblemList, where selected: (SectionEntry) -> Bool
   ) {
-    for entry in header.sections
-    where !problems.isOverflowing && !skipped.contains(where: { $0.code == entry.type })
-      && only.map({ $0.contains { $0.code == entry.type } }) != false
-    {
+    for entry in header.sections where !problems.isOverflowing && selected(entry) {
       // The header parser proved that every section lies inside the file.
       guard let bytes = try? file.slice(offset: Int(entry.offset), length: Int(entry.length)) else { continue }
       let computed = CRC32.checksum(bytes)
@@ -150,6 +146,9 @@ struct VerificationPass {
 
   /// The sections of blocks, whose checksums `checkDataChecksums` compares.
   static let dataSections: [SectionType] = [.blockingData, .identificationData, .labelData]
+
+  /// Whether `entry` is one of `dataSections`.
+  static func isDataSection(_ entry: SectionEntry) -> Bool { dataSections.contains { $0.code == entry.type } }
 
   /// Compares each data section's CRC-32 with the table. Where every block passed its own check
   /// and the blocks tile the section, the section's checksum follows from theirs without reading
