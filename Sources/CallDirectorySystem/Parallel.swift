@@ -13,6 +13,7 @@ public enum Parallel {
   ///
   /// Joining the thread orders everything `other` did before what follows the call, so its
   /// result needs no lock.
+  /// - Throws: what `here` throws, once the thread has ended.
   public static func both<Here, Other: Sendable>(
     _ here: () throws -> Here, _ other: @escaping @Sendable () -> Other
   ) rethrows -> (Here, Other) {
