@@ -122,15 +122,20 @@ public enum Verifier {
     _ header: FileHeader, in file: ByteView, into problems: inout ProblemList, where selected: (SectionEntry) -> Bool
   ) {
     for entry in header.sections where !problems.isOverflowing && selected(entry) {
-      // The header parser proved that every section lies inside the file.
-      guard let bytes = try? file.slice(offset: Int(entry.offset), length: Int(entry.length)) else { continue }
-      let computed = CRC32.checksum(bytes)
-      if computed != entry.checksum {
-        problems.record(
-          FormatError(
-            .sectionChecksumMismatch(stored: entry.checksum, computed: computed), at: Int(entry.offset),
-            section: entry.typeName))
-      }
+      checkChecksum(of: entry, in: file, into: &problems)
+    }
+  }
+
+  /// Compares the CRC-32 of the section `entry` locates, `known` or else summed from its bytes,
+  /// with the one the table stores.
+  static func checkChecksum(of entry: SectionEntry, known: UInt32? = nil, in file: ByteView, into problems: inout ProblemList) {
+    // The header parser proved that every section lies inside the file.
+    guard let computed = known ?? (try? file.slice(offset: Int(entry.offset), length: Int(entry.length))).map(CRC32.checksum)
+    else { return }
+    if computed != entry.checksum {
+      problems.record(
+        FormatError(
+          .sectionChecksumMismatch(stored: entry.checksum, computed: computed), at: Int(entry.offset), section: entry.typeName))
     }
   }
 }
@@ -174,13 +179,7 @@ struct VerificationPass {
         }
         if end == Int(entry.length) { derived = crc }
       }
-      // The header parser proved that every section lies inside the file.
-      let computed = derived ?? (try? layout.file.slice(offset: Int(entry.offset), length: Int(entry.length))).map(CRC32.checksum) ?? entry.checksum
-      if computed != entry.checksum {
-        problems.record(
-          FormatError(
-            .sectionChecksumMismatch(stored: entry.checksum, computed: computed), at: Int(entry.offset), section: entry.typeName))
-      }
+      Verifier.checkChecksum(of: entry, known: derived, in: layout.file, into: &problems)
     }
   }
 

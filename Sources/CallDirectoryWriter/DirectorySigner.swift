@@ -61,13 +61,18 @@ public enum DirectorySigner {
     return content.map { entry in
       var moved = entry
       moved.offset = offset
-      if SectionType(rawValue: entry.typeName)?.isPadding == true {
+      if isPadding(entry) {
         moved.length = PageLayout.paddingLength(at: offset)
         moved.checksum = CRC32.checksum([UInt8](repeating: 0, count: Int(moved.length)))
       }
       offset += moved.length
       return moved
     }
+  }
+
+  /// Whether `entry` is padding (`BPAD`, `IPAD`), whose bytes the signer makes instead of copying.
+  static func isPadding(_ entry: SectionEntry) -> Bool {
+    entry.type == SectionType.blockingPadding.code || entry.type == SectionType.identificationPadding.code
   }
 
   /// Hands `body` the bytes of the sections `relaid`, laid out from `content` of `file` by
@@ -77,7 +82,7 @@ public enum DirectorySigner {
     of file: ByteView, _ content: [SectionEntry], relaidOut relaid: some Collection<SectionEntry>, _ body: (ByteView) -> Void
   ) throws(FormatError) {
     for (old, new) in zip(content, relaid) {
-      if SectionType(rawValue: old.typeName)?.isPadding == true {
+      if isPadding(old) {
         try viewing([UInt8](repeating: 0, count: Int(new.length))) { body($0) }
         continue
       }
