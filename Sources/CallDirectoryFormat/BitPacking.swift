@@ -27,6 +27,32 @@ public enum BitPacking {
     return width == 64 ? value : value & ((1 << UInt64(width)) &- 1)
   }
 
+  /// Calls `body(i, field)` for fields `i` = 0 ..< `count` of `width` bits (1 ... 56) of `bytes`.
+  ///
+  /// A field of at most 56 bits at a bit offset of at most 7 lies in one eight-byte read. Fields
+  /// whose read ends inside `bytes` (all but the last few) are read without a check; the rest go
+  /// through `wordLE`, which reads bytes past the end as zero. This is the one loop that the
+  /// decoders of low parts and label ids share.
+  /// - Complexity: O(count), one read a field.
+  @inline(__always)
+  static func forEachField(in bytes: ByteView, width: Int, count: Int, _ body: (Int, UInt64) -> Void) {
+    assert(width >= 1 && width <= 56 && count >= 0)
+    let mask = (UInt64(1) << UInt64(width)) &- 1
+    // Field i starts in byte (i * width) >> 3; its read fits while that byte is at most
+    // `bytes.count - 8`, that is for i < ceil(8 * (bytes.count - 7) / width).
+    let readable = bytes.count &- 7
+    let unchecked = readable <= 0 ? 0 : min(count, (readable &* 8 &+ width &- 1) / width)
+    var bit = 0
+    for index in 0..<unchecked {
+      body(index, (bytes.uncheckedUInt64LE(at: bit >> 3) >> UInt64(bit & 7)) & mask)
+      bit &+= width
+    }
+    for index in unchecked..<max(unchecked, count) {
+      body(index, (bytes.wordLE(at: bit >> 3) >> UInt64(bit & 7)) & mask)
+      bit &+= width
+    }
+  }
+
   /// Appends fields of `width` bits to a packed byte array.
   public struct Writer {
     /// The packed bytes so far; the last byte may be partly filled.

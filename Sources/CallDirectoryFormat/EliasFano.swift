@@ -207,49 +207,49 @@ public struct EliasFanoView: Sendable {
       }
       return
     }
-    // At most 56 bits from a bit offset of at most 7: one eight-byte read holds the field, and
-    // reads that start 8 bytes or more before the end need no check.
-    let mask = (UInt64(1) << UInt64(lowBits)) &- 1
-    let lastWhole = low.count &- 8
-    var bit = 0
-    for entry in 1...count {
-      let byte = bit >> 3
-      let word = byte <= lastWhole ? low.uncheckedUInt64LE(at: byte) : low.wordLE(at: byte)
-      unsafe buffer[entry] = Int64(bitPattern: (word >> UInt64(bit & 7)) & mask)
-      bit &+= lowBits
+    BitPacking.forEachField(in: low, width: lowBits, count: count) { index, part in
+      unsafe buffer[index &+ 1] = Int64(bitPattern: part)  // index < count
     }
   }
 
   /// Walks the high words and turns `buffer[j]`'s low part into `first + offset j`.
   /// Precondition: `buffer.count == count + 1`, `count >= 1`.
   private func addHighParts(first: UInt64, into buffer: UnsafeMutableBufferPointer<Int64>) -> String? {
+    let count = self.count
+    // The ones are counted first: with exactly `count` of them the walk stays inside `buffer`
+    // without a check an entry, and the canonical end is that the last byte holds a one.
+    var ones = 0
+    var byte = 0
+    while byte < high.count {
+      ones &+= high.wordLE(at: byte).nonzeroBitCount
+      byte &+= 8
+    }
+    guard ones <= count else { return "the high bits hold more than \(count) offsets" }
+    guard ones == count else { return "the high bits hold \(ones) offsets, expected \(count)" }
+    guard high.uncheckedByte(at: high.count &- 1) != 0 else { return "the high bits are longer than needed" }
+
     let shift = UInt64(lowBits)
     let highestHigh = (UInt64.max >> shift) >> 1  // a high part above it would overflow 63 bits
     var element = 0
     var previous: UInt64 = 0  // offsets are at least 1
-    var byte = 0
+    byte = 0
     let lastWhole = high.count &- 8
     while byte < high.count {
       var word = byte <= lastWhole ? high.uncheckedUInt64LE(at: byte) : high.wordLE(at: byte)
+      let wordStart = byte &* 8
       while word != 0 {
-        let position = byte &* 8 &+ word.trailingZeroBitCount
-        let highPart = UInt64(position &- element)  // position >= element: each one follows `element` ones
+        // The one's position minus the ones before it; not negative, since those come first.
+        let highPart = UInt64(truncatingIfNeeded: wordStart &+ word.trailingZeroBitCount &- element)
         guard highPart <= highestHigh else { return "offset \(element + 1) overflows" }
-        element &+= 1
-        let offset = highPart << shift | UInt64(bitPattern: unsafe buffer[element])
+        element &+= 1  // at most `count`: there are `count` ones
+        let offset = highPart &<< shift | UInt64(bitPattern: unsafe buffer[element])
         guard offset > previous else { return "offset \(element) is not above the one before it" }
         unsafe buffer[element] = Int64(bitPattern: first &+ offset)
         previous = offset
         word &= word &- 1
-        if element == count {
-          // Canonical end: no bit set after the last one, which lies in the last byte.
-          guard word == 0 else { return "the high bits hold more than \(count) offsets" }
-          guard position >> 3 == high.count &- 1 else { return "the high bits are longer than needed" }
-          return nil
-        }
       }
       byte &+= 8
     }
-    return "the high bits hold \(element) offsets, expected \(count)"
+    return nil
   }
 }

@@ -164,30 +164,24 @@ public struct EntryPayload: Sendable {
   /// Decodes every entry's label id into `ids` (one per entry), each checked below `labelCount`.
   ///
   /// - Returns: `nil`, or the first id at or above `labelCount` (`ids` is then unspecified).
-  /// - Complexity: O(entries); one eight-byte read an entry, since a field is at most 32 bits.
+  /// - Complexity: O(entries); one eight-byte read an entry (a field is at most 32 bits), and the
+  ///   range is checked once, on the largest field.
   public func decodeLabelIds(into ids: inout [UInt32], below labelCount: UInt64) -> UInt64? {
     let width = labelBits
-    let mask = (UInt64(1) << UInt64(width)) &- 1  // 0 <= width <= 32: checked by `init`
-    // The largest id any field can give: when it is in range, no entry needs its own check.
-    let allInRange = baseLabelId &+ mask < labelCount
-    guard width > 0 else {
-      guard allInRange else { return baseLabelId }
+    guard width > 0 else {  // every entry has the base id
+      guard baseLabelId < labelCount else { return baseLabelId }
       for index in ids.indices { ids[index] = UInt32(truncatingIfNeeded: baseLabelId) }
       return nil
     }
-    let bytes = labelIds
-    let lastWhole = bytes.count &- 8
     return unsafe ids.withUnsafeMutableBufferPointer { buffer -> UInt64? in
-      var bit = 0
-      for entry in 0..<buffer.count {
-        let byte = bit >> 3
-        let word = byte <= lastWhole ? bytes.uncheckedUInt64LE(at: byte) : bytes.wordLE(at: byte)
-        let id = baseLabelId &+ (word >> UInt64(bit & 7)) & mask
-        if !allInRange && id >= labelCount { return id }
-        unsafe buffer[entry] = UInt32(truncatingIfNeeded: id)  // below the label count, a u32
-        bit &+= width
+      var largest: UInt64 = 0
+      BitPacking.forEachField(in: labelIds, width: width, count: buffer.count) { entry, field in
+        largest = max(largest, field)
+        unsafe buffer[entry] = UInt32(truncatingIfNeeded: baseLabelId &+ field)  // entry < buffer.count
       }
-      return nil
+      guard baseLabelId &+ largest >= labelCount else { return nil }  // < 2^33: no wrap
+      // Some id is out of range: the error names the first.
+      return (0..<buffer.count).lazy.map(labelId(at:)).first { $0 >= labelCount }
     }
   }
 

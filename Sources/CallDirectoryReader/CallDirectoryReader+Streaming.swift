@@ -7,16 +7,11 @@ extension CallDirectoryReader {
   /// stops the stream at the damaged block instead of feeding wrong numbers. Memory: one block.
   /// - Throws: `FormatError` for a damaged block, or what `body` throws.
   /// - Complexity: O(n).
+  @inlinable @inline(__always)  // the caller's closure inlines into the loop: no call an entry
   public func forEachBlocking<E: Error>(_ body: (Int64) throws(E) -> Void) throws(StreamError<E>) {
-    var cursor = EntryCursor(layout: layout, kind: .blocking)
-    while true {
-      let block: ArraySlice<Int64>
-      do throws(FormatError) {
-        guard let next = try cursor.takeBlock() else { return }
-        block = next.numbers
-      } catch { throw .format(error) }
+    try forEachBlock(.blocking) { (numbers, _) throws(StreamError<E>) in
       do throws(E) {
-        for number in block { try body(number) }
+        for number in numbers { try body(number) }
       } catch { throw .consumer(error) }
     }
   }
@@ -28,21 +23,20 @@ extension CallDirectoryReader {
   /// label cache keeps (at most its budget, 2 MiB of label bytes by default).
   /// - Throws: `FormatError` for a damaged block or label, or what `body` throws.
   /// - Complexity: O(n), plus decoding each label block once while the cache holds them.
+  @inlinable @inline(__always)  // as `forEachBlocking`; a label the consumer only reads costs no reference count
   public func forEachIdentification<E: Error>(_ body: (Int64, String) throws(E) -> Void) throws(StreamError<E>) {
-    var recent = RecentLabels(labelCount: layout.labelIndex.labelCount)
-    // The label of the entry before, held here: handing out a String this function owns costs no
-    // reference count, and neighbours often share a label (a company's lines).
-    var currentId = UInt32.max
-    var current = ""
-    try forEachIdentificationBlock { (numbers, labelIds) throws(StreamError<E>) in
-      for (number, id) in zip(numbers, labelIds) {
-        if id != currentId {
-          let slot: Int
-          do throws(FormatError) { slot = try recent.slot(for: id, from: labelCache) } catch { throw .format(error) }
-          current = recent[slot]
-          currentId = id
-        }
-        do throws(E) { try body(number, current) } catch { throw .consumer(error) }
+    var recent = RecentLabels(labelCount: labelCount)
+    var cursor = cursor(.identification)
+    while true {
+      let block: (numbers: ArraySlice<Int64>, labelIds: ArraySlice<UInt32>)
+      do throws(FormatError) {
+        guard let next = try cursor.takeBlock() else { return }
+        block = next
+      } catch { throw .format(error) }
+      for (number, id) in zip(block.numbers, block.labelIds) {
+        let slot: Int
+        do throws(FormatError) { slot = try recent.slot(for: id, from: labelCache) } catch { throw .format(error) }
+        do throws(E) { try body(number, recent[slot]) } catch { throw .consumer(error) }
       }
     }
   }
@@ -55,19 +49,22 @@ extension CallDirectoryReader {
   /// blocks themselves are not read (`Verifier` checks them). Memory: one entry block.
   /// - Throws: `FormatError` for a damaged block, or what `body` throws.
   /// - Complexity: O(n).
+  @inlinable @inline(__always)  // as `forEachBlocking`
   public func forEachIdentificationLabelId<E: Error>(_ body: (Int64, UInt32) throws(E) -> Void) throws(StreamError<E>) {
-    try forEachIdentificationBlock { (numbers, labelIds) throws(StreamError<E>) in
+    try forEachBlock(.identification) { (numbers, labelIds) throws(StreamError<E>) in
       do throws(E) {
         for (number, id) in zip(numbers, labelIds) { try body(number, id) }
       } catch { throw .consumer(error) }
     }
   }
 
-  /// Calls `body` with each identification block's numbers and label ids, checked, in order.
-  private func forEachIdentificationBlock<E: Error>(
-    _ body: (ArraySlice<Int64>, ArraySlice<UInt32>) throws(StreamError<E>) -> Void
+  /// Calls `body` with each block of `kind`, checked, in order: its numbers and (for
+  /// identification) label ids.
+  @inlinable @inline(__always)
+  func forEachBlock<E: Error>(
+    _ kind: EntryKind, _ body: (ArraySlice<Int64>, ArraySlice<UInt32>) throws(StreamError<E>) -> Void
   ) throws(StreamError<E>) {
-    var cursor = EntryCursor(layout: layout, kind: .identification)
+    var cursor = cursor(kind)
     while true {
       let block: (numbers: ArraySlice<Int64>, labelIds: ArraySlice<UInt32>)
       do throws(FormatError) {

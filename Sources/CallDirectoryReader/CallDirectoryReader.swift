@@ -24,7 +24,7 @@ public final class CallDirectoryReader: Sendable {
   public let path: String?
   private let storage: FileStorage
   /// Decoded label blocks, shared by lookups and streams.
-  let labelCache: LabelCache
+  @usableFromInline let labelCache: LabelCache
 
   /// Opens and maps the file at `path`.
   /// - Throws: `FormatError`: `.system` when the file cannot be opened or mapped, else what is

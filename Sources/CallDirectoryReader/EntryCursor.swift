@@ -48,7 +48,8 @@ public struct EntryCursor: Sendable {
   /// or `nil` after the last: for streams that take a block at a time, which saves a call per entry.
   /// `labelIds` is empty for blocking entries.
   /// - Throws: `FormatError` as `next()` does.
-  mutating func takeBlock() throws(FormatError) -> (numbers: ArraySlice<Int64>, labelIds: ArraySlice<UInt32>)? {
+  /// - Complexity: O(entries of the block) when it decodes one, O(1) otherwise.
+  public mutating func takeBlock() throws(FormatError) -> (numbers: ArraySlice<Int64>, labelIds: ArraySlice<UInt32>)? {
     if position == numbers.count {
       guard try advance() else { return nil }
     }

@@ -9,6 +9,7 @@ import Synchronization
 /// holds the whole table when it fits the budget turns every later read into an array access.
 /// Blocks are decoded with every check (`LabelDecoder`), outside the lock; when the budget is
 /// exceeded the oldest blocks are dropped. Safe to share between threads.
+@usableFromInline
 final class LabelCache: Sendable {
   /// The default budget: the label bytes of the blocks kept, about the table of a 50,000-label
   /// directory. The memory used is about twice the budget (string headers and the block map).

@@ -69,6 +69,54 @@ import Testing
     }
   }
 
+  /// The bulk field loop reads without a check until the last eight-byte read that fits, then
+  /// through the checked path: at every width and for regions ending on either side of that
+  /// point it gives what one-field reads give, and it reads nothing past the region.
+  @Test func bulkFieldReadsAgreeWithOneFieldReads() {
+    var random = SeededGenerator(seed: 0xF1E1D)
+    for width in 1...56 {
+      for count in [0, 1, 2, 7, 8, 9, 15, 16, 17, 63, 64, 65, 200] {
+        let length = BitPacking.byteCount(count: count, width: width)
+        let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &random) }
+        unsafe bytes.withUnsafeBytes { raw in
+          let view = unsafe ByteView(raw)
+          var fields: [UInt64] = []
+          var indices: [Int] = []
+          BitPacking.forEachField(in: view, width: width, count: count) { index, field in
+            indices.append(index)
+            fields.append(field)
+          }
+          let expected = (0..<count).map { BitPacking.field(view, bitOffset: $0 * width, width: width) }
+          #expect(indices == Array(0..<count), "width \(width), \(count) fields")
+          #expect(fields == expected, "width \(width), \(count) fields")
+        }
+      }
+    }
+  }
+
+  /// High parts the walk must refuse, each with the reason it gives: more ones than offsets,
+  /// a zero byte after the last one, and two offsets in one bucket whose low parts descend.
+  @Test func nonCanonicalHighPartsAreReported() {
+    // Two offsets of 2 low bits: low parts 3 and 1 (bits 11 then 01), both in bucket 0.
+    let low: [UInt8] = [0b0111]
+    let cases: [([UInt8], Int, String)] = [
+      ([0b0011], 2, "not above"),  // ones at positions 0 and 1: high parts 0 and 0, lows 3 then 1
+      ([0b0111], 2, "more than 2"),
+      ([0b0101, 0], 2, "longer than needed"),
+      ([0b0001], 2, "hold 1 offsets, expected 2"),
+    ]
+    for (high, count, reason) in cases {
+      unsafe low.withUnsafeBytes { lowBytes in
+        unsafe high.withUnsafeBytes { highBytes in
+          let view = unsafe EliasFanoView(count: count, lowBits: 2, low: ByteView(lowBytes), high: ByteView(highBytes))
+          var numbers = [Int64](repeating: 100, count: count + 1)
+          let failure = view.decode(first: 100, into: &numbers)
+          #expect(failure?.contains(reason) == true, "high \(high): \(failure ?? "accepted")")
+        }
+      }
+    }
+  }
+
   /// The payload's initializer is public: widths and counts a block header could not hold are
   /// refused there, so the decoders never shift by them.
   @Test(arguments: [(1, -1, 0), (1, 63, 0), (1, 0, 33), (1, 0, -1), (0, 0, 0), (4_097, 0, 0)] as [(Int, Int, Int)])
