@@ -54,37 +54,63 @@ public enum BitPacking {
   }
 
   /// Appends fields of `width` bits to a packed byte array.
+  ///
+  /// Bits gather in a 64-bit word that goes to the array when full, so a field costs a shift and
+  /// an OR rather than a loop over its bytes.
   public struct Writer {
-    /// The packed bytes so far; the last byte may be partly filled.
-    public private(set) var bytes: [UInt8] = []
-    private var bitCount = 0
+    private var words: [UInt64] = []
+    /// The bits after `words`, first bit lowest; `pendingBits` of them, fewer than 64.
+    private var pending: UInt64 = 0
+    private var pendingBits = 0
 
     /// An empty writer.
     public init() {}
 
+    /// The packed bytes so far; the last byte may be partly filled. O(bytes): read it once, at the end.
+    public var bytes: [UInt8] {
+      let whole = words.count &* 8
+      var bytes = [UInt8](repeating: 0, count: whole &+ (pendingBits &+ 7) >> 3)
+      unsafe bytes.withUnsafeMutableBytes { raw in
+        for (index, word) in words.enumerated() {
+          unsafe raw.storeBytes(of: word.littleEndian, toByteOffset: index &* 8, as: UInt64.self)  // index < words.count
+        }
+        var rest = pending
+        for offset in whole..<raw.count {
+          unsafe raw[offset] = UInt8(truncatingIfNeeded: rest)
+          rest >>= 8
+        }
+      }
+      return bytes
+    }
+
     /// Appends the low `width` bits (0 ... 64) of `value`.
     public mutating func append(_ value: UInt64, width: Int) {
-      var remaining = width
-      var rest = width == 64 ? value : value & ((1 << UInt64(width)) &- 1)
-      while remaining > 0 {
-        let used = bitCount & 7
-        if used == 0 { bytes.append(0) }
-        let room = 8 - used
-        let take = min(room, remaining)
-        bytes[bytes.count - 1] |= UInt8(truncatingIfNeeded: (rest & ((1 << UInt64(take)) - 1)) << UInt64(used))
-        rest = take == 64 ? 0 : rest >> UInt64(take)
-        remaining -= take
-        bitCount += take
+      precondition(width >= 0 && width <= 64, "a field is 0 ... 64 bits")
+      let field = width == 64 ? value : value & ((1 &<< UInt64(width)) &- 1)
+      pending |= field &<< UInt64(pendingBits)  // pendingBits < 64
+      let room = 64 &- pendingBits
+      guard width >= room else {
+        pendingBits &+= width
+        return
       }
+      // The word is full: the field's first `room` bits completed it, the rest start the next.
+      words.append(pending)
+      pending = room == 64 ? 0 : field >> UInt64(room)
+      pendingBits = width &- room
     }
 
     /// Appends `count` zero bits.
     public mutating func appendZeros(_ count: Int) {
       var remaining = count
       while remaining > 0 {
-        let take = min(remaining, 64)
-        append(0, width: take)
-        remaining -= take
+        let take = min(remaining, 64 &- pendingBits)
+        pendingBits &+= take
+        remaining &-= take
+        if pendingBits == 64 {
+          words.append(pending)
+          pending = 0
+          pendingBits = 0
+        }
       }
     }
   }

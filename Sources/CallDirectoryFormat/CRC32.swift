@@ -30,6 +30,12 @@ public struct CRC32: Sendable {
     unsafe bytes.withUnsafeBytes { buffer in update(unsafe ByteView(buffer)) }
   }
 
+  /// Adds `length` bytes known by their checksum alone, as `update` would add the bytes.
+  /// - Complexity: O(log length).
+  public mutating func update(checksum: UInt32, length: Int) {
+    value = Self.combine(value, checksum, secondLength: length)
+  }
+
   /// The checksum of any bytes followed by their own checksum (little-endian): what every valid
   /// block's whole bytes, trailer included, sum to.
   public static let residue: UInt32 = 0x2144_DF1C

@@ -53,7 +53,7 @@ struct CanonicalRuns {
     guard numbers.lowerBound >= lastStart else { throw .outOfOrder(previous: lastStart, next: numbers.lowerBound) }
     lastStart = numbers.lowerBound
     let run = Run(numbers: numbers, label: labelled ? label : 0)
-    return numbers.count == 1 ? try addSingle(run) : try addRange(run)
+    return numbers.lowerBound == numbers.upperBound ? try addSingle(run) : try addRange(run)
   }
 
   private mutating func addSingle(_ run: Run) throws(Violation) -> Released {

@@ -102,7 +102,7 @@ struct EntrySectionWriter {
     records.appendUInt64LE(UInt64(first))
     // Version 2 record: the offset in 48 bits, the entry count minus one (below 4096) in the top 16.
     records.appendUInt64LE(UInt64(data.count) | UInt64(numbers.count &- 1) << 48)
-    try data.append(EntryBlock.encode(numbers[...], labelIds: labelIds[...], allowDeflate: allowDeflate, using: deflater))
+    try data.append(block: EntryBlock.encode(numbers[...], labelIds: labelIds[...], allowDeflate: allowDeflate, using: deflater))
     total += UInt64(numbers.count)
     numbers.removeAll(keepingCapacity: true)
     labelIds.removeAll(keepingCapacity: true)

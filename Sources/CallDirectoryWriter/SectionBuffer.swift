@@ -23,6 +23,20 @@ struct SectionBuffer {
   /// Appends `bytes`.
   mutating func append(_ bytes: [UInt8]) throws(WriterError) {
     checksum.update(bytes)
+    try store(bytes)
+  }
+
+  /// Appends a block that ends in the checksum of its other bytes (`Block.encode`'s trailer).
+  ///
+  /// Such bytes sum to `CRC32.residue`, so the section's checksum follows without summing
+  /// them a second time.
+  mutating func append(block bytes: [UInt8]) throws(WriterError) {
+    assert(CRC32.checksum(bytes) == CRC32.residue, "a block with its trailer")
+    checksum.update(checksum: CRC32.residue, length: bytes.count)
+    try store(bytes)
+  }
+
+  private mutating func store(_ bytes: [UInt8]) throws(WriterError) {
     count += bytes.count
     if let spool {
       do { try spool.append(bytes) } catch { throw .system(error) }

@@ -6,7 +6,8 @@ import Testing
 /// against the one-field reads lookups use (`BitPacking.field`, `labelId(at:)`), at every width
 /// they specialise: low parts of 0 bits, 1 ... 56 (one eight-byte read), 57 ... 62 (a ninth
 /// byte), label ids of 0 ... 32 bits, and parts shorter than a word, where reads near the end go
-/// through the checked path.
+/// through the checked path. Also the word-at-a-time bit writer the encoders share, and the
+/// checksum of a section made from its blocks'.
 @Suite struct EntryDecodeTests {
   /// Encodes `numbers` with `labelIds` as a raw-or-deflated entry block and calls `body` with its payload.
   private func withPayload(
@@ -91,6 +92,63 @@ import Testing
           #expect(fields == expected, "width \(width), \(count) fields")
         }
       }
+    }
+  }
+
+  /// The writer's word-at-a-time packing puts every bit where section "Bit packing" says: fields
+  /// of every width 0 ... 64 and runs of zeros, across word boundaries, read back one by one.
+  @Test func packedFieldsReadBackAtEveryWidth() {
+    var random = SeededGenerator(seed: 0xB175)
+    for round in 0..<400 {
+      var writer = BitPacking.Writer()
+      var expected: [(offset: Int, width: Int, value: UInt64)] = []
+      var bit = 0
+      for _ in 0..<Int.random(in: 0...40, using: &random) {
+        if Bool.random(using: &random) && round % 2 == 0 {
+          let zeros = Int.random(in: 0...130, using: &random)
+          writer.appendZeros(zeros)
+          expected.append((bit, min(zeros, 64), 0))
+          bit += zeros
+        } else {
+          let width = Int.random(in: 0...64, using: &random)
+          let value = UInt64.random(in: 0...UInt64.max, using: &random)
+          writer.append(value, width: width)
+          expected.append((bit, width, width == 64 ? value : value & ((1 << UInt64(width)) - 1)))
+          bit += width
+        }
+      }
+      let bytes = writer.bytes
+      #expect(bytes.count == (bit + 7) / 8, "round \(round)")
+      unsafe bytes.withUnsafeBytes { raw in
+        let view = unsafe ByteView(raw)
+        for field in expected {
+          #expect(BitPacking.field(view, bitOffset: field.offset, width: field.width) == field.value, "round \(round)")
+        }
+        // Bits after the last field are zero, as the spec requires of every bit string.
+        if bit % 8 != 0 { #expect(view.uncheckedByte(at: bytes.count - 1) >> UInt8(bit % 8) == 0) }
+      }
+    }
+  }
+
+  /// A section's checksum made from its blocks' (the writer's and the verifier's shortcut) is
+  /// the checksum of its bytes: blocks with their trailers sum to the residue, and checksums of
+  /// adjacent pieces combine.
+  @Test func checksumsCombineAndBlocksSumToTheResidue() {
+    var random = SeededGenerator(seed: 0xC3C)
+    for _ in 0..<200 {
+      var whole = CRC32()
+      var pieces = CRC32()
+      var bytes: [UInt8] = []
+      for _ in 0..<Int.random(in: 0...6, using: &random) {
+        var piece = (0..<Int.random(in: 0...300, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
+        piece.appendUInt32LE(CRC32.checksum(piece))  // a block's trailer
+        #expect(CRC32.checksum(piece) == CRC32.residue)
+        whole.update(piece)
+        pieces.update(checksum: CRC32.residue, length: piece.count)
+        bytes += piece
+      }
+      #expect(pieces.value == whole.value)
+      #expect(whole.value == CRC32.checksum(bytes))
     }
   }
 
