@@ -11,7 +11,8 @@
 ///   UTF-8.
 /// - Spaces are data: nothing is trimmed.
 ///
-/// Reading is a single pass, O(*n*) in the input. Fields are slices of the input; only quoted
+/// Reading is a single pass, O(*n*) in the input; unquoted text is scanned a word at a time
+/// (`FieldScan`). Fields are slices of the input; only quoted
 /// fields containing `""` are copied, into a buffer reused across records.
 ///
 /// ```swift
@@ -111,7 +112,9 @@ public struct CSVReader: Sendable {
 
       let start = position
       var index = start
-      while index < end {
+      while true {
+        index = FieldScan.firstStop(in: input, from: index, to: end)
+        guard index < end else { break }
         let byte = input[index]
         if byte == comma {
           if nonASCII { try validate(start..<index, line: fieldLine) }
@@ -130,7 +133,7 @@ public struct CSVReader: Sendable {
           break fieldLoop
         }
         if byte == quote { throw CSVError(kind: .quoteInUnquotedField, line: line) }
-        if byte >= 0x80 { nonASCII = true }
+        nonASCII = true  // the one stop byte left: 0x80 or more
         index += 1
       }
       if nonASCII { try validate(start..<index, line: fieldLine) }

@@ -151,4 +151,24 @@ struct ListingCSVReaderTests {
     #expect(CSVError(kind: .characterAfterClosingQuote(0x78), line: 2).message.hasPrefix("'x' after a closing quote"))
     #expect(CSVError(kind: .characterAfterClosingQuote(0x09), line: 2).message.hasPrefix("byte 0x9 after"))
   }
+  /// The word-at-a-time scan stops where a byte-by-byte one does: at every stop byte placed at
+  /// every position of a word and near the end, among text that shares bits with the stop bytes
+  /// (0x2B, 0x2D, 0x0B, 0x7F), and after a stop byte where a borrow could mark the byte above.
+  @Test("The field scan stops at the first stop byte")
+  func fieldScanAgreesWithAByteByByteScan() {
+    let stops: Set<UInt8> = [0x2C, 0x22, 0x0A, 0x0D]
+    func naive(_ bytes: [UInt8], _ start: Int, _ end: Int) -> Int {
+      (start..<end).first { stops.contains(bytes[$0]) || bytes[$0] >= 0x80 } ?? end
+    }
+    var random = SeededGenerator(seed: 0xF5CA)
+    let text: [UInt8] = [0x2B, 0x2D, 0x0B, 0x7F, 0x00, 0x01, 0x61, 0x39, 0x20, 0x2C, 0x22, 0x0A, 0x0D, 0x80, 0xC3, 0xFF]
+    for _ in 0..<5_000 {
+      let count = Int.random(in: 0...40, using: &random)
+      // Mostly plain text, a stop byte now and then.
+      let bytes = (0..<count).map { _ in text[Int.random(in: 0..<(Bool.random(using: &random) ? 9 : text.count), using: &random)] }
+      let start = Int.random(in: 0...count, using: &random)
+      let end = Int.random(in: start...count, using: &random)
+      #expect(FieldScan.firstStop(in: bytes, from: start, to: end) == naive(bytes, start, end), "\(bytes) \(start)..<\(end)")
+    }
+  }
 }
