@@ -26,14 +26,8 @@ extension CallDirectoryReader {
   @inlinable @inline(__always)  // as `forEachBlocking`; a label the consumer only reads costs no reference count
   public func forEachIdentification<E: Error>(_ body: (Int64, String) throws(E) -> Void) throws(StreamError<E>) {
     var recent = RecentLabels(labelCount: labelCount)
-    var cursor = cursor(.identification)
-    while true {
-      let block: (numbers: ArraySlice<Int64>, labelIds: ArraySlice<UInt32>)
-      do throws(FormatError) {
-        guard let next = try cursor.takeBlock() else { return }
-        block = next
-      } catch { throw .format(error) }
-      for (number, id) in zip(block.numbers, block.labelIds) {
+    try forEachBlock(.identification) { (numbers, labelIds) throws(StreamError<E>) in
+      for (number, id) in zip(numbers, labelIds) {
         let slot: Int
         do throws(FormatError) { slot = try recent.slot(for: id, from: labelCache) } catch { throw .format(error) }
         do throws(E) { try body(number, recent[slot]) } catch { throw .consumer(error) }
