@@ -6,18 +6,29 @@ import CallDirectoryFormat
 /// once every label has been seen (`sortedOrder()`).
 struct LabelTable: Sendable {
   private(set) var labels: [[UInt8]] = []
-  private var ids: [[UInt8]: UInt32] = [:]
+  private var ids: [Key: UInt32] = [:]
+
+  /// A label's bytes as a dictionary key, hashed in one call over the whole buffer: `[UInt8]`'s
+  /// own hashing feeds the hasher a byte at a time, which made the lookup most of a pack of
+  /// mostly distinct labels.
+  private struct Key: Hashable, Sendable {
+    let bytes: [UInt8]
+
+    func hash(into hasher: inout Hasher) {
+      unsafe bytes.withUnsafeBytes { unsafe hasher.combine(bytes: $0) }
+    }
+  }
 
   /// The id of `label`, added if new; `number` names the entry in errors.
   /// - Throws: `WriterError` for an empty, too long or invalid UTF-8 label, or too many labels.
   mutating func id(of label: [UInt8], for number: Int64) throws(WriterError) -> UInt32 {
     guard Limits.isValidLabelLength(label.count) else { throw .badLabelLength(number: number, length: label.count) }
-    if let known = ids[label] { return known }
+    if let known = ids[Key(bytes: label)] { return known }
     guard UTF8Validation.isValid(label) else { throw .invalidUTF8(number: number) }
     guard labels.count < Int(UInt32.max) else { throw .tooManyLabels }
     let id = UInt32(labels.count)
     labels.append(label)
-    ids[label] = id
+    ids[Key(bytes: label)] = id
     return id
   }
 
