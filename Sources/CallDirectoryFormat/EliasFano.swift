@@ -169,8 +169,9 @@ public struct EliasFanoView: Sendable {
   /// Decodes every offset into `numbers[1...]` as `first + offset`, and checks the encoding.
   ///
   /// Two passes over the block: the low parts are unpacked first at fixed width, then the walk
-  /// over the high words adds each high part. Each loop does one thing, so neither carries the
-  /// other's branches, and the second reads the first's results from the cache.
+  /// over the high words (once their ones are counted) adds each high part. Each loop does one
+  /// thing, so neither carries the other's branches, and the second reads the first's results
+  /// from the cache.
   ///
   /// - Parameter numbers: `count + 1` numbers; entry 0 (the first number) is left as it is.
   ///   Entries the walk did not reach are unspecified when the result is not `nil`.

@@ -12,8 +12,8 @@
 /// - Spaces are data: nothing is trimmed.
 ///
 /// Reading is a single pass, O(*n*) in the input; unquoted text is scanned a word at a time
-/// (`FieldScan`). Fields are slices of the input; only quoted
-/// fields containing `""` are copied, into a buffer reused across records.
+/// (`FieldScan`). Fields are slices of the input; only quoted fields containing `""` are copied,
+/// into a buffer reused across records.
 ///
 /// ```swift
 /// var reader = CSVReader(bytes)

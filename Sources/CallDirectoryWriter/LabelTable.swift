@@ -9,7 +9,7 @@ struct LabelTable: Sendable {
   private var ids: [Key: UInt32] = [:]
 
   /// A label's bytes as a dictionary key, hashed in one call over the whole buffer: `[UInt8]`'s
-  /// own hashing feeds the hasher a byte at a time, which made the lookup most of a pack of
+  /// own hashing feeds the hasher a byte at a time, which made the lookup a third of a pack of
   /// mostly distinct labels.
   private struct Key: Hashable, Sendable {
     let bytes: [UInt8]
