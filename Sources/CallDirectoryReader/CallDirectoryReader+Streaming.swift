@@ -18,14 +18,15 @@ extension CallDirectoryReader {
 
   /// Calls `body` with every identification number and its label in ascending number order.
   ///
-  /// Checksums are checked as in `forEachBlocking`. Memory: one entry block, a table of the labels
-  /// last handed out (at most 65,536, about 1.5 MiB), plus the decoded label blocks the reader's
-  /// label cache keeps (at most its budget, 2 MiB of label bytes by default).
+  /// Checksums are checked as in `forEachBlocking`. Memory: one entry block and the reader's
+  /// label cache (decoded label blocks up to its budget, 2 MiB of label bytes by default), which
+  /// the stream reads in place once it holds the whole label table; until then, or for a table
+  /// over the budget, a table of the labels last handed out (at most 65,536, about 1.25 MiB).
   /// - Throws: `FormatError` for a damaged block or label, or what `body` throws.
   /// - Complexity: O(n), plus decoding each label block once while the cache holds them.
   @inlinable @inline(__always)  // as `forEachBlocking`; a label the consumer only reads costs no reference count
   public func forEachIdentification<E: Error>(_ body: (Int64, String) throws(E) -> Void) throws(StreamError<E>) {
-    var recent = RecentLabels(labelCount: labelCount)
+    var recent = RecentLabels(labelCount: labelCount, cache: labelCache)
     try forEachBlock(.identification) { (numbers, labelIds) throws(StreamError<E>) in
       for (number, id) in zip(numbers, labelIds) {
         let slot: Int

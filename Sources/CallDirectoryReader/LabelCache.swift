@@ -8,11 +8,14 @@ import Synchronization
 /// order (a CallKit feed) or at random (calls coming in) touch label blocks at random: a cache that
 /// holds the whole table when it fits the budget turns every later read into an array access.
 /// Blocks are decoded with every check (`LabelDecoder`), outside the lock; when the budget is
-/// exceeded the oldest blocks are dropped. Safe to share between threads.
+/// exceeded the oldest blocks are dropped. Once every block has been decoded without one dropped,
+/// the blocks become one array of every label by id (`whole`), which a stream reads directly
+/// instead of copying labels into a table of its own. Safe to share between threads.
 @usableFromInline
 final class LabelCache: Sendable {
   /// The default budget: the label bytes of the blocks kept, about the table of a 50,000-label
-  /// directory. The memory used is about twice the budget (string headers and the block map).
+  /// directory. The memory used is the label bytes plus about 70 bytes a label (a String's
+  /// storage and its place in an array): 4.5 MB for a table of 45,000 labels of 20 to 30 bytes.
   static let defaultBudget = 2 << 20
 
   private struct State {
@@ -23,6 +26,22 @@ final class LabelCache: Sendable {
     var order: [Int] = []
     var next = 0
     var bytes = 0
+    /// Every label by id, once every block is cached and none was dropped; `blocks` and `order`
+    /// are then released, and nothing changes any more.
+    var whole: [String] = []
+
+    /// Joins the blocks, every one cached, into `whole`: once a reader's life, O(labels), under the
+    /// lock (readers meanwhile wait for one copy of the label references). The blocks were located
+    /// through a checked index, so they hold `labelCount` labels; anything else keeps the blocks.
+    mutating func makeWhole(labelCount: Int) {
+      var labels: [String] = []
+      labels.reserveCapacity(labelCount)
+      for block in blocks { labels.append(contentsOf: block) }
+      guard labels.count == labelCount else { return }
+      whole = labels
+      blocks = []
+      order = []
+    }
   }
 
   private let layout: DirectoryLayout
@@ -38,27 +57,40 @@ final class LabelCache: Sendable {
   /// - Throws: `FormatError` with file offsets, `.labelIdOutOfRange` when there is no label `id`.
   /// - Complexity: O(log label blocks); O(block size) when its block is not cached.
   func label(_ id: Int) throws(FormatError) -> String {
+    let whole = whole()
+    if id >= 0 && id < whole.count { return whole[id] }
     let (first, labels) = try block(containing: id)
-    return labels[id - first]
+    return labels[labels.startIndex + (id - first)]
+  }
+
+  /// Every label by id once the whole table has been decoded within the budget (each block
+  /// checked as `label(_:)` checks it, the label index too); empty before, and for a table
+  /// larger than the budget.
+  /// - Complexity: O(1): the array is shared, not copied.
+  @usableFromInline
+  func whole() -> [String] {
+    state.withLock { $0.whole }
   }
 
   /// The labels of the block that holds label `id`, and the id of its first label, checked as
   /// `label(_:)` checks them: for readers that take a block's labels at once.
   /// - Throws: `FormatError` as `label(_:)` does.
   /// - Complexity: as `label(_:)`.
-  func block(containing id: Int) throws(FormatError) -> (first: Int, labels: [String]) {
+  func block(containing id: Int) throws(FormatError) -> (first: Int, labels: ArraySlice<String>) {
     guard let located = try layout.labelIndex.locateOrThrow(id, in: layout) else {
       throw FormatError(.labelIdOutOfRange(id: UInt32(truncatingIfNeeded: id), labelCount: layout.labelIndex.labelCount), at: 0)
     }
     let first = id - located.position
-    let cached = state.withLock { state -> [String] in
-      located.block < state.blocks.count ? state.blocks[located.block] : []
+    let cached = state.withLock { state -> ArraySlice<String> in
+      if !state.whole.isEmpty { return state.whole[first..<(first + located.count)] }
+      return located.block < state.blocks.count ? state.blocks[located.block][...] : []
     }
     if !cached.isEmpty { return (first, cached) }
     let labels = try LabelDecoder.decode(layout: layout, block: located.block)
     let size = labels.reduce(0) { $0 + $1.utf8.count }
     let blockCount = layout.labelIndex.blockCount
     state.withLock { state in
+      guard state.whole.isEmpty else { return }
       if state.blocks.isEmpty { state.blocks = Array(repeating: [], count: blockCount) }  // 8 bytes a block
       guard state.blocks[located.block].isEmpty else { return }
       state.blocks[located.block] = labels
@@ -74,8 +106,9 @@ final class LabelCache: Sendable {
         state.order.removeFirst(state.next)
         state.next = 0
       }
+      if state.next == 0 && state.order.count == blockCount { state.makeWhole(labelCount: layout.labelIndex.labelCount) }
     }
-    return (first, labels)
+    return (first, labels[...])
   }
 }
 

@@ -1,13 +1,15 @@
 import CallDirectoryFormat
 
-/// The labels one stream (`forEachIdentification`, `forEachIdentificationRun`) handed out last,
-/// by id: a direct-mapped table in front of the reader's shared `LabelCache`.
+/// The labels one stream (`forEachIdentification`, `forEachIdentificationRun`) hands out, by id:
+/// the cache's array of every label when the cache holds the whole table, else a direct-mapped
+/// table of the labels handed out last, in front of the reader's shared `LabelCache`.
 ///
 /// Streams read identification entries in number order, so their label ids come at random; each
 /// id through the shared cache costs a search of the label index, a lock and a copy of a block's
-/// labels. A slot an id (`id mod capacity`) turns a repeated id into an array access. The table belongs to one
-/// stream, so it needs no lock, and it is bounded: at most 65,536 slots (about 1.5 MiB), fewer
-/// for a smaller label table.
+/// labels. The cache's whole table makes a label one array access with nothing to fill or free.
+/// Without it, a slot an id (`id mod capacity`) turns a repeated id into an array access: the
+/// table belongs to one stream, so it needs no lock, and it is bounded: at most 65,536 slots
+/// (20 bytes each, about 1.25 MiB), fewer for a smaller label table.
 ///
 /// Its hits are inlinable, so that a stream inlined into its consumer hands out a label without
 /// a call, and the consumer's optimizer can drop the reference count of a label it only reads.
@@ -16,52 +18,75 @@ struct RecentLabels {
   /// The most slots a table has.
   @usableFromInline static let maximumCapacity = 1 << 16
 
-  /// A label and its id, together so that a lookup reads one place: `UInt32.max` for none
-  /// (label ids are below the label count, a u32).
-  @usableFromInline
-  struct Slot {
-    @usableFromInline var id: UInt32
-    @usableFromInline var label: String
-  }
-
-  @usableFromInline var slots: [Slot]
+  /// The label in each slot: the cache's whole table, shared, where slot and id are the same;
+  /// else this stream's own slots. One array in both cases, so that a read borrows the label
+  /// from one place and a consumer that only reads it costs no reference count.
+  @usableFromInline var labels: [String]
+  /// The id in each of this stream's own slots, `UInt32.max` for none (label ids are below the
+  /// label count, a u32); empty with the whole table.
+  @usableFromInline var ids: [UInt32]
   @usableFromInline let mask: Int
 
-  /// A table with a slot for each of `labelCount` labels, up to `maximumCapacity` slots (a power
-  /// of two; tests choose fewer to make ids share slots).
+  /// The labels of `cache`: its whole table when it has one, else a table with a slot for each
+  /// of `labelCount` labels, up to `maximumCapacity` slots (a power of two; tests choose fewer to
+  /// make ids share slots).
   @usableFromInline
-  init(labelCount: Int, maximumCapacity: Int = RecentLabels.maximumCapacity) {
+  init(labelCount: Int, cache: LabelCache, maximumCapacity: Int = RecentLabels.maximumCapacity) {
+    let whole = cache.whole()
+    guard whole.isEmpty else {
+      labels = whole
+      ids = []
+      mask = 0
+      return
+    }
     var capacity = 1
     while capacity < min(labelCount, maximumCapacity) { capacity <<= 1 }
-    slots = Array(repeating: Slot(id: .max, label: ""), count: capacity)
+    labels = Array(repeating: "", count: capacity)
+    ids = Array(repeating: .max, count: capacity)
     mask = capacity - 1
   }
 
+  /// Whether the slots are the cache's whole table.
+  @usableFromInline var isWhole: Bool { ids.isEmpty }
+
   /// The label in `slot`; `slot(for:from:)` says which slot holds a label.
   @inlinable
-  subscript(slot: Int) -> String { slots[slot].label }
+  subscript(slot: Int) -> String { labels[slot] }
 
   /// The slot that holds label `id`, filled from `cache` (checked there) unless it holds it already.
   ///
-  /// Callers read `self[slot]`.
+  /// Callers read `self[slot]`. With the whole table the slot is the id; an id past the table
+  /// goes to `fill`, whose cache throws for it.
   /// - Throws: `FormatError` as `LabelCache.label(_:)` does.
   @inlinable
   mutating func slot(for id: UInt32, from cache: LabelCache) throws(FormatError) -> Int {
+    if ids.isEmpty { return Int(id) < labels.count ? Int(id) : try fill(id, from: cache) }
     let slot = Int(id) & mask
-    if slots[slot].id != id { try fill(id, from: cache) }
+    if ids[slot] != id { return try fill(id, from: cache) }
     return slot
   }
 
   /// Fills the slots of every label of `id`'s block, which the cache hands over at once: a
   /// stream meets the rest of them soon, and one call a block costs far less than one a label.
+  /// When that block completes the cache's whole table, the stream switches to it (the slots
+  /// are freed). Returns the slot that now holds `id`.
   @usableFromInline
-  mutating func fill(_ id: UInt32, from cache: LabelCache) throws(FormatError) {
+  mutating func fill(_ id: UInt32, from cache: LabelCache) throws(FormatError) -> Int {
     let (first, block) = try cache.block(containing: Int(id))
+    let whole = cache.whole()
+    guard whole.isEmpty else {
+      labels = whole
+      ids = []
+      return Int(id)
+    }
     for (position, label) in block.enumerated() {
       let labelId = first + position  // below the label count, a u32
-      slots[labelId & mask] = Slot(id: UInt32(truncatingIfNeeded: labelId), label: label)
+      labels[labelId & mask] = label
+      ids[labelId & mask] = UInt32(truncatingIfNeeded: labelId)
     }
     // A block longer than the table wraps around it: `id` goes in last, so its slot holds it.
-    slots[Int(id) & mask] = Slot(id: id, label: block[Int(id) - first])
+    labels[Int(id) & mask] = block[block.startIndex + (Int(id) - first)]
+    ids[Int(id) & mask] = id
+    return Int(id) & mask
   }
 }

@@ -156,6 +156,9 @@ struct Summary {
   var streamRate = Double.nan
   /// Streaming identification entries a second as numbers and label ids (no String an entry).
   var streamLabelIdRate: Double?
+  /// Streaming identification entries a second with a String an entry, the first stream of a
+  /// newly opened reader (its label cache empty).
+  var streamFirstRate: Double?
   /// The largest growth of dirty memory while streaming, in KiB.
   var streamDirtyKiB: Int?
   /// Verifier entries a second.
@@ -290,7 +293,9 @@ struct Targets {
         "streaming: at least 50M entries/s (\(summary.dataset), label ids)", Format.millions(idRate) + " M/s", idRate >= 50e6)
       targets.add(
         "streaming: at least 50M entries/s (\(summary.dataset), a label String an entry)",
-        Format.millions(summary.streamRate) + " M/s", summary.streamRate >= 50e6)
+        Format.millions(summary.streamRate) + " M/s"
+          + (summary.streamFirstRate.map { " (a new reader's first stream: " + Format.millions($0) + ")" } ?? ""),
+        summary.streamRate >= 50e6)
     }
     for summary in summaries {
       if let dirty = summary.streamDirtyKiB {

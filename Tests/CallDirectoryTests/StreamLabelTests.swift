@@ -16,21 +16,61 @@ import Testing
 
   private static func reader() throws -> CallDirectoryReader { try CallDirectoryReader(bytes: try bytes()) }
 
-  /// Ids that share a slot replace each other; every read still gives the id's own label.
-  @Test(arguments: [1, 4, 64, 1 << 16])
-  func slotsGiveEachIdItsLabel(capacity: Int) throws {
+  /// Ids that share a slot replace each other; every read still gives the id's own label. With a
+  /// small budget the cache never holds the whole table, so the slots serve to the end; with the
+  /// default one the stream switches to the whole table once the cache has it.
+  @Test(arguments: [1, 4, 64, 1 << 16], [2_000, LabelCache.defaultBudget])
+  func slotsGiveEachIdItsLabel(capacity: Int, budget: Int) throws {
     let seed: UInt64 = 0x51075
     var random = SeededGenerator(seed: seed)
     let reader = try Self.reader()
-    var recent = RecentLabels(labelCount: reader.labelCount, maximumCapacity: capacity)
+    let cache = withExtendedLifetime(reader) { LabelCache(layout: reader.layout, budget: budget) }
+    var recent = RecentLabels(labelCount: reader.labelCount, cache: cache, maximumCapacity: capacity)
     for _ in 0..<4000 {
       // Repeats are likely: half the draws come from the first 8 ids.
       let id = Bool.random(using: &random) ? Int.random(in: 0..<8, using: &random) : Int.random(in: 0..<reader.labelCount, using: &random)
-      let slot = try recent.slot(for: UInt32(id), from: reader.labelCache)
-      #expect(slot < capacity)
+      let slot = try withExtendedLifetime(reader) { try recent.slot(for: UInt32(id), from: cache) }
+      #expect(recent.isWhole ? slot == id : slot < capacity)
       #expect(recent[slot] == (try reader.label(id: id)), "seed \(seed), id \(id)")
     }
-    #expect(throws: FormatError.self) { try recent.slot(for: UInt32(reader.labelCount), from: reader.labelCache) }
+    #expect(recent.isWhole == (budget > 2_000))
+    #expect(throws: FormatError.self) { try withExtendedLifetime(reader) { try recent.slot(for: UInt32(reader.labelCount), from: cache) } }
+  }
+
+  /// The first stream fills its own table and leaves the cache holding the whole label table; the
+  /// next stream reads that table and gives the same entries and labels.
+  @Test func streamsBeforeAndAfterTheWholeTableAgree() throws {
+    let reader = try Self.reader()
+    #expect(reader.labelCache.whole().isEmpty)
+    var first: [(Int64, String)] = []
+    try reader.forEachIdentification { first.append(($0, $1)) }
+    let whole = reader.labelCache.whole()
+    #expect(whole.count == reader.labelCount)
+    for id in [0, 1, 599, reader.labelCount - 1] { #expect(whole[id] == (try reader.label(id: id))) }
+    #expect(RecentLabels(labelCount: reader.labelCount, cache: reader.labelCache).isWhole)
+    var second: [(Int64, String)] = []
+    try reader.forEachIdentification { second.append(($0, $1)) }
+    #expect(second.count == 2500)
+    #expect(second.map(\.0) == first.map(\.0))
+    #expect(second.map(\.1) == first.map(\.1))
+    #expect(try reader.label(id: reader.labelCount) == nil)
+  }
+
+  /// A table larger than the cache's budget never becomes whole: blocks are dropped and decoded
+  /// again, and every label still comes out right, through a stream's table too.
+  @Test func aTableOverTheBudgetStaysInBlocks() throws {
+    let reader = try Self.reader()
+    let small = withExtendedLifetime(reader) { LabelCache(layout: reader.layout, budget: 2_000) }
+    var recent = RecentLabels(labelCount: reader.labelCount, cache: small)
+    for round in 0..<2 {
+      for id in 0..<reader.labelCount {
+        let expected = try reader.label(id: id)
+        #expect(try withExtendedLifetime(reader) { try small.label(id) } == expected, "round \(round), id \(id)")
+        let slot = try withExtendedLifetime(reader) { try recent.slot(for: UInt32(id), from: small) }
+        #expect(recent[slot] == expected, "round \(round), id \(id)")
+      }
+      #expect(small.whole().isEmpty)
+    }
   }
 
   /// The label-id stream gives the entries the label stream gives, with the ids of their labels.
