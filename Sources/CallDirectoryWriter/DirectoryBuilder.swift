@@ -62,7 +62,8 @@ public struct DirectoryBuilder: Sendable {
   /// - Throws: `WriterError` when the number is out of range or the label is empty or too long.
   /// - Complexity: amortised O(label length).
   public mutating func identify(_ number: Int64, label: String) throws(WriterError) {
-    try identify(number, utf8: Array(label.utf8))
+    guard Limits.isValidNumber(number) else { throw .numberOutOfRange(number) }
+    identification.append(IdentificationEntry(number: number, label: try labels.id(of: label, for: number)))
   }
 
   /// Adds a number to identify with a label given as UTF-8 bytes.
@@ -70,7 +71,7 @@ public struct DirectoryBuilder: Sendable {
   ///   empty or too long.
   public mutating func identify(_ number: Int64, utf8 label: [UInt8]) throws(WriterError) {
     guard Limits.isValidNumber(number) else { throw .numberOutOfRange(number) }
-    identification.append(IdentificationEntry(number: number, label: try labelId(label, for: number)))
+    identification.append(IdentificationEntry(number: number, label: try labels.id(of: label, for: number)))
   }
 
   /// Adds a range of numbers to block, both ends included; a one-number range is a single entry.
@@ -95,17 +96,12 @@ public struct DirectoryBuilder: Sendable {
   /// - Throws: `WriterError` when an end is out of range or the label is invalid.
   public mutating func identify(_ range: ClosedRange<Int64>, label: String) throws(WriterError) {
     try Self.check(range)
-    let bytes = Array(label.utf8)
-    if range.lowerBound == range.upperBound { return try identify(range.lowerBound, utf8: bytes) }
-    identificationRanges.append(IdentificationRange(range: range, label: try labelId(bytes, for: range.lowerBound)))
+    if range.lowerBound == range.upperBound { return try identify(range.lowerBound, label: label) }
+    identificationRanges.append(IdentificationRange(range: range, label: try labels.id(of: label, for: range.lowerBound)))
   }
 
   private static func check(_ range: ClosedRange<Int64>) throws(WriterError) {
     try DirectoryStreamWriter.check(range)
-  }
-
-  private mutating func labelId(_ label: [UInt8], for number: Int64) throws(WriterError) -> UInt32 {
-    try labels.id(of: label, for: number)
   }
 
   /// The directory file's bytes.

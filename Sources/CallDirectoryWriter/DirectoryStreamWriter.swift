@@ -42,7 +42,8 @@ public struct DirectoryStreamWriter {
     self.options = options
     self.temporaryDirectory = temporaryDirectory
     blocking = try EntrySectionWriter(identification: false, options: options, spoolingIn: temporaryDirectory)
-    identifications = try SectionBuffer(spoolingIn: temporaryDirectory)
+    // Records with provisional label ids, replayed with the final ones at the end.
+    identifications = try SectionBuffer(spoolingIn: temporaryDirectory, checksummed: false)
     record.reserveCapacity(12)
   }
 
@@ -75,7 +76,8 @@ public struct DirectoryStreamWriter {
   /// - Throws: `WriterError` for an invalid number or label, `.outOfOrder`, or a conflict with
   ///   an earlier entry or range.
   public mutating func identify(_ number: Int64, label: String) throws(WriterError) {
-    try identify(number, utf8: Array(label.utf8))
+    guard Limits.isValidNumber(number) else { throw .numberOutOfRange(number) }
+    try add(identification: number...number, label: try labels.id(of: label, for: number))
   }
 
   /// Adds a number to identify with a label given as UTF-8 bytes; numbers must not decrease.
@@ -89,7 +91,7 @@ public struct DirectoryStreamWriter {
   /// - Throws: as `identify(_:label:)`, and `.invalidRange`.
   public mutating func identify(_ range: ClosedRange<Int64>, label: String) throws(WriterError) {
     try Self.check(range)
-    try add(identification: range, label: try labels.id(of: Array(label.utf8), for: range.lowerBound))
+    try add(identification: range, label: try labels.id(of: label, for: range.lowerBound))
   }
 
   static func check(_ range: ClosedRange<Int64>) throws(WriterError) {

@@ -4,44 +4,146 @@ import CallDirectoryFormat
 ///
 /// Ids here are provisional: the file numbers labels in ascending byte order, which is known only
 /// once every label has been seen (`sortedOrder()`).
+///
+/// Every entry of a pack asks for its label's id, so the table is built for that question: the
+/// labels' bytes lie back to back in one array, and an open-addressing hash table maps a label's
+/// hash to its id. Asking for a known label reads the caller's bytes in place (a `String`'s own
+/// UTF-8, with no array made an entry) and compares them with one stored label, almost always the
+/// right one, since each slot keeps 32 bits of the hash beside the id.
 struct LabelTable: Sendable {
-  private(set) var labels: [[UInt8]] = []
-  private var ids: [Key: UInt32] = [:]
+  /// Every label's bytes, back to back, in order of id.
+  private var bytes: [UInt8] = []
+  /// Where each label starts in `bytes`, and one past the last: label `i` is
+  /// `bytes[starts[i] ..< starts[i + 1]]`.
+  private var starts: [Int] = [0]
+  /// The hash table, linear probing, a power of two in size and at most half full: 0 for an
+  /// empty slot, else the label's id + 1 in the low 32 bits and the high 32 bits of its hash in
+  /// the high ones.
+  private var slots = [UInt64](repeating: 0, count: 64)
 
-  /// A label's bytes as a dictionary key, hashed in one call over the whole buffer: `[UInt8]`'s
-  /// own hashing feeds the hasher a byte at a time, which made the lookup a third of a pack of
-  /// mostly distinct labels.
-  private struct Key: Hashable, Sendable {
-    let bytes: [UInt8]
+  /// The number of distinct labels.
+  var count: Int { starts.count - 1 }
 
-    func hash(into hasher: inout Hasher) {
-      unsafe bytes.withUnsafeBytes { unsafe hasher.combine(bytes: $0) }
-    }
+  /// The id of `label`, added if new; `number` names the entry in errors. A `String` is valid
+  /// UTF-8 already, so only its length is checked.
+  /// - Throws: `WriterError` for an empty or too long label, or too many labels.
+  /// - Complexity: O(label length), amortised.
+  mutating func id(of label: String, for number: Int64) throws(WriterError) -> UInt32 {
+    var label = label
+    return try label.withUTF8 { unsafe self.id(of: $0, isValidUTF8: true, for: number) }.get()
   }
 
   /// The id of `label`, added if new; `number` names the entry in errors.
   /// - Throws: `WriterError` for an empty, too long or invalid UTF-8 label, or too many labels.
+  /// - Complexity: O(label length), amortised.
   mutating func id(of label: [UInt8], for number: Int64) throws(WriterError) -> UInt32 {
-    guard Limits.isValidLabelLength(label.count) else { throw .badLabelLength(number: number, length: label.count) }
-    if let known = ids[Key(bytes: label)] { return known }
-    guard UTF8Validation.isValid(label) else { throw .invalidUTF8(number: number) }
-    guard labels.count < Int(UInt32.max) else { throw .tooManyLabels }
-    let id = UInt32(labels.count)
-    labels.append(label)
-    ids[Key(bytes: label)] = id
-    return id
+    try unsafe label.withUnsafeBufferPointer { unsafe self.id(of: $0, isValidUTF8: false, for: number) }.get()
+  }
+
+  /// The lookup and insertion itself, on bytes that live for the call.
+  private mutating func id(
+    of label: UnsafeBufferPointer<UInt8>, isValidUTF8: Bool, for number: Int64
+  ) -> Result<UInt32, WriterError> {
+    guard Limits.isValidLabelLength(label.count) else { return .failure(.badLabelLength(number: number, length: label.count)) }
+    let hash = unsafe Self.hash(label)
+    let tag = hash & 0xFFFF_FFFF_0000_0000
+    let mask = slots.count - 1
+    var slot = Int(truncatingIfNeeded: hash) & mask
+    while slots[slot] != 0 {
+      let entry = slots[slot]
+      let id = Int(truncatingIfNeeded: entry & 0xFFFF_FFFF) - 1
+      if entry & 0xFFFF_FFFF_0000_0000 == tag, unsafe holds(id, label) { return .success(UInt32(id)) }
+      slot = (slot + 1) & mask
+    }
+    guard unsafe isValidUTF8 || UTF8Validation.isValid(label) else { return .failure(.invalidUTF8(number: number)) }
+    guard count < Int(UInt32.max) else { return .failure(.tooManyLabels) }
+    let id = UInt32(count)  // below UInt32.max, so id + 1 fits the slot's 32 bits
+    unsafe bytes.append(contentsOf: label)
+    starts.append(bytes.count)
+    slots[slot] = tag | UInt64(id + 1)
+    if count * 2 > slots.count { grow() }
+    return .success(id)
+  }
+
+  /// Whether label `id` is `label`, compared eight bytes at a time.
+  private func holds(_ id: Int, _ label: UnsafeBufferPointer<UInt8>) -> Bool {
+    let start = starts[id]
+    guard starts[id + 1] - start == label.count else { return false }
+    return unsafe bytes.withUnsafeBytes { arena in
+      let other = UnsafeRawBufferPointer(label)
+      var offset = 0
+      while offset + 8 <= other.count {
+        // Both reads end inside their labels: `offset + 8 <= count` of each.
+        let x = unsafe arena.loadUnaligned(fromByteOffset: start + offset, as: UInt64.self)
+        let y = unsafe other.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+        guard x == y else { return false }
+        offset += 8
+      }
+      while offset < other.count {
+        guard unsafe arena[start + offset] == other[offset] else { return false }
+        offset += 1
+      }
+      return true
+    }
+  }
+
+  /// Doubles the hash table and places every label again.
+  private mutating func grow() {
+    var grown = [UInt64](repeating: 0, count: slots.count * 2)
+    let mask = grown.count - 1
+    unsafe bytes.withUnsafeBufferPointer { arena in
+      for id in 0..<count {
+        let hash = unsafe Self.hash(UnsafeBufferPointer(rebasing: arena[starts[id]..<starts[id + 1]]))
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        while grown[slot] != 0 { slot = (slot + 1) & mask }
+        grown[slot] = hash & 0xFFFF_FFFF_0000_0000 | UInt64(id + 1)
+      }
+    }
+    slots = grown
+  }
+
+  /// A label's hash: the standard library's hasher, seeded per process, so that no list of
+  /// labels can be made to collide on purpose.
+  private static func hash(_ label: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    var hasher = Hasher()
+    unsafe hasher.combine(bytes: UnsafeRawBufferPointer(label))
+    return UInt64(bitPattern: Int64(hasher.finalize()))
   }
 
   /// The text of the label with provisional id `id`, for messages.
   func text(_ id: UInt32) -> String {
-    Int(id) < labels.count ? String(decoding: labels[Int(id)], as: UTF8.self) : "#\(id)"
+    Int(id) < count ? String(decoding: bytes[starts[Int(id)]..<starts[Int(id) + 1]], as: UTF8.self) : "#\(id)"
   }
 
   /// The labels in ascending byte order, and for each provisional id its id in that order.
+  /// - Complexity: O(L log L) comparisons of labels, each eight bytes at a time.
   func sortedOrder() -> (sorted: [[UInt8]], newId: [UInt32]) {
-    let order = labels.indices.sorted { labels[$0].lexicographicallyPrecedes(labels[$1]) }
-    var newId = [UInt32](repeating: 0, count: labels.count)
+    let order = unsafe bytes.withUnsafeBytes { arena in
+      (0..<count).sorted { unsafe Self.precedes(starts[$0]..<starts[$0 + 1], starts[$1]..<starts[$1 + 1], in: arena) }
+    }
+    var newId = [UInt32](repeating: 0, count: count)
     for (rank, original) in order.enumerated() { newId[original] = UInt32(rank) }
-    return (order.map { labels[$0] }, newId)
+    return (order.map { Array(bytes[starts[$0]..<starts[$0 + 1]]) }, newId)
+  }
+
+  /// Whether the bytes at `a` sort before those at `b`, unsigned and byte by byte, a proper
+  /// prefix first. Both ranges lie inside `arena`; every eight-byte read ends inside its range.
+  private static func precedes(_ a: Range<Int>, _ b: Range<Int>, in arena: UnsafeRawBufferPointer) -> Bool {
+    let common = min(a.count, b.count)
+    var offset = 0
+    while offset + 8 <= common {
+      // Big-endian words compare as their bytes do.
+      let x = UInt64(bigEndian: unsafe arena.loadUnaligned(fromByteOffset: a.lowerBound + offset, as: UInt64.self))
+      let y = UInt64(bigEndian: unsafe arena.loadUnaligned(fromByteOffset: b.lowerBound + offset, as: UInt64.self))
+      if x != y { return x < y }
+      offset += 8
+    }
+    while offset < common {
+      let x = unsafe arena[a.lowerBound + offset]
+      let y = unsafe arena[b.lowerBound + offset]
+      if x != y { return x < y }
+      offset += 1
+    }
+    return a.count < b.count
   }
 }

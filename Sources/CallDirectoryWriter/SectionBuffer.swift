@@ -6,13 +6,18 @@ import CallDirectorySystem
 struct SectionBuffer {
   private var memory: [UInt8] = []
   private let spool: SpoolFile?
-  /// The CRC-32 of the bytes appended so far.
+  /// Whether `checksum` is kept: not for a writer's scratch list, which no section copies.
+  private let checksummed: Bool
+  /// The CRC-32 of the bytes appended so far (of none when the buffer is not `checksummed`).
   private(set) var checksum = CRC32()
   /// The bytes appended so far.
   private(set) var count = 0
 
   /// An empty section kept in memory, or, when `directory` is given, in a spool file there.
-  init(spoolingIn directory: String?) throws(WriterError) {
+  /// - Parameter checksummed: `false` for a scratch list: appending 12-byte records one by one,
+  ///   a CRC-32 call each was a tenth of packing an identification list.
+  init(spoolingIn directory: String?, checksummed: Bool = true) throws(WriterError) {
+    self.checksummed = checksummed
     if let directory {
       do { spool = try SpoolFile(in: directory) } catch { throw .system(error) }
     } else {
@@ -22,7 +27,7 @@ struct SectionBuffer {
 
   /// Appends `bytes`.
   mutating func append(_ bytes: [UInt8]) throws(WriterError) {
-    checksum.update(bytes)
+    if checksummed { checksum.update(bytes) }
     try store(bytes)
   }
 
@@ -32,7 +37,7 @@ struct SectionBuffer {
   /// them a second time.
   mutating func append(block bytes: [UInt8]) throws(WriterError) {
     assert(CRC32.checksum(bytes) == CRC32.residue, "a block with its trailer")
-    checksum.update(checksum: CRC32.residue, length: bytes.count)
+    if checksummed { checksum.update(checksum: CRC32.residue, length: bytes.count) }
     try store(bytes)
   }
 

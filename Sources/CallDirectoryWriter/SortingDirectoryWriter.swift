@@ -67,7 +67,7 @@ public struct SortingDirectoryWriter {
   /// - Throws: `WriterError` for an invalid number or label, or `.system`.
   public mutating func identify(_ number: Int64, label: String) throws(WriterError) {
     guard Limits.isValidNumber(number) else { throw .numberOutOfRange(number) }
-    try identification.append(IdentificationEntry(number: number, label: try labels.id(of: Array(label.utf8), for: number)))
+    try identification.append(IdentificationEntry(number: number, label: try labels.id(of: label, for: number)))
     try spillIfFull()
   }
 
@@ -77,7 +77,7 @@ public struct SortingDirectoryWriter {
     try DirectoryStreamWriter.check(range)
     if range.count == 1 { return try identify(range.lowerBound, label: label) }
     identificationRanges.append(
-      IdentificationRange(range: range, label: try labels.id(of: Array(label.utf8), for: range.lowerBound)))
+      IdentificationRange(range: range, label: try labels.id(of: label, for: range.lowerBound)))
   }
 
   private mutating func spillIfFull() throws(WriterError) {
