@@ -132,7 +132,7 @@ public struct DirectoryBuilder: Sendable {
   /// Sorts the entries and streams them through a `DirectoryStreamWriter`, which merges and
   /// checks them and hands the file to `sink` in pieces.
   func encode(_ sink: ([UInt8]) throws(WriterError) -> Void) throws(WriterError) {
-    var writer = try DirectoryStreamWriter(options: options, labels: labels)
+    var writer = try DirectoryStreamWriter(options: options, allLabels: labels)
     var sorted = blocking
     RadixSort.sort(&sorted)
     var numbers = ArraySource(sorted)

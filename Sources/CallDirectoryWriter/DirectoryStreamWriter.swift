@@ -14,7 +14,8 @@ import CallDirectorySystem
 ///     try writer.write(to: "list.calldir")
 ///
 /// Blocking entries are encoded as they arrive. Identification entries wait in a spool, 12 bytes
-/// each, until every label is known: the file numbers labels in byte order. With a temporary
+/// each, until every label is known: the file numbers labels in byte order (`DirectoryBuilder`
+/// and `SortingDirectoryWriter`, which know every label first, have them encoded as they arrive). With a temporary
 /// directory the spool and the encoded blocks live in unlinked files there, and memory is one
 /// block of entries, the index (16 bytes per block of `B` entries), the distinct labels and the
 /// ranges; without one they are kept in memory.
@@ -27,6 +28,11 @@ public struct DirectoryStreamWriter {
   private var blockingRuns = CanonicalRuns(labelled: false)
   private var blockingRanges: [ClosedRange<Int64>] = []
   private var identifications: SectionBuffer
+  /// The file's numbering of the labels and the identification section, from the start when
+  /// every label was given before any entry (a builder's): entries then go straight to their
+  /// section, with no spool to replay.
+  private var numbered: (sorted: [[UInt8]], newId: [UInt32])?
+  private var numberedEntries: EntrySectionWriter?
   private var identificationRuns = CanonicalRuns(labelled: true)
   private var identificationRanges: [CanonicalRuns.Run] = []
   private var record: [UInt8] = []
@@ -47,10 +53,13 @@ public struct DirectoryStreamWriter {
     record.reserveCapacity(12)
   }
 
-  /// Continues with labels already numbered (a builder's), so that their ids can be given directly.
-  init(options: DirectoryBuilder.Options, labels: LabelTable, temporaryDirectory: String? = nil) throws(WriterError) {
+  /// Continues with every label already given (a builder's), so that entries can be given by
+  /// their ids; no label may be added after.
+  init(options: DirectoryBuilder.Options, allLabels labels: LabelTable, temporaryDirectory: String? = nil) throws(WriterError) {
     try self.init(options: options, temporaryDirectory: temporaryDirectory)
     self.labels = labels
+    numbered = labels.sortedOrder()
+    numberedEntries = try EntrySectionWriter(identification: true, options: options, spoolingIn: temporaryDirectory)
   }
 
   /// What the canonical form dropped or joined among the entries added so far.
@@ -154,7 +163,9 @@ public struct DirectoryStreamWriter {
   }
 
   private mutating func keep(identification released: CanonicalRuns.Released) throws(WriterError) {
-    if let single = released.single {
+    if let single = released.single, let newId = numbered?.newId {
+      try numberedEntries?.append(single.numbers.lowerBound, label: newId[Int(single.label)])
+    } else if let single = released.single {
       record.removeAll(keepingCapacity: true)
       record.appendUInt64LE(UInt64(single.numbers.lowerBound))
       record.appendUInt32LE(single.label)
@@ -189,8 +200,15 @@ public struct DirectoryStreamWriter {
   ) throws(WriterError) {
     try keep(blocking: blockingRuns.finish())
     try keep(identification: identificationRuns.finish())
-    let (sortedLabels, newId) = labels.sortedOrder()
-    var entries = try EntrySectionWriter(identification: true, options: options, spoolingIn: temporaryDirectory)
+    let (sortedLabels, newId) = numbered ?? labels.sortedOrder()
+    assert(newId.count == labels.count, "no label added after they were numbered")
+    var entries: EntrySectionWriter
+    if let given = numberedEntries {
+      entries = given
+      numberedEntries = nil  // `entries` is then its only owner, and appends in place
+    } else {
+      entries = try EntrySectionWriter(identification: true, options: options, spoolingIn: temporaryDirectory)
+    }
     // Pieces are whole multiples of a record's 12 bytes, so no record straddles two of them.
     try identifications.write(chunk: 12 << 12) { (piece) throws(WriterError) in
       var offset = 0

@@ -98,7 +98,7 @@ public struct SortingDirectoryWriter {
   private mutating func finishOnce(
     signingWith key: SigningKey? = nil, into sink: ([UInt8]) throws(WriterError) -> Void
   ) throws(WriterError) -> CanonicalStatistics {
-    var writer = try DirectoryStreamWriter(options: options, labels: labels, temporaryDirectory: temporaryDirectory)
+    var writer = try DirectoryStreamWriter(options: options, allLabels: labels, temporaryDirectory: temporaryDirectory)
     var numbers = blocking.merged()
     try writer.add(blocking: &numbers, ranges: DirectoryBuilder.sorted(blockingRanges))
     var entries = identification.merged()
