@@ -17,7 +17,8 @@ extension CallDirectoryReader {
   /// - Throws: `FormatError` for a damaged block, label or range section, or what `body` throws.
   /// - Complexity: O(n + r).
   public func forEachIdentificationRun<E: Error>(_ body: (ClosedRange<Int64>, String) throws(E) -> Void) throws(StreamError<E>) {
-    var recent = RecentLabels(labelCount: layout.labelIndex.labelCount, cache: labelCache)
+    var recent: RecentLabels
+    do throws(FormatError) { recent = try RecentLabels(labelCount: labelCount, cache: labelCache) } catch { throw .format(error) }
     try forEachRun(.identification) { (numbers, labelId) throws(StreamError<E>) in
       let slot: Int
       do throws(FormatError) { slot = try recent.slot(for: labelId, from: labelCache) } catch { throw .format(error) }

@@ -18,15 +18,17 @@ extension CallDirectoryReader {
 
   /// Calls `body` with every identification number and its label in ascending number order.
   ///
-  /// Checksums are checked as in `forEachBlocking`. Memory: one entry block and the reader's
-  /// label cache (decoded label blocks up to its budget, 2 MiB of label bytes by default), which
-  /// the stream reads in place once it holds the whole label table; until then, or for a table
-  /// over the budget, a table of the labels last handed out (at most 65,536, about 1.25 MiB).
+  /// Checksums are checked as in `forEachBlocking`; the label blocks are decoded and checked
+  /// first, in order, into the reader's label cache (up to its budget, 2 MiB of label bytes by
+  /// default), so a damaged label block stops the stream before its first entry. Memory: one
+  /// entry block and that cache, which the stream reads in place; for a table over the budget, a
+  /// table of the labels last handed out besides (at most 65,536, about 1.25 MiB).
   /// - Throws: `FormatError` for a damaged block or label, or what `body` throws.
   /// - Complexity: O(n), plus decoding each label block once while the cache holds them.
   @inlinable @inline(__always)  // as `forEachBlocking`; a label the consumer only reads costs no reference count
   public func forEachIdentification<E: Error>(_ body: (Int64, String) throws(E) -> Void) throws(StreamError<E>) {
-    var recent = RecentLabels(labelCount: labelCount, cache: labelCache)
+    var recent: RecentLabels
+    do throws(FormatError) { recent = try RecentLabels(labelCount: labelCount, cache: labelCache) } catch { throw .format(error) }
     try forEachBlock(.identification) { (numbers, labelIds) throws(StreamError<E>) in
       for (number, id) in zip(numbers, labelIds) {
         let slot: Int

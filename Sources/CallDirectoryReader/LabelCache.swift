@@ -29,6 +29,8 @@ final class LabelCache: Sendable {
     /// Every label by id, once every block is cached and none was dropped; `blocks` and `order`
     /// are then released, and nothing changes any more.
     var whole: [String] = []
+    /// Set when `loadWhole` found the table larger than the budget, so that no stream tries again.
+    var overBudget = false
 
     /// Joins the blocks, every one cached, into `whole`: once a reader's life, O(labels), under the
     /// lock (readers meanwhile wait for one copy of the label references). The blocks were located
@@ -70,6 +72,55 @@ final class LabelCache: Sendable {
   @usableFromInline
   func whole() -> [String] {
     state.withLock { $0.whole }
+  }
+
+  /// Every label by id, decoding in order the blocks not cached yet, for a reader about to meet
+  /// every label (a stream of all entries); empty when the table is over the budget (found once:
+  /// a stream then fills its own table from the blocks as it meets them).
+  ///
+  /// With no block cached yet, the labels go straight into the one array, each decoded once,
+  /// with no block arrays to make and join and no stream table to fill and free on the way.
+  /// - Throws: `FormatError` for the first damaged label block or index record.
+  /// - Complexity: O(label bytes) the first time; O(1) once the table is whole.
+  @usableFromInline
+  func loadWhole() throws(FormatError) -> [String] {
+    let (whole, cached, overBudget) = state.withLock { ($0.whole, !$0.order.isEmpty, $0.overBudget || $0.next > 0) }
+    guard whole.isEmpty && !overBudget else { return whole }
+    if cached { return try completeWhole() }
+    let index = layout.labelIndex
+    // Not reserved for the label count: that is only what the file claims, until decoded.
+    var labels: [String] = []
+    var size = 0
+    for block in 0..<index.blockCount {
+      size += try LabelDecoder.decode(layout: layout, block: block, into: &labels)
+      if size > budget {
+        state.withLock { $0.overBudget = true }
+        return []
+      }
+    }
+    // Every index record was checked on the way: the labels are the table's.
+    guard labels.count == index.labelCount else { return [] }
+    return state.withLock { state in
+      if state.whole.isEmpty {
+        state.whole = labels
+        state.blocks = []
+        state.order = []
+        state.bytes = size
+      }
+      return state.whole
+    }
+  }
+
+  /// `loadWhole` when some blocks are cached already: the others are decoded into the block
+  /// cache, in order, until the table is whole or a block has to be dropped.
+  private func completeWhole() throws(FormatError) -> [String] {
+    var id = 0
+    while true {
+      let (whole, dropped) = state.withLock { ($0.whole, $0.next > 0) }
+      if !whole.isEmpty || dropped || id >= layout.labelIndex.labelCount { return whole }
+      let (first, labels) = try block(containing: id)
+      id = first + labels.count  // past this block: a block holds at least one label
+    }
   }
 
   /// The labels of the block that holds label `id`, and the id of its first label, checked as

@@ -6,10 +6,25 @@ public enum LabelDecoder {
   /// - Throws: `FormatError` with file offsets.
   public static func decode(layout: DirectoryLayout, block: Int) throws(FormatError) -> [String] {
     var labels: [String] = []
-    try forEachLabel(layout: layout, block: block) { (_, bytes) throws(FormatError) in
-      labels.append(String(decoding: bytes.bytes, as: UTF8.self))
-    }
+    try decode(layout: layout, block: block, into: &labels)
     return labels
+  }
+
+  /// Appends the labels of block `block` to `labels`, checked as `decode` checks them.
+  /// - Returns: the labels' bytes.
+  /// - Throws: `FormatError` with file offsets; nothing is appended then (every label is checked
+  ///   before the first is appended).
+  @discardableResult
+  public static func decode(layout: DirectoryLayout, block: Int, into labels: inout [String]) throws(FormatError) -> Int {
+    var size = 0
+    try forEachLabel(layout: layout, block: block) { (_, bytes) throws(FormatError) in
+      // From the block's bytes in place, not through an array: one copy, into the String.
+      labels.append(unsafe bytes.withUnsafeBytes { raw in
+        unsafe raw.withMemoryRebound(to: UInt8.self) { unsafe String(decoding: $0, as: UTF8.self) }
+      })
+      size += bytes.count
+    }
+    return size
   }
 
   /// Where a label block's offset table starts and ends, which reading labels does not need and

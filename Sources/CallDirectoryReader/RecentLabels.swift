@@ -27,12 +27,16 @@ struct RecentLabels {
   @usableFromInline var ids: [UInt32]
   @usableFromInline let mask: Int
 
-  /// The labels of `cache`: its whole table when it has one, else a table with a slot for each
-  /// of `labelCount` labels, up to `maximumCapacity` slots (a power of two; tests choose fewer to
+  /// The labels of `cache`: its whole table when it has one (with `load`, after decoding the
+  /// blocks it lacks, if the table fits its budget), else a table with a slot for each of
+  /// `labelCount` labels, up to `maximumCapacity` slots (a power of two; tests choose fewer to
   /// make ids share slots).
+  /// - Throws: `FormatError` for a damaged label block, with `load`.
   @usableFromInline
-  init(labelCount: Int, cache: LabelCache, maximumCapacity: Int = RecentLabels.maximumCapacity) {
-    let whole = cache.whole()
+  init(
+    labelCount: Int, cache: LabelCache, load: Bool = true, maximumCapacity: Int = RecentLabels.maximumCapacity
+  ) throws(FormatError) {
+    let whole = load ? try cache.loadWhole() : cache.whole()
     guard whole.isEmpty else {
       labels = whole
       ids = []

@@ -25,7 +25,7 @@ import Testing
     var random = SeededGenerator(seed: seed)
     let reader = try Self.reader()
     let cache = withExtendedLifetime(reader) { LabelCache(layout: reader.layout, budget: budget) }
-    var recent = RecentLabels(labelCount: reader.labelCount, cache: cache, maximumCapacity: capacity)
+    var recent = try RecentLabels(labelCount: reader.labelCount, cache: cache, load: false, maximumCapacity: capacity)
     for _ in 0..<4000 {
       // Repeats are likely: half the draws come from the first 8 ids.
       let id = Bool.random(using: &random) ? Int.random(in: 0..<8, using: &random) : Int.random(in: 0..<reader.labelCount, using: &random)
@@ -37,23 +37,44 @@ import Testing
     #expect(throws: FormatError.self) { try withExtendedLifetime(reader) { try recent.slot(for: UInt32(reader.labelCount), from: cache) } }
   }
 
-  /// The first stream fills its own table and leaves the cache holding the whole label table; the
-  /// next stream reads that table and gives the same entries and labels.
-  @Test func streamsBeforeAndAfterTheWholeTableAgree() throws {
+  /// A stream loads the whole label table before its first entry and then reads it in place;
+  /// its labels are those that label lookups one by one give on a reader that never had it.
+  @Test func aStreamLoadsTheWholeTableFirst() throws {
     let reader = try Self.reader()
     #expect(reader.labelCache.whole().isEmpty)
-    var first: [(Int64, String)] = []
-    try reader.forEachIdentification { first.append(($0, $1)) }
-    let whole = reader.labelCache.whole()
-    #expect(whole.count == reader.labelCount)
-    for id in [0, 1, 599, reader.labelCount - 1] { #expect(whole[id] == (try reader.label(id: id))) }
-    #expect(RecentLabels(labelCount: reader.labelCount, cache: reader.labelCache).isWhole)
-    var second: [(Int64, String)] = []
-    try reader.forEachIdentification { second.append(($0, $1)) }
-    #expect(second.count == 2500)
-    #expect(second.map(\.0) == first.map(\.0))
-    #expect(second.map(\.1) == first.map(\.1))
+    var labelsSeenFirst = -1
+    var streamed: [(Int64, String)] = []
+    try reader.forEachIdentification { number, label in
+      if streamed.isEmpty { labelsSeenFirst = reader.labelCache.whole().count }
+      streamed.append((number, label))
+    }
+    #expect(labelsSeenFirst == reader.labelCount)
+    #expect(try RecentLabels(labelCount: reader.labelCount, cache: reader.labelCache, load: false).isWhole)
+    let other = try Self.reader()
+    var oneByOne: [(Int64, String)] = []
+    try other.forEachIdentificationLabelId { (number, id) throws(FormatError) in
+      oneByOne.append((number, try other.label(id: Int(id)) ?? "no such label"))
+    }
+    #expect(streamed.count == 2500)
+    #expect(streamed.map(\.0) == oneByOne.map(\.0))
+    #expect(streamed.map(\.1) == oneByOne.map(\.1))
+    for id in [0, 1, 599, reader.labelCount - 1] { #expect(reader.labelCache.whole()[id] == (try reader.label(id: id))) }
     #expect(try reader.label(id: reader.labelCount) == nil)
+  }
+
+  /// A damaged label block stops a label stream before its first entry, whichever labels the
+  /// entries use, since the table is loaded first.
+  @Test func aDamagedLabelBlockStopsTheStreamAtTheStart() throws {
+    var bytes = try Self.bytes()
+    let original = try CallDirectoryReader(bytes: bytes)
+    let last = withExtendedLifetime(original) { original.layout.labelIndex.blockCount - 1 }
+    let block = withExtendedLifetime(original) { original.layout.labelBlockOffset(last) }
+    bytes[block + 12] ^= 0x01
+    let damaged = try CallDirectoryReader(bytes: bytes)
+    var seen = 0
+    #expect(throws: StreamError<Never>.self) { try damaged.forEachIdentification { _, _ in seen += 1 } }
+    #expect(seen == 0)
+    #expect(damaged.labelCache.whole().isEmpty)
   }
 
   /// A table larger than the cache's budget never becomes whole: blocks are dropped and decoded
@@ -61,7 +82,7 @@ import Testing
   @Test func aTableOverTheBudgetStaysInBlocks() throws {
     let reader = try Self.reader()
     let small = withExtendedLifetime(reader) { LabelCache(layout: reader.layout, budget: 2_000) }
-    var recent = RecentLabels(labelCount: reader.labelCount, cache: small)
+    var recent = try RecentLabels(labelCount: reader.labelCount, cache: small)
     for round in 0..<2 {
       for id in 0..<reader.labelCount {
         let expected = try reader.label(id: id)
@@ -70,7 +91,23 @@ import Testing
         #expect(recent[slot] == expected, "round \(round), id \(id)")
       }
       #expect(small.whole().isEmpty)
+      #expect(try withExtendedLifetime(reader) { try small.loadWhole() }.isEmpty)
     }
+  }
+
+  /// A stream on a reader whose cache holds some blocks already (a lookup came first) completes
+  /// the table from the blocks it lacks, keeping those it has.
+  @Test func aStreamCompletesAPartlyCachedTable() throws {
+    let reader = try Self.reader()
+    let some = [3, reader.labelCount / 2, reader.labelCount - 1]
+    let looked = try some.map { try reader.label(id: $0) }
+    #expect(reader.labelCache.whole().isEmpty)
+    var count = 0
+    try reader.forEachIdentification { _, _ in count += 1 }
+    #expect(count == 2500)
+    let whole = reader.labelCache.whole()
+    #expect(whole.count == reader.labelCount)
+    #expect(some.map { whole[$0] } == looked)
   }
 
   /// The label-id stream gives the entries the label stream gives, with the ids of their labels.
