@@ -111,10 +111,9 @@ public struct CSVReader: Sendable {
       }
 
       let start = position
-      var index = start
-      while true {
-        index = FieldScan.firstStop(in: input, from: index, to: end)
-        guard index < end else { break }
+      let (index, pastASCII) = FieldScan.firstStop(in: input, from: start, to: end)
+      if pastASCII { nonASCII = true }
+      if index < end {
         let byte = input[index]
         if byte == comma {
           if nonASCII { try validate(start..<index, line: fieldLine) }
@@ -132,9 +131,7 @@ public struct CSVReader: Sendable {
           line += 1
           break fieldLoop
         }
-        if byte == quote { throw CSVError(kind: .quoteInUnquotedField, line: line) }
-        nonASCII = true  // the one stop byte left: 0x80 or more
-        index += 1
+        throw CSVError(kind: .quoteInUnquotedField, line: line)  // the one stop byte left
       }
       if nonASCII { try validate(start..<index, line: fieldLine) }
       fields.append(.init(range: start..<index, isUnescaped: false))

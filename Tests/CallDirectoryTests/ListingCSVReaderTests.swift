@@ -153,12 +153,14 @@ struct ListingCSVReaderTests {
   }
   /// The word-at-a-time scan stops where a byte-by-byte one does: at every stop byte placed at
   /// every position of a word and near the end, among text that shares bits with the stop bytes
-  /// (0x2B, 0x2D, 0x0B, 0x7F), and after a stop byte where a borrow could mark the byte above.
+  /// (0x2B, 0x2D, 0x0B, 0x7F), and after a stop byte where a borrow could mark the byte above;
+  /// and it sees a byte past ASCII before the stop exactly when there is one, not after it.
   @Test("The field scan stops at the first stop byte")
   func fieldScanAgreesWithAByteByByteScan() {
     let stops: Set<UInt8> = [0x2C, 0x22, 0x0A, 0x0D]
-    func naive(_ bytes: [UInt8], _ start: Int, _ end: Int) -> Int {
-      (start..<end).first { stops.contains(bytes[$0]) || bytes[$0] >= 0x80 } ?? end
+    func naive(_ bytes: [UInt8], _ start: Int, _ end: Int) -> (index: Int, pastASCII: Bool) {
+      let stop = (start..<end).first { stops.contains(bytes[$0]) } ?? end
+      return (stop, bytes[start..<stop].contains { $0 >= 0x80 })
     }
     var random = SeededGenerator(seed: 0xF5CA)
     let text: [UInt8] = [0x2B, 0x2D, 0x0B, 0x7F, 0x00, 0x01, 0x61, 0x39, 0x20, 0x2C, 0x22, 0x0A, 0x0D, 0x80, 0xC3, 0xFF]
