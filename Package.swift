@@ -26,7 +26,9 @@ let package = Package(
   targets: [
     // zlib from the system (Debian: zlib1g-dev; Apple platforms: the SDK).
     .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
-    .target(name: "CallDirectoryFormat", dependencies: ["CZlib"], swiftSettings: strict),
+    // The compiler's prefetch hint, which lookups use to overlap their reads of a block.
+    .systemLibrary(name: "CPrefetch", path: "Sources/CPrefetch"),
+    .target(name: "CallDirectoryFormat", dependencies: ["CZlib", "CPrefetch"], swiftSettings: strict),
     // libsodium from the system (Debian: libsodium-dev), for SHA-256 where CryptoKit is absent.
     .systemLibrary(name: "CSodium", path: "Sources/CSodium", providers: [.apt(["libsodium-dev"])]),
     // SHA-256 and Ed25519 behind one small interface: libsodium on Linux, CryptoKit on Apple platforms.

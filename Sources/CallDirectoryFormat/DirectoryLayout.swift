@@ -201,6 +201,19 @@ public struct DirectoryLayout: Sendable {
     }
   }
 
+  /// The most bytes of a block `prefetchEntryBlock` asks for: a block of 512 entries at 13 bits
+  /// an entry is under 1 KiB, and a long deflated one is inflated anyway.
+  public static let prefetchBytes = 2048
+
+  /// Hints that entry block `number` of `kind` is about to be read, up to its first
+  /// `prefetchBytes` bytes (nothing when there is no such block or its index record is damaged).
+  public func prefetchEntryBlock(_ kind: EntryKind, _ number: Int) {
+    let index = index(kind)
+    guard number >= 0 && number < index.blockCount, let range = try? index.blockRange(number) else { return }
+    let data = kind == .blocking ? dataOffsets.blocking : dataOffsets.identification
+    file.prefetch(offset: data &+ range.lowerBound, length: min(range.count, Self.prefetchBytes))
+  }
+
   /// The file offset of entry block `number` of `kind` (0 when the index record is damaged).
   public func blockOffset(_ kind: EntryKind, _ number: Int) -> Int {
     let base = kind == .blocking ? dataOffsets.blocking : dataOffsets.identification

@@ -280,7 +280,8 @@ struct Targets {
             + "\(label.small) pages of 4 KiB, \(label.apple) of 16 KiB (median)")
       }
     }
-    // Streaming and pack rates are targets for block lists (numbers); identification is shown in its tables.
+    // Streaming and pack rates are targets for block lists (numbers); identification streams and
+    // listings are checked below, the rest of identification is shown in its tables.
     let blocking = summaries.filter { $0.dataset.hasPrefix("nanp") || $0.dataset.hasPrefix("world") }
     for summary in blocking {
       targets.add(
@@ -317,6 +318,12 @@ struct Targets {
         Format.millions(summary.packDuplicatesRate) + " M/s", summary.packDuplicatesRate >= 5e6)
       targets.add(
         "pack: text listing end to end at least 2M lines/s (\(summary.dataset))",
+        Format.millions(summary.packListingRate) + " M/s", summary.packListingRate >= 2e6)
+    }
+    // The listing target read for identification listings too, whose lines carry labels.
+    for summary in summaries where !blocking.contains(where: { $0.dataset == summary.dataset }) {
+      targets.add(
+        "pack: text listing end to end at least 2M lines/s (\(summary.dataset), labelled lines)",
         Format.millions(summary.packListingRate) + " M/s", summary.packListingRate >= 2e6)
     }
     return targets

@@ -1,5 +1,8 @@
 import CallDirectory
+import CallDirectoryFormat
 import Testing
+
+@testable import CallDirectoryReader
 
 /// Lookups at the edges: first and last entries, every block boundary, the numbers just outside.
 @Suite struct LookupBoundaryTests {
@@ -31,6 +34,28 @@ import Testing
     }
     #expect(try !reader.isBlocked(Self.numbers[0] - 1))
     #expect(try !reader.isBlocked(Self.numbers[Self.numbers.count - 1] + 1))
+  }
+
+  /// The prefetch hints a lookup gives clamp any offset, length and block number to the view
+  /// and the index: the arithmetic at the extremes neither traps nor loops past the view.
+  @Test func prefetchHintsStayInsideTheView() throws {
+    let bytes = try Contents(blocking: Self.numbers).encoded()
+    let reader = try CallDirectoryReader(bytes: bytes)
+    let layout = withExtendedLifetime(reader) { reader.layout }
+    withExtendedLifetime(reader) {
+      let view = layout.file
+      for (offset, length) in [(0, 0), (0, Int.max), (-1, 10), (Int.min, Int.max), (view.count - 1, Int.max),
+        (view.count, 1), (Int.max, Int.max), (5, -5)]
+      {
+        view.prefetch(offset: offset, length: length)
+      }
+      ByteView().prefetch(offset: 0, length: 64)
+      for block in [-1, 0, layout.blockingIndex.blockCount - 1, layout.blockingIndex.blockCount, Int.max, Int.min] {
+        layout.prefetchEntryBlock(.blocking, block)
+        layout.prefetchEntryBlock(.identification, block)
+      }
+    }
+    for number in Self.numbers { #expect(try reader.isBlocked(number)) }
   }
 
   @Test func oneEntryDirectory() throws {
