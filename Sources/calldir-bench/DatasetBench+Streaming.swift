@@ -23,15 +23,7 @@ extension DatasetBench {
       }
     } else {
       name = "calldir forEachIdentification"
-      ours = try measure(repetitions, sink: sink) {
-        var total: Int64 = 0
-        var labelBytes = 0
-        try reader.forEachIdentification { number, label in
-          total &+= number
-          labelBytes &+= label.utf8.count
-        }
-        return labelBytes ^ Int(truncatingIfNeeded: total)
-      }
+      ours = try measure(repetitions, sink: sink) { try Self.streamLabels(reader) }
     }
     let growth = try dirtyGrowth(reader)
     table.section("streaming, whole file", ["M entries/s", "median ms", "min ms", "Private_Dirty growth"])
@@ -44,16 +36,7 @@ extension DatasetBench {
     if dataset.kind == .identification, let path = reader.path {
       // A new reader each time, as a Call Directory extension has: its first stream decodes every
       // label block into the reader's label cache (the streams above read that cache).
-      let first = try measure(repetitions, sink: sink) {
-        let fresh = try CallDirectoryReader(path: path)
-        var total: Int64 = 0
-        var labelBytes = 0
-        try fresh.forEachIdentification { number, label in
-          total &+= number
-          labelBytes &+= label.utf8.count
-        }
-        return labelBytes ^ Int(truncatingIfNeeded: total)
-      }
+      let first = try measure(repetitions, sink: sink) { try Self.streamLabels(try CallDirectoryReader(path: path)) }
       let firstRate = Double(dataset.count) / first.median
       table.row([
         "calldir forEachIdentification, first stream of a new reader", Format.millions(firstRate), ms(first.median),
@@ -94,6 +77,17 @@ extension DatasetBench {
     table.note(
       "Private_Dirty growth: largest rise of /proc/self/smaps_rollup Private_Dirty over its value before a separate,"
         + " untimed pass, sampled every 65,536 entries (the file's mapped pages are clean and not counted)")
+  }
+
+  /// Streams every identification entry with its label, using each number and label.
+  private static func streamLabels(_ reader: CallDirectoryReader) throws -> Int {
+    var total: Int64 = 0
+    var labelBytes = 0
+    try reader.forEachIdentification { number, label in
+      total &+= number
+      labelBytes &+= label.utf8.count
+    }
+    return labelBytes ^ Int(truncatingIfNeeded: total)
   }
 
   /// The largest growth of `Private_Dirty`, in KiB, during one untimed stream of the whole file.

@@ -16,6 +16,15 @@ import Testing
 
   private static func reader() throws -> CallDirectoryReader { try CallDirectoryReader(bytes: try bytes()) }
 
+  /// Every entry with its label, streamed by label id and each label looked up on its own.
+  private static func labelsOneByOne(_ reader: CallDirectoryReader) throws -> [(Int64, String)] {
+    var entries: [(Int64, String)] = []
+    try reader.forEachIdentificationLabelId { (number, id) throws(FormatError) in
+      entries.append((number, try reader.label(id: Int(id)) ?? "no such label"))
+    }
+    return entries
+  }
+
   /// Ids that share a slot replace each other; every read still gives the id's own label. With a
   /// small budget the cache never holds the whole table, so the slots serve to the end; with the
   /// default one the stream switches to the whole table once the cache has it.
@@ -50,11 +59,7 @@ import Testing
     }
     #expect(labelsSeenFirst == reader.labelCount)
     #expect(try RecentLabels(labelCount: reader.labelCount, cache: reader.labelCache, load: false).isWhole)
-    let other = try Self.reader()
-    var oneByOne: [(Int64, String)] = []
-    try other.forEachIdentificationLabelId { (number, id) throws(FormatError) in
-      oneByOne.append((number, try other.label(id: Int(id)) ?? "no such label"))
-    }
+    let oneByOne = try Self.labelsOneByOne(try Self.reader())
     #expect(streamed.count == 2500)
     #expect(streamed.map(\.0) == oneByOne.map(\.0))
     #expect(streamed.map(\.1) == oneByOne.map(\.1))
@@ -115,10 +120,7 @@ import Testing
     let reader = try Self.reader()
     var byLabel: [(Int64, String)] = []
     try reader.forEachIdentification { byLabel.append(($0, $1)) }
-    var byId: [(Int64, String)] = []
-    try reader.forEachIdentificationLabelId { (number, id) throws(FormatError) in
-      byId.append((number, try reader.label(id: Int(id)) ?? "no such label"))
-    }
+    let byId = try Self.labelsOneByOne(reader)
     #expect(byId.count == 2500)
     #expect(byId.map(\.0) == byLabel.map(\.0))
     #expect(byId.map(\.1) == byLabel.map(\.1))
