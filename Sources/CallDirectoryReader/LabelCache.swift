@@ -29,7 +29,8 @@ final class LabelCache: Sendable {
     /// Every label by id, once every block is cached and none was dropped; `blocks` and `order`
     /// are then released, and nothing changes any more.
     var whole: [String] = []
-    /// Set when `loadWhole` found the table larger than the budget, so that no stream tries again.
+    /// Set when a block had to be dropped, or `loadWhole` found the table larger than the
+    /// budget: the table cannot become whole, and no stream tries again.
     var overBudget = false
 
     /// Joins the blocks, every one cached, into `whole`: once a reader's life, O(labels), under the
@@ -84,7 +85,7 @@ final class LabelCache: Sendable {
   /// - Complexity: O(label bytes) the first time; O(1) once the table is whole.
   @usableFromInline
   func loadWhole() throws(FormatError) -> [String] {
-    let (whole, cached, overBudget) = state.withLock { ($0.whole, !$0.order.isEmpty, $0.overBudget || $0.next > 0) }
+    let (whole, cached, overBudget) = state.withLock { ($0.whole, !$0.order.isEmpty, $0.overBudget) }
     guard whole.isEmpty && !overBudget else { return whole }
     if cached { return try completeWhole() }
     let index = layout.labelIndex
@@ -116,7 +117,7 @@ final class LabelCache: Sendable {
   private func completeWhole() throws(FormatError) -> [String] {
     var id = 0
     while true {
-      let (whole, dropped) = state.withLock { ($0.whole, $0.next > 0) }
+      let (whole, dropped) = state.withLock { ($0.whole, $0.overBudget) }
       if !whole.isEmpty || dropped || id >= layout.labelIndex.labelCount { return whole }
       let (first, labels) = try block(containing: id)
       id = first + labels.count  // past this block: a block holds at least one label
@@ -148,6 +149,7 @@ final class LabelCache: Sendable {
       state.order.append(located.block)
       state.bytes += size
       while state.bytes > budget && state.next < state.order.count - 1 {
+        state.overBudget = true
         let dropped = state.order[state.next]
         state.bytes -= state.blocks[dropped].reduce(0) { $0 + $1.utf8.count }
         state.blocks[dropped] = []
@@ -157,7 +159,7 @@ final class LabelCache: Sendable {
         state.order.removeFirst(state.next)
         state.next = 0
       }
-      if state.next == 0 && state.order.count == blockCount { state.makeWhole(labelCount: layout.labelIndex.labelCount) }
+      if !state.overBudget && state.order.count == blockCount { state.makeWhole(labelCount: layout.labelIndex.labelCount) }
     }
     return (first, labels[...])
   }
