@@ -15,10 +15,10 @@ import CallDirectorySystem
 ///
 /// Blocking entries are encoded as they arrive. Identification entries wait in a spool, 12 bytes
 /// each, until every label is known: the file numbers labels in byte order (`DirectoryBuilder`
-/// and `SortingDirectoryWriter`, which know every label first, have them encoded as they arrive). With a temporary
-/// directory the spool and the encoded blocks live in unlinked files there, and memory is one
-/// block of entries, the index (16 bytes per block of `B` entries), the distinct labels and the
-/// ranges; without one they are kept in memory.
+/// and `SortingDirectoryWriter`, which know every label first, have them encoded as they
+/// arrive). With a temporary directory the spool and the encoded blocks live in unlinked files
+/// there, and memory is one block of entries, the index (16 bytes per block of `B` entries), the
+/// distinct labels and the ranges; without one they are kept in memory.
 public struct DirectoryStreamWriter {
   /// The encoding options, as for `DirectoryBuilder`.
   public let options: DirectoryBuilder.Options
