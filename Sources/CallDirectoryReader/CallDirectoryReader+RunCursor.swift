@@ -25,6 +25,9 @@ package struct RunCursor {
   private var pendingSingle: EntryCursor.Entry?
   private var rangesChecked = false
   private var singlesDone = false
+  /// The label cache's whole table, loaded at the first label (empty for a table over the
+  /// cache's budget, whose labels then come from the cache one by one).
+  private var whole: [String]?
 
   init(reader: CallDirectoryReader, kind: EntryKind) {
     self.reader = reader
@@ -57,7 +60,12 @@ package struct RunCursor {
     return Run(numbers: single.number...single.number, label: try label(single.labelId))
   }
 
-  private func label(_ id: UInt32) throws(FormatError) -> String? {
-    kind == .identification ? try reader.labelCache.label(Int(id)) : nil
+  /// Label `id`: a walk over every run meets every label, so the first one loads the table
+  /// whole, in order, as the label streams do.
+  private mutating func label(_ id: UInt32) throws(FormatError) -> String? {
+    guard kind == .identification else { return nil }
+    if self.whole == nil { self.whole = try reader.labelCache.loadWhole() }
+    let whole = self.whole ?? []
+    return Int(id) < whole.count ? whole[Int(id)] : try reader.labelCache.label(Int(id))
   }
 }

@@ -67,6 +67,23 @@ import Testing
     #expect(try reader.label(id: reader.labelCount) == nil)
   }
 
+  /// The pull cursor (diff, patch, the CallKit feed) loads the table at its first label too,
+  /// and gives the runs the push stream gives.
+  @Test func theRunCursorLoadsTheTableAtItsFirstLabel() throws {
+    let pushed = try Self.reader()
+    var expected: [RunCursor.Run] = []
+    try pushed.forEachIdentificationRun { expected.append(RunCursor.Run(numbers: $0, label: $1)) }
+    let reader = try Self.reader()
+    var cursor = reader.runCursor(.identification)
+    var runs: [RunCursor.Run] = []
+    while let run = try cursor.next() {
+      if runs.isEmpty { #expect(reader.labelCache.whole().count == reader.labelCount) }
+      runs.append(run)
+    }
+    #expect(runs.count == 2500)
+    #expect(runs == expected)
+  }
+
   /// A damaged label block stops a label stream before its first entry, whichever labels the
   /// entries use, since the table is loaded first.
   @Test func aDamagedLabelBlockStopsTheStreamAtTheStart() throws {
