@@ -180,9 +180,12 @@ public struct DirectoryLayout: Sendable {
 
   /// Entry block `number` of `kind`, its frame and header checked (not its checksum).
   ///
+  /// - Parameter prefetching: give a prefetch hint for the block's first `prefetchBytes` bytes
+  ///   before reading its frame, for a search whose later reads (the high bits at the block's
+  ///   end, then one low part) each depend on the one before: the lines then arrive together.
   /// - Throws: `FormatError` with file offsets.
   /// - Complexity: O(1).
-  public func entryBlock(_ kind: EntryKind, _ number: Int) throws(FormatError) -> EntryBlock {
+  public func entryBlock(_ kind: EntryKind, _ number: Int, prefetching: Bool = false) throws(FormatError) -> EntryBlock {
     let index = index(kind)
     let (data, indexBase) =
       kind == .blocking
@@ -195,24 +198,16 @@ public struct DirectoryLayout: Sendable {
     } catch { throw error.placed(in: kind.sections.index.rawValue, base: indexBase) }
     do {
       let bytes = try file.slice(offset: data &+ range.lowerBound, length: range.count)
+      if prefetching { bytes.prefetch(offset: 0, length: min(bytes.count, Self.prefetchBytes)) }
       return try EntryBlock(parsing: bytes, number: number, entryCount: entryCount, identification: kind == .identification)
     } catch {
       throw error.placed(in: kind.sections.data.rawValue, base: data &+ range.lowerBound)
     }
   }
 
-  /// The most bytes of a block `prefetchEntryBlock` asks for: a block of 512 entries at 13 bits
-  /// an entry is under 1 KiB, and a long deflated one is inflated anyway.
+  /// The most bytes of a block `entryBlock(_:_:prefetching:)` asks for: a block of 512 entries
+  /// at 13 bits an entry is under 1 KiB, and a long deflated one is inflated anyway.
   public static let prefetchBytes = 2048
-
-  /// Hints that entry block `number` of `kind` is about to be read, up to its first
-  /// `prefetchBytes` bytes (nothing when there is no such block or its index record is damaged).
-  public func prefetchEntryBlock(_ kind: EntryKind, _ number: Int) {
-    let index = index(kind)
-    guard number >= 0 && number < index.blockCount, let range = try? index.blockRange(number) else { return }
-    let data = kind == .blocking ? dataOffsets.blocking : dataOffsets.identification
-    file.prefetch(offset: data &+ range.lowerBound, length: min(range.count, Self.prefetchBytes))
-  }
 
   /// The file offset of entry block `number` of `kind` (0 when the index record is damaged).
   public func blockOffset(_ kind: EntryKind, _ number: Int) -> Int {

@@ -72,11 +72,10 @@ extension CallDirectoryReader {
   private func find(_ number: Int64, in kind: EntryKind) throws(FormatError) -> UInt64? {
     let index = layout.index(kind)
     guard number > 0, let block = index.block(containing: UInt64(number)) else { return nil }
+    let target = UInt64(number) &- index.firstNumber(ofBlock: block)  // first <= number: no wrap
     // The frame, the high bits at the block's end and the low part the search lands on are read
     // one after another, each read's place known from the one before: ask for all of it at once.
-    layout.prefetchEntryBlock(kind, block)
-    let target = UInt64(number) &- index.firstNumber(ofBlock: block)  // first <= number: no wrap
-    let entryBlock = try layout.entryBlock(kind, block)
+    let entryBlock = try layout.entryBlock(kind, block, prefetching: true)
     do {
       if entryBlock.block.codec == .raw {
         return Self.labelId(of: target, in: try entryBlock.payload(entryBlock.block.body))

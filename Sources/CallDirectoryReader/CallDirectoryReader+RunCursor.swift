@@ -64,8 +64,13 @@ package struct RunCursor {
   /// whole, in order, as the label streams do.
   private mutating func label(_ id: UInt32) throws(FormatError) -> String? {
     guard kind == .identification else { return nil }
-    if self.whole == nil { self.whole = try reader.labelCache.loadWhole() }
-    let whole = self.whole ?? []
+    let whole: [String]
+    if let loaded = self.whole {
+      whole = loaded
+    } else {
+      whole = try reader.labelCache.loadWhole()
+      self.whole = whole
+    }
     return Int(id) < whole.count ? whole[Int(id)] : try reader.labelCache.label(Int(id))
   }
 }
