@@ -141,7 +141,7 @@ struct Pack {
     do {
       switch record.kind {
       case .blocking: try writer.block(record.numbers)
-      case .identification: try writer.identify(record.numbers, label: record.label ?? "")
+      case .identification: try writer.identify(record.numbers, utf8: record.labelUTF8 ?? [])
       }
     } catch {
       throw ListingError(file: file, line: record.line, message: error.description)

@@ -26,7 +26,7 @@ public enum IdentifyCSVParser {
   /// - Throws: ``ListingError`` at the first problem: malformed CSV or UTF-8, a record without
   ///   exactly two fields, a bad number, an empty or over-long label.
   /// - Returns: The count of blank lines skipped.
-  /// - Complexity: O(*n*) in the input; allocates one String per label.
+  /// - Complexity: O(*n*) in the input; labels are slices of the input.
   @discardableResult
   public static func parse(
     bytes: [UInt8], file: String, parser: PhoneNumberParser, format: TableFormat = .csv,
@@ -38,7 +38,7 @@ public enum IdentifyCSVParser {
       if let columns, let label = columns.label {
         let numbers = try parseNumbers(record[columns.number], with: parser, file: file, line: record.line)
         let text = try parseLabel(record[label], file: file, line: record.line)
-        try body(ListingRecord(kind: .identification, numbers: numbers, label: text, line: record.line))
+        try body(ListingRecord(kind: .identification, numbers: numbers, labelUTF8: text, line: record.line))
         return
       }
       guard record.count == 2 else {
@@ -49,7 +49,7 @@ public enum IdentifyCSVParser {
       }
       let numbers = try parseNumbers(record[0], with: parser, file: file, line: record.line)
       let label = try parseLabel(record[1], file: file, line: record.line)
-      try body(ListingRecord(kind: .identification, numbers: numbers, label: label, line: record.line))
+      try body(ListingRecord(kind: .identification, numbers: numbers, labelUTF8: label, line: record.line))
     }
   }
 

@@ -127,9 +127,9 @@ func parseNumber(
   }
 }
 
-/// The label in `field`, or a located error when it is empty or longer than
+/// The label in `field`, as it is, or a located error when it is empty or longer than
 /// `Limits.maximumLabelBytes`. The field is already known to be UTF-8.
-func parseLabel(_ field: ArraySlice<UInt8>, file: String, line: Int) throws(ListingError) -> String {
+func parseLabel(_ field: ArraySlice<UInt8>, file: String, line: Int) throws(ListingError) -> ArraySlice<UInt8> {
   guard Limits.isValidLabelLength(field.count) else {
     let message =
       field.isEmpty
@@ -137,5 +137,5 @@ func parseLabel(_ field: ArraySlice<UInt8>, file: String, line: Int) throws(List
       : "label of \(field.count) UTF-8 bytes is too long (at most \(Limits.maximumLabelBytes))"
     throw ListingError(file: file, line: line, message: message)
   }
-  return String(decoding: field, as: UTF8.self)
+  return field
 }

@@ -88,7 +88,7 @@ public enum ListingJSONLines {
         throw ListingError(file: file, line: line, message: "identify entry has no \"label\"")
       }
       let text = try parseLabel(label[...], file: file, line: line)
-      return ListingRecord(kind: .identification, numbers: numbers, label: text, line: line)
+      return ListingRecord(kind: .identification, numbers: numbers, labelUTF8: text, line: line)
     }
     let shown = String(decoding: kind, as: UTF8.self)
     throw ListingError(

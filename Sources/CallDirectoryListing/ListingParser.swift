@@ -34,7 +34,7 @@ public enum ListingParser {
   ///   count, an unknown kind, a bad number, a block entry with a label, an identify entry
   ///   without a valid label.
   /// - Returns: The count of blank lines skipped.
-  /// - Complexity: O(*n*) in the input; allocates one String per label.
+  /// - Complexity: O(*n*) in the input; labels are slices of the input.
   @discardableResult
   public static func parse(
     bytes: [UInt8], file: String, parser: PhoneNumberParser, format: TableFormat = .csv,
@@ -77,7 +77,7 @@ public enum ListingParser {
         throw ListingError(file: file, line: line, message: "identify entry has no label field")
       }
       let text = try parseLabel(record[label], file: file, line: line)
-      return ListingRecord(kind: .identification, numbers: numbers, label: text, line: line)
+      return ListingRecord(kind: .identification, numbers: numbers, labelUTF8: text, line: line)
     }
     let shown = record.string(at: kind)
     throw ListingError(

@@ -10,9 +10,18 @@ public struct ListingRecord: Sendable, Equatable {
   public var number: Int64
   /// For a range, its last number (above `number`); `nil` for a single number.
   public var last: Int64?
-  /// The identification label; `nil` for `EntryKind.blocking` entries. Parsers give labels of
-  /// 1 ... 65,534 UTF-8 bytes (`Limits.isValidLabelLength`).
-  public var label: String?
+  /// The identification label's UTF-8 bytes, as read; `nil` for `EntryKind.blocking` entries.
+  /// Parsers give well-formed UTF-8 of 1 ... 65,534 bytes (`Limits.isValidLabelLength`), a slice
+  /// of their input where the text holds the label as it is: a pack hands these bytes to the
+  /// writer, which makes no `String` a line. Records compare labels byte by byte, as the format
+  /// does (two spellings of "é" are two labels).
+  public var labelUTF8: ArraySlice<UInt8>?
+  /// The identification label as a `String`, made from ``labelUTF8`` at each read (ill-formed
+  /// bytes, which no parser gives, become U+FFFD); setting it sets ``labelUTF8``.
+  public var label: String? {
+    get { labelUTF8.map { String(decoding: $0, as: UTF8.self) } }
+    set { labelUTF8 = newValue.map { Array($0.utf8)[...] } }
+  }
   /// The 1-based line of the input on which the entry begins; 0 for entries not read from text.
   public var line: Int
 
@@ -21,8 +30,15 @@ public struct ListingRecord: Sendable, Equatable {
     self.kind = kind
     self.number = number
     self.last = last
-    self.label = label
+    self.labelUTF8 = label.map { Array($0.utf8)[...] }
     self.line = line
+  }
+
+  /// A record of `kind` for `numbers` (a single number when the range holds one) whose label is
+  /// given as UTF-8 bytes, kept as they are.
+  public init(kind: EntryKind, numbers: ClosedRange<Int64>, labelUTF8: ArraySlice<UInt8>?, line: Int = 0) {
+    self.init(kind: kind, numbers: numbers, line: line)
+    self.labelUTF8 = labelUTF8
   }
 
   /// A blocking entry.

@@ -70,6 +70,16 @@ public struct DirectoryBuilder: Sendable {
   /// - Throws: `WriterError` when the number is out of range, or the label is not valid UTF-8,
   ///   empty or too long.
   public mutating func identify(_ number: Int64, utf8 label: [UInt8]) throws(WriterError) {
+    try identify(number, utf8: label[...])
+  }
+
+  /// Adds a number to identify with a label given as UTF-8 bytes, such as a slice of a listing's
+  /// text (`ListingRecord.labelUTF8`): no `String` is made. Each distinct label's bytes are
+  /// checked once, when first seen.
+  /// - Throws: `WriterError` when the number is out of range, or the label is not valid UTF-8,
+  ///   empty or too long.
+  /// - Complexity: amortised O(label length).
+  public mutating func identify(_ number: Int64, utf8 label: ArraySlice<UInt8>) throws(WriterError) {
     guard Limits.isValidNumber(number) else { throw .numberOutOfRange(number) }
     identification.append(IdentificationEntry(number: number, label: try labels.id(of: label, for: number)))
   }
@@ -97,6 +107,15 @@ public struct DirectoryBuilder: Sendable {
   public mutating func identify(_ range: ClosedRange<Int64>, label: String) throws(WriterError) {
     try Self.check(range)
     if range.lowerBound == range.upperBound { return try identify(range.lowerBound, label: label) }
+    identificationRanges.append(IdentificationRange(range: range, label: try labels.id(of: label, for: range.lowerBound)))
+  }
+
+  /// Adds a range of numbers, both ends included, to identify with a label given as UTF-8 bytes;
+  /// a one-number range is a single entry. Merged and refused as for a `String` label.
+  /// - Throws: `WriterError` when an end is out of range or the label is invalid.
+  public mutating func identify(_ range: ClosedRange<Int64>, utf8 label: ArraySlice<UInt8>) throws(WriterError) {
+    try Self.check(range)
+    if range.lowerBound == range.upperBound { return try identify(range.lowerBound, utf8: label) }
     identificationRanges.append(IdentificationRange(range: range, label: try labels.id(of: label, for: range.lowerBound)))
   }
 

@@ -10,6 +10,12 @@ import CallDirectoryFormat
 /// hash to its id. Asking for a known label reads the caller's bytes in place (a `String`'s own
 /// UTF-8, with no array made an entry) and compares them with one stored label, almost always the
 /// right one, since each slot keeps 32 bits of the hash beside the id.
+///
+/// Labels come from lists published by others, so the hash must not let a list choose its
+/// collisions: it is keyed with a random seed per table (``LabelHash``), and a probe that runs past
+/// 64 slots, which seeded hashing makes vanishingly rare by chance, moves
+/// the table to the standard library's SipHash for good. Either way ids are numbered by first use,
+/// so the hash never changes the file.
 struct LabelTable: Sendable {
   /// Every label's bytes, back to back, in order of id.
   private var bytes: [UInt8] = []
@@ -20,6 +26,18 @@ struct LabelTable: Sendable {
   /// empty slot, else the label's id + 1 in the low 32 bits and the high 32 bits of its hash in
   /// the high ones.
   private var slots = [UInt64](repeating: 0, count: 64)
+  /// The fast hash's key.
+  private let seed = LabelHash.randomSeed()
+  /// Whether a long probe moved the table to SipHash.
+  private(set) var usesSipHash = false
+  /// The longest probe, in slots, before the table moves to SipHash.
+  private let probeLimit: Int
+
+  /// An empty table. At most half of the slots are ever full, so a probe of 64 slots from a random
+  /// hash has a chance far below one in 2^40; tests pass a lower `probeLimit` to see the move.
+  init(probeLimit: Int = 64) {
+    self.probeLimit = probeLimit
+  }
 
   /// The number of distinct labels.
   var count: Int { starts.count - 1 }
@@ -37,6 +55,13 @@ struct LabelTable: Sendable {
   /// - Throws: `WriterError` for an empty, too long or invalid UTF-8 label, or too many labels.
   /// - Complexity: O(label length), amortised.
   mutating func id(of label: [UInt8], for number: Int64) throws(WriterError) -> UInt32 {
+    try id(of: label[...], for: number)
+  }
+
+  /// The id of `label`, added if new; `number` names the entry in errors.
+  /// - Throws: `WriterError` for an empty, too long or invalid UTF-8 label, or too many labels.
+  /// - Complexity: O(label length), amortised.
+  mutating func id(of label: ArraySlice<UInt8>, for number: Int64) throws(WriterError) -> UInt32 {
     try unsafe label.withUnsafeBufferPointer { unsafe self.id(of: $0, isValidUTF8: false, for: number) }.get()
   }
 
@@ -45,24 +70,39 @@ struct LabelTable: Sendable {
     of label: UnsafeBufferPointer<UInt8>, isValidUTF8: Bool, for number: Int64
   ) -> Result<UInt32, WriterError> {
     guard Limits.isValidLabelLength(label.count) else { return .failure(.badLabelLength(number: number, length: label.count)) }
-    let hash = unsafe Self.hash(label)
-    let tag = hash & 0xFFFF_FFFF_0000_0000
-    let mask = slots.count - 1
-    var slot = Int(truncatingIfNeeded: hash) & mask
-    while slots[slot] != 0 {
-      let entry = slots[slot]
-      let id = Int(truncatingIfNeeded: entry & 0xFFFF_FFFF) - 1
-      if entry & 0xFFFF_FFFF_0000_0000 == tag, unsafe holds(id, label) { return .success(UInt32(id)) }
-      slot = (slot + 1) & mask
-    }
+    var (found, slot, hash, probes) = unsafe find(label)
+    if let found { return .success(found) }
     guard unsafe isValidUTF8 || UTF8Validation.isValid(label) else { return .failure(.invalidUTF8(number: number)) }
     guard count < Int(UInt32.max) else { return .failure(.tooManyLabels) }
+    if probes > probeLimit && !usesSipHash {
+      usesSipHash = true
+      rehash(into: slots.count)
+      (_, slot, hash, _) = unsafe find(label)
+    }
     let id = UInt32(count)  // below UInt32.max, so id + 1 fits the slot's 32 bits
     unsafe bytes.append(contentsOf: label)
     starts.append(bytes.count)
-    slots[slot] = tag | UInt64(id + 1)
-    if count * 2 > slots.count { grow() }
+    slots[slot] = hash & 0xFFFF_FFFF_0000_0000 | UInt64(id + 1)
+    if count * 2 > slots.count { rehash(into: slots.count * 2) }
     return .success(id)
+  }
+
+  /// The id of `label` if the table holds it, else the empty slot where it would go; with the
+  /// label's hash and the count of full slots passed.
+  private func find(_ label: UnsafeBufferPointer<UInt8>) -> (id: UInt32?, slot: Int, hash: UInt64, probes: Int) {
+    let hash = unsafe hash(label)
+    let tag = hash & 0xFFFF_FFFF_0000_0000
+    let mask = slots.count - 1
+    var slot = Int(truncatingIfNeeded: hash) & mask
+    var probes = 0
+    while slots[slot] != 0 {
+      let entry = slots[slot]
+      let id = Int(truncatingIfNeeded: entry & 0xFFFF_FFFF) - 1
+      if entry & 0xFFFF_FFFF_0000_0000 == tag, unsafe holds(id, label) { return (UInt32(id), slot, hash, probes) }
+      slot = (slot + 1) & mask
+      probes += 1
+    }
+    return (nil, slot, hash, probes)
   }
 
   /// Whether label `id` is `label`, compared eight bytes at a time.
@@ -87,13 +127,13 @@ struct LabelTable: Sendable {
     }
   }
 
-  /// Doubles the hash table and places every label again.
-  private mutating func grow() {
-    var grown = [UInt64](repeating: 0, count: slots.count * 2)
-    let mask = grown.count - 1
+  /// Places every label again in a table of `size` slots (a power of two), with the current hash.
+  private mutating func rehash(into size: Int) {
+    var grown = [UInt64](repeating: 0, count: size)
+    let mask = size - 1
     unsafe bytes.withUnsafeBufferPointer { arena in
       for id in 0..<count {
-        let hash = unsafe Self.hash(UnsafeBufferPointer(rebasing: arena[starts[id]..<starts[id + 1]]))
+        let hash = unsafe hash(UnsafeBufferPointer(rebasing: arena[starts[id]..<starts[id + 1]]))
         var slot = Int(truncatingIfNeeded: hash) & mask
         while grown[slot] != 0 { slot = (slot + 1) & mask }
         grown[slot] = hash & 0xFFFF_FFFF_0000_0000 | UInt64(id + 1)
@@ -102,9 +142,10 @@ struct LabelTable: Sendable {
     slots = grown
   }
 
-  /// A label's hash: the standard library's hasher, seeded per process, so that no list of
-  /// labels can be made to collide on purpose.
-  private static func hash(_ label: UnsafeBufferPointer<UInt8>) -> UInt64 {
+  /// A label's hash: the seeded fast hash, or the standard library's SipHash (seeded per
+  /// process) once a long probe has been seen.
+  private func hash(_ label: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    guard usesSipHash else { return unsafe LabelHash.hash(UnsafeRawBufferPointer(label), seed: seed) }
     var hasher = Hasher()
     unsafe hasher.combine(bytes: UnsafeRawBufferPointer(label))
     return UInt64(bitPattern: Int64(hasher.finalize()))
@@ -116,14 +157,32 @@ struct LabelTable: Sendable {
   }
 
   /// The labels in ascending byte order, and for each provisional id its id in that order.
-  /// - Complexity: O(L log L) comparisons of labels, each eight bytes at a time.
+  /// - Complexity: O(L log L) comparisons, most of them of two integers: each label's first eight
+  ///   bytes are its sort key, beside its id, and only labels that share those bytes are compared
+  ///   in the arena, eight bytes at a time.
   func sortedOrder() -> (sorted: [[UInt8]], newId: [UInt32]) {
     let order = unsafe bytes.withUnsafeBytes { arena in
-      (0..<count).sorted { unsafe Self.precedes(starts[$0]..<starts[$0 + 1], starts[$1]..<starts[$1 + 1], in: arena) }
+      var keyed = (0..<count).map { unsafe (key: Self.key(starts[$0]..<starts[$0 + 1], in: arena), id: $0) }
+      keyed.sort { a, b in
+        a.key != b.key
+          ? a.key < b.key : unsafe Self.precedes(starts[a.id]..<starts[a.id + 1], starts[b.id]..<starts[b.id + 1], in: arena)
+      }
+      return keyed.map(\.id)
     }
     var newId = [UInt32](repeating: 0, count: count)
     for (rank, original) in order.enumerated() { newId[original] = UInt32(rank) }
     return (order.map { Array(bytes[starts[$0]..<starts[$0 + 1]]) }, newId)
+  }
+
+  /// The first eight bytes at `range` as a big-endian integer, zeros after a shorter label: keys
+  /// in integer order are labels in byte order, except that equal keys need a full comparison.
+  private static func key(_ range: Range<Int>, in arena: UnsafeRawBufferPointer) -> UInt64 {
+    var key: UInt64 = 0
+    for offset in 0..<8 {
+      key <<= 8
+      if offset < range.count { key |= UInt64(unsafe arena[range.lowerBound + offset]) }
+    }
+    return key
   }
 
   /// Whether the bytes at `a` sort before those at `b`, unsigned and byte by byte, a proper

@@ -80,6 +80,24 @@ public struct SortingDirectoryWriter {
       IdentificationRange(range: range, label: try labels.id(of: label, for: range.lowerBound)))
   }
 
+  /// Adds a number to identify with a label given as UTF-8 bytes, such as a slice of a listing's
+  /// text: no `String` is made, and each distinct label's bytes are checked once.
+  /// - Throws: `WriterError` for an invalid number or label, or `.system`.
+  public mutating func identify(_ number: Int64, utf8 label: ArraySlice<UInt8>) throws(WriterError) {
+    guard Limits.isValidNumber(number) else { throw .numberOutOfRange(number) }
+    try identification.append(IdentificationEntry(number: number, label: try labels.id(of: label, for: number)))
+    try spillIfFull()
+  }
+
+  /// Adds a range of numbers, both ends included, to identify with a label given as UTF-8 bytes.
+  /// - Throws: `WriterError` for an invalid range or label.
+  public mutating func identify(_ range: ClosedRange<Int64>, utf8 label: ArraySlice<UInt8>) throws(WriterError) {
+    try DirectoryStreamWriter.check(range)
+    if range.count == 1 { return try identify(range.lowerBound, utf8: label) }
+    identificationRanges.append(
+      IdentificationRange(range: range, label: try labels.id(of: label, for: range.lowerBound)))
+  }
+
   private mutating func spillIfFull() throws(WriterError) {
     guard blocking.bufferedBytes + identification.bufferedBytes >= memoryLimit else { return }
     if blocking.bufferedBytes >= identification.bufferedBytes { try blocking.spill() } else { try identification.spill() }

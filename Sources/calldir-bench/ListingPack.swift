@@ -21,12 +21,10 @@ enum ListingPack {
     func add(_ record: ListingRecord) throws(ListingError) {
       entries += 1
       do {
-        switch (record.kind, record.last, record.label) {
-        case (.blocking, nil, _): try builder.block(record.number)
-        case (.blocking, _, _): try builder.block(record.numbers)
-        case (.identification, nil, let label?): try builder.identify(record.number, label: label)
-        case (.identification, _, let label?): try builder.identify(record.numbers, label: label)
-        case (.identification, _, nil): break
+        switch (record.kind, record.labelUTF8) {
+        case (.blocking, _): try builder.block(record.numbers)
+        case (.identification, let label?): try builder.identify(record.numbers, utf8: label)
+        case (.identification, nil): break
         }
       } catch {
         throw ListingError(file: input, line: record.line, message: "\(error)")

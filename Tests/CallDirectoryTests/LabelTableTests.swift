@@ -1,4 +1,5 @@
 import CallDirectoryFormat
+import CallDirectoryListing
 import Testing
 
 @testable import CallDirectoryWriter
@@ -86,5 +87,92 @@ import Testing
     for label in Set(labels) {
       #expect(sorted[Int(newId[Int(try table.id(of: label, for: 1))])] == label)
     }
+  }
+}
+
+/// The fast hash and the table's move to SipHash at a long probe.
+@Suite struct LabelHashTests {
+  private static func hash(_ bytes: [UInt8], seed: UInt64) -> UInt64 {
+    unsafe bytes.withUnsafeBytes { unsafe LabelHash.hash($0, seed: seed) }
+  }
+
+  /// The same bytes and seed give the same hash; another seed, another length or one byte more
+  /// (a zero byte included) give another, at every tail length around the eight-byte step.
+  @Test func hashDependsOnBytesLengthAndSeed() {
+    var random = SeededGenerator(seed: 0x4A5_4ED)
+    for length in 0...40 {
+      let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &random) }
+      let seed = random.next()
+      let hash = Self.hash(bytes, seed: seed)
+      #expect(Self.hash(bytes, seed: seed) == hash)
+      #expect(Self.hash(bytes, seed: seed ^ 1) != hash, "length \(length)")
+      #expect(Self.hash(bytes + [0], seed: seed) != hash, "length \(length)")
+      for index in bytes.indices {
+        var changed = bytes
+        changed[index] ^= 0x01
+        #expect(Self.hash(changed, seed: seed) != hash, "length \(length), byte \(index)")
+      }
+    }
+  }
+
+  /// Small labels under one seed spread over the table: no hash shared, and the low bits that
+  /// pick a slot take most of their values.
+  @Test func similarLabelsSpread() {
+    let seed: UInt64 = 0x5EED
+    let hashes = (0..<4_096).map { Self.hash(Array("Acme \($0)".utf8), seed: seed) }
+    #expect(Set(hashes).count == hashes.count)
+    let slots = Set(hashes.map { $0 & 4_095 })
+    #expect(slots.count > 2_400)  // a random function fills about 63% of 4,096 slots
+  }
+
+  /// A table whose every probe counts as long moves to SipHash at its first collision and keeps
+  /// every id: ids are numbered by first use, whatever the hash.
+  @Test func longProbeMovesToSipHash() throws {
+    var table = LabelTable(probeLimit: 0)
+    var model: [String: UInt32] = [:]
+    for index in 0..<2_000 {
+      let label = "Caller \(index % 1_500)"
+      let expected = model[label] ?? UInt32(model.count)
+      model[label] = expected
+      #expect(try table.id(of: label, for: 1) == expected)
+    }
+    #expect(table.usesSipHash)
+    for (label, id) in model { #expect(try table.id(of: Array(label.utf8), for: 1) == id) }
+    #expect(LabelTable().usesSipHash == false)
+  }
+}
+
+/// Labels given as slices of a listing's bytes make the same file as the same labels as Strings.
+@Suite struct LabelBytesTests {
+  @Test func slicesMakeTheStringsFile() throws {
+    let text = Array("xxStröm Bakery,Acme,Café".utf8)
+    let labels = ["Ström Bakery", "Acme", "Café"]
+    var byString = DirectoryBuilder()
+    var bySlice = DirectoryBuilder()
+    var start = 2
+    for (index, label) in labels.enumerated() {
+      let count = label.utf8.count
+      let slice = text[start..<start + count]
+      #expect(slice.startIndex > 0)
+      try byString.identify(12_025_550_100 + Int64(index), label: label)
+      try bySlice.identify((12_025_550_100 + Int64(index))...(12_025_550_100 + Int64(index)), utf8: slice)
+      start += count + 1
+    }
+    try byString.identify(12_025_560_000...12_025_560_009, label: "Acme")
+    try bySlice.identify(12_025_560_000...12_025_560_009, utf8: text[16..<20])
+    #expect(try bySlice.encoded() == byString.encoded())
+    #expect(throws: WriterError.invalidUTF8(number: 5)) { try bySlice.identify(5, utf8: [0x41, 0xFF, 0x42][1...]) }
+  }
+
+  /// Records compare labels byte by byte, and `label` reads the bytes back as a String.
+  @Test func recordsKeepLabelBytes() {
+    let precomposed = ListingRecord.identify(1, label: "Caf\u{E9}")
+    let decomposed = ListingRecord.identify(1, label: "Cafe\u{301}")
+    #expect(precomposed != decomposed)
+    #expect(precomposed.labelUTF8.map(Array.init) == Array("Caf\u{E9}".utf8))
+    var record = ListingRecord(kind: .identification, numbers: 1...1, labelUTF8: Array("xAcme".utf8)[1...])
+    #expect(record.label == "Acme")
+    record.label = nil
+    #expect(record.labelUTF8 == nil)
   }
 }
