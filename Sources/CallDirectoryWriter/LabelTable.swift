@@ -13,8 +13,8 @@ import CallDirectoryFormat
 ///
 /// Labels come from lists published by others, so the hash must not let a list choose its
 /// collisions: it is keyed with a random seed per table (``LabelHash``), and a probe that runs past
-/// 64 slots, which seeded hashing makes vanishingly rare by chance, moves
-/// the table to the standard library's SipHash for good. Either way ids are numbered by first use,
+/// 128 slots, which a random hash at half load gives about once in 10^10 probes, moves the table
+/// to the standard library's SipHash for good (by chance, that costs only speed). Either way ids are numbered by first use,
 /// so the hash never changes the file.
 struct LabelTable: Sendable {
   /// Every label's bytes, back to back, in order of id.
@@ -33,9 +33,10 @@ struct LabelTable: Sendable {
   /// The longest probe, in slots, before the table moves to SipHash.
   private let probeLimit: Int
 
-  /// An empty table. At most half of the slots are ever full, so a probe of 64 slots from a random
-  /// hash has a chance far below one in 2^40; tests pass a lower `probeLimit` to see the move.
-  init(probeLimit: Int = 64) {
+  /// An empty table. At most half of the slots are ever full; linear probing then runs past k
+  /// slots with a chance of about (0.5 e^0.5)^k, 2 x 10^-11 for 128. Tests pass a lower
+  /// `probeLimit` to see the move.
+  init(probeLimit: Int = 128) {
     self.probeLimit = probeLimit
   }
 
