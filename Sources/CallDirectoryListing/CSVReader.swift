@@ -21,7 +21,8 @@
 /// ```
 public struct CSVReader: Sendable {
   private let input: [UInt8]
-  private var position: Int
+  /// Where the next record begins.
+  private(set) var position: Int
   private var line = 1
   private var fields: [CSVRecord.Field] = []
   private var unescaped: [UInt8] = []
@@ -37,6 +38,15 @@ public struct CSVReader: Sendable {
 
   /// The 1-based line at which the next record begins.
   public var currentLine: Int { line }
+
+  /// Moves the reader on to `position`, where the record on `line` begins, past records its
+  /// caller has read itself (`PlainLine`'s one-line records).
+  /// - Precondition: `position` is not before the reader's own and at most the input's end.
+  mutating func resume(at position: Int, line: Int) {
+    precondition(position >= self.position && position <= input.count, "a position ahead of the reader")
+    self.position = position
+    self.line = line
+  }
 
   /// Reads the next record, or returns `nil` at the end of the input.
   ///

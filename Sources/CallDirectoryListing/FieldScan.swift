@@ -12,32 +12,37 @@ enum FieldScan {
   /// - Precondition: `0 <= start <= end <= bytes.count`.
   /// - Complexity: O(end - start).
   static func firstStop(in bytes: [UInt8], from start: Int, to end: Int) -> (index: Int, pastASCII: Bool) {
-    precondition(start >= 0 && start <= end && end <= bytes.count, "a range inside the bytes")
+    unsafe bytes.withUnsafeBytes { raw in unsafe firstStop(in: raw, from: start, to: end) }
+  }
+
+  /// `firstStop(in:from:to:)` over bytes already borrowed, for a caller that reads a whole line
+  /// in one borrow (`PlainLine`).
+  /// - Precondition: `0 <= start <= end <= raw.count`.
+  static func firstStop(in raw: UnsafeRawBufferPointer, from start: Int, to end: Int) -> (index: Int, pastASCII: Bool) {
+    precondition(start >= 0 && start <= end && end <= raw.count, "a range inside the bytes")
     let highs: UInt64 = 0x8080_8080_8080_8080
-    return unsafe bytes.withUnsafeBytes { raw in
-      var index = start
-      var seen: UInt64 = 0  // the bytes passed, OR-ed together
-      // Whole words while eight bytes remain before `end`: each read lies inside `raw`.
-      while index &+ 8 <= end {
-        let word = UInt64(littleEndian: unsafe raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-        let marks = stopMarks(word)
-        if marks != 0 {
-          let stop = marks.trailingZeroBitCount >> 3
-          let before: UInt64 = stop == 0 ? 0 : .max >> (64 &- 8 &* UInt64(stop))  // the bytes below the stop
-          seen |= word & before
-          return (index &+ stop, seen & highs != 0)
-        }
-        seen |= word
-        index &+= 8
+    var index = start
+    var seen: UInt64 = 0  // the bytes passed, OR-ed together
+    // Whole words while eight bytes remain before `end`: each read lies inside `raw`.
+    while index &+ 8 <= end {
+      let word = UInt64(littleEndian: unsafe raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+      let marks = stopMarks(word)
+      if marks != 0 {
+        let stop = marks.trailingZeroBitCount >> 3
+        let before: UInt64 = stop == 0 ? 0 : .max >> (64 &- 8 &* UInt64(stop))  // the bytes below the stop
+        seen |= word & before
+        return (index &+ stop, seen & highs != 0)
       }
-      while index < end {
-        let byte = unsafe raw[index]
-        if stopMarks(UInt64(byte)) & 0x80 != 0 { break }
-        seen |= UInt64(byte)
-        index &+= 1
-      }
-      return (index, seen & highs != 0)
+      seen |= word
+      index &+= 8
     }
+    while index < end {
+      let byte = unsafe raw[index]
+      if stopMarks(UInt64(byte)) & 0x80 != 0 { break }
+      seen |= UInt64(byte)
+      index &+= 1
+    }
+    return (index, seen & highs != 0)
   }
 
   /// The high bit of each byte of `word` that is a stop byte, and perhaps of some bytes above the

@@ -33,7 +33,15 @@ public enum IdentifyCSVParser {
     each body: (ListingRecord) throws(ListingError) -> Void
   ) throws(ListingError) -> Int {
     try forEachRecord(
-      bytes, file: file, format: format, known: header, required: header, parser: parser
+      bytes, file: file, format: format, known: header, required: header, parser: parser,
+      plainLine: { (start, line, columns) throws(ListingError) in
+        guard columns == nil || columns == .identification,
+          let entry = PlainLine.identification(bytes, at: start, parser: parser)
+        else { return nil }
+        let numbers = entry.number...entry.number
+        try body(ListingRecord(kind: .identification, numbers: numbers, labelUTF8: bytes[entry.label], line: line))
+        return entry.next
+      }
     ) { (record, columns) throws(ListingError) in
       if let columns, let label = columns.label {
         let numbers = try parseNumbers(record[columns.number], with: parser, file: file, line: record.line)

@@ -20,11 +20,16 @@ func fieldMatches(_ field: ArraySlice<UInt8>, _ word: String) -> Bool {
 
 /// Where a header put each column: the positions of `kind`, `number` and `label`, and how many
 /// fields every record after it must have.
-struct Columns {
+struct Columns: Equatable {
   var kind: Int?
   var number: Int
   var label: Int?
   var count: Int
+
+  /// A listing's own header, `kind,number,label`.
+  static let listing = Columns(kind: 0, number: 1, label: 2, count: 3)
+  /// An identify file's own header, `number,label`.
+  static let identification = Columns(kind: nil, number: 0, label: 1, count: 2)
 }
 
 /// Calls `body` with each non-blank record of `bytes`, read as `format`, after an optional
@@ -33,11 +38,17 @@ struct Columns {
 /// `trailingLabelOptional`, a record may leave out a label column that comes last (a listing's
 /// block rows, `block,+12025550100`).
 ///
+/// Past the header, a CSV record is first offered to `plainLine` with where it begins, its line
+/// and the columns: it reads a plain line itself (`PlainLine`), hands its entry on and returns
+/// where the next line begins, or returns `nil` and the general reader reads the record.
+///
 /// - Returns: The count of blank lines skipped.
 @discardableResult
 func forEachRecord(
   _ bytes: [UInt8], file: String, format: TableFormat, known: [String], required: [String],
-  trailingLabelOptional: Bool = false, parser: PhoneNumberParser, _ body: (CSVRecord, Columns?) throws(ListingError) -> Void
+  trailingLabelOptional: Bool = false, parser: PhoneNumberParser,
+  plainLine: (_ start: Int, _ line: Int, _ columns: Columns?) throws(ListingError) -> Int? = { _, _, _ in nil },
+  _ body: (CSVRecord, Columns?) throws(ListingError) -> Void
 ) throws(ListingError) -> Int {
   // Two optionals rather than an enum, so that `next()` mutates the reader in place.
   var csv = format == .csv ? CSVReader(bytes) : nil
@@ -46,6 +57,10 @@ func forEachRecord(
   var columns: Columns?
   var blank = 0
   while true {
+    if sawRecord, let start = csv?.position, let line = csv?.currentLine, let next = try plainLine(start, line, columns) {
+      csv?.resume(at: next, line: line &+ 1)  // a plain line is one line; lines are counted below Int.max
+      continue
+    }
     let next: CSVRecord?
     do throws(CSVError) { next = csv != nil ? try csv?.next() ?? nil : try tsv?.next() ?? nil } catch { throw ListingError(file: file, csv: error) }
     guard let record = next else { return blank }

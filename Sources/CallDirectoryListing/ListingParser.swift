@@ -42,7 +42,16 @@ public enum ListingParser {
   ) throws(ListingError) -> Int {
     try forEachRecord(
       bytes, file: file, format: format, known: header, required: ["kind", "number"],
-      trailingLabelOptional: true, parser: parser
+      trailingLabelOptional: true, parser: parser,
+      plainLine: { (start, line, columns) throws(ListingError) in
+        // Positional fields, or a header that names them in their own order.
+        guard columns == nil || columns == .listing, let entry = PlainLine.listing(bytes, at: start, parser: parser) else {
+          return nil
+        }
+        let label = entry.kind == .identification ? bytes[entry.label] : nil
+        try body(ListingRecord(kind: entry.kind, numbers: entry.number...entry.number, labelUTF8: label, line: line))
+        return entry.next
+      }
     ) { (record, columns) throws(ListingError) in
       if let columns, let kind = columns.kind {
         let label = columns.label.flatMap { $0 < record.count ? $0 : nil }

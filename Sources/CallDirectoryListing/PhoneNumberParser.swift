@@ -106,22 +106,31 @@ public struct PhoneNumberParser: Sendable {
   /// The number when `bytes` is in the form listings and CallKit use, nothing but its digits
   /// after a `+` (or with no `+` when there is no default country code), the first not 0, and
   /// their count within `digitLimits`; `nil` for anything else, which `scan` then reads (and
-  /// words the error for). Up to 18 digits, so the value cannot overflow.
+  /// words the error for).
   private func international(_ bytes: ArraySlice<UInt8>) -> Int64? {
-    var index = bytes.startIndex
-    if index < bytes.endIndex && bytes[index] == 0x2B {
-      index += 1
+    unsafe bytes.withUnsafeBytes { raw in unsafe international(in: raw, from: 0, to: raw.count) }
+  }
+
+  /// `international(_:)` over `raw[start ..< end]`, for a caller that reads a whole line in one
+  /// borrow (`PlainLine`). Up to 18 digits, so the value cannot overflow; a longer number is
+  /// left to `scan`.
+  /// - Precondition: `0 <= start <= end <= raw.count`.
+  func international(in raw: UnsafeRawBufferPointer, from start: Int, to end: Int) -> Int64? {
+    precondition(start >= 0 && start <= end && end <= raw.count, "a range inside the bytes")
+    var index = start
+    if unsafe index < end && raw[index] == 0x2B {
+      index &+= 1
     } else if defaultCountryCode != nil {
       return nil
     }
-    let digits = bytes.endIndex - index
-    guard digits >= 1 && digits <= 18 && digitLimits.contains(digits) && bytes[index] != 0x30 else { return nil }
+    let digits = end &- index  // index <= end: it moved past a byte below end at most once
+    guard unsafe digits >= 1 && digits <= 18 && digitLimits.contains(digits) && raw[index] != 0x30 else { return nil }
     var value: Int64 = 0
-    while index < bytes.endIndex {
-      let digit = bytes[index] &- 0x30
+    while index < end {
+      let digit = unsafe raw[index] &- 0x30
       guard digit <= 9 else { return nil }
       value = value &* 10 &+ Int64(digit)  // at most 18 digits: below 10^18
-      index += 1
+      index &+= 1
     }
     return value
   }

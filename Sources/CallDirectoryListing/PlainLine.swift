@@ -1,0 +1,120 @@
+import CallDirectoryFormat
+
+/// The common line of a CSV listing, read in one pass over the input without the general reader:
+/// one record on one line, its fields unquoted, the number written as `+` and digits, the label
+/// needing no quotes.
+///
+/// Most lines that `calldir unpack` or a provider's export writes are such lines, and reading
+/// them here is several times cheaper than through `CSVReader`, a `CSVRecord` and the number
+/// parser's general scan: no record value, no field array, one borrow of the input a line.
+///
+/// Anything else is not read here: a quote, a CR, a range or pattern, a number with separators
+/// or more than 18 digits, a byte that is not UTF-8, a label of the wrong length, too many or
+/// too few fields. Such a line returns `nil`, and the caller reads it with the general reader,
+/// which then reads the same record to the same entry or words the error. This reader accepts
+/// only lines that the general path reads to the entry it returns; tests hold the two to that.
+enum PlainLine {
+  /// The entry of one plain line.
+  struct Entry: Equatable {
+    /// `EntryKind.blocking` or `EntryKind.identification`.
+    var kind: EntryKind
+    /// The number, as `PhoneNumberParser.international(in:from:to:)` reads it.
+    var number: Int64
+    /// Where the label's bytes lie in the input: well-formed UTF-8 of a valid label length. Empty
+    /// for a blocking entry.
+    var label: Range<Int>
+    /// Where the next line begins: just past this line's LF, or the input's end.
+    var next: Int
+  }
+
+  /// A listing's `kind,number,label` line at `start`: `identify,NUMBER,LABEL`, or
+  /// `block,NUMBER` with or without an empty label field, ending with LF or the input.
+  /// - Returns: The entry, or `nil` when the line is not plain.
+  /// - Complexity: O(*m*) in the line's length.
+  static func listing(_ bytes: [UInt8], at start: Int, parser: PhoneNumberParser) -> Entry? {
+    unsafe bytes.withUnsafeBytes { raw in
+      // The edge check: every read below lies in `start ..< raw.count`.
+      guard start >= 0, raw.count &- start >= 8 else { return nil }
+      let word = UInt64(littleEndian: unsafe raw.loadUnaligned(fromByteOffset: start, as: UInt64.self))
+      if word == identifyWord {
+        let numberStart = start &+ 9  // "identify,": start + 8 < raw.count is checked first
+        guard start &+ 8 < raw.count, unsafe raw[start &+ 8] == comma,
+          let (number, end) = unsafe number(in: raw, from: numberStart, parser: parser), end < raw.count,
+          unsafe raw[end] == comma,
+          let (label, next) = unsafe label(in: raw, from: end &+ 1)
+        else { return nil }
+        return Entry(kind: .identification, number: number, label: label, next: next)
+      }
+      guard word & 0xFFFF_FFFF_FFFF == blockWord,
+        let (number, end) = unsafe number(in: raw, from: start &+ 6, parser: parser)  // "block,"
+      else { return nil }
+      guard end < raw.count else { return Entry(kind: .blocking, number: number, label: end..<end, next: end) }
+      // The number ends at LF, or at the comma before an empty label and its LF (or the end).
+      var next = end
+      if unsafe raw[next] == comma { next &+= 1 }
+      if next == raw.count { return Entry(kind: .blocking, number: number, label: end..<end, next: next) }
+      guard unsafe raw[next] == lineFeed else { return nil }
+      return Entry(kind: .blocking, number: number, label: end..<end, next: next &+ 1)
+    }
+  }
+
+  /// An identify file's `number,label` line at `start`, ending with LF or the input.
+  /// - Returns: The entry (always `EntryKind.identification`), or `nil` when the line is not plain.
+  /// - Complexity: O(*m*) in the line's length.
+  static func identification(_ bytes: [UInt8], at start: Int, parser: PhoneNumberParser) -> Entry? {
+    unsafe bytes.withUnsafeBytes { raw in
+      guard start >= 0, start <= raw.count,
+        let (number, end) = unsafe number(in: raw, from: start, parser: parser), end < raw.count,
+        unsafe raw[end] == comma,
+        let (label, next) = unsafe label(in: raw, from: end &+ 1)
+      else { return nil }
+      return Entry(kind: .identification, number: number, label: label, next: next)
+    }
+  }
+
+  /// The number field at `start`: an optional `+` and digits up to a comma, an LF or the end,
+  /// read by the parser's rule for that form. Returns the number and where the field ends.
+  /// - Precondition: `0 <= start <= raw.count`.
+  private static func number(
+    in raw: UnsafeRawBufferPointer, from start: Int, parser: PhoneNumberParser
+  ) -> (Int64, end: Int)? {
+    var end = start
+    if unsafe end < raw.count && raw[end] == plus { end &+= 1 }
+    while unsafe end < raw.count && raw[end] &- zero <= 9 { end &+= 1 }
+    guard unsafe end == raw.count || raw[end] == comma || raw[end] == lineFeed,
+      let number = unsafe parser.international(in: raw, from: start, to: end)
+    else { return nil }
+    return (number, end)
+  }
+
+  /// The last field of a line at `start`: text up to an LF or the end, with no comma, quote or
+  /// CR, well-formed UTF-8 of a valid label length. Returns its range and where the next line
+  /// begins.
+  /// - Precondition: `0 <= start <= raw.count`.
+  private static func label(in raw: UnsafeRawBufferPointer, from start: Int) -> (Range<Int>, next: Int)? {
+    let (stop, pastASCII) = unsafe FieldScan.firstStop(in: raw, from: start, to: raw.count)
+    let next: Int
+    if stop == raw.count {
+      next = stop
+    } else if unsafe raw[stop] == lineFeed {
+      next = stop &+ 1  // stop < raw.count
+    } else {
+      return nil
+    }
+    guard Limits.isValidLabelLength(stop &- start) else { return nil }
+    if pastASCII {
+      let text = unsafe ByteView(UnsafeRawBufferPointer(rebasing: raw[start..<stop]))
+      guard UTF8Validation.isValid(text) else { return nil }
+    }
+    return (start..<stop, next)
+  }
+
+  /// `identify` and `block,` as little-endian words, to compare a line's first bytes with in one step.
+  static let identifyWord: UInt64 = 0x7966_6974_6E65_6469
+  static let blockWord: UInt64 = 0x2C6B_636F_6C62
+}
+
+private let comma: UInt8 = 0x2C
+private let lineFeed: UInt8 = 0x0A
+private let plus: UInt8 = 0x2B
+private let zero: UInt8 = 0x30
