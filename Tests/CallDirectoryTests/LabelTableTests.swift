@@ -40,6 +40,37 @@ import Testing
     #expect(table.count == model.count)
   }
 
+  /// The table answers a label equal to the last one from a compare: runs of one label, and
+  /// labels next to one that differ from it in their last byte, by a byte more or less, or in
+  /// length only, keep the ids of the dictionary model.
+  @Test func runsAndNearMissesOfTheLastLabel() throws {
+    let seed: UInt64 = 0x1A57_1AB3
+    var random = SeededGenerator(seed: seed)
+    let pool = Self.labels(200, seed: seed).map { Array($0.utf8) }
+    var table = LabelTable()
+    var model: [[UInt8]: UInt32] = [:]
+    var last = pool[0]
+    for step in 0..<20_000 {
+      var label: [UInt8]
+      switch random.next() % 6 {
+      case 0, 1: label = last  // a run
+      case 2: label = last.count > 1 ? Array(last.dropLast()) : last + [0x61]  // one byte less
+      case 3: label = last + [0x61]  // one byte more
+      case 4:
+        label = last
+        label[label.count - 1] ^= 0x01  // the last byte changed: same length, other bytes
+      default: label = pool[Int(random.next() % UInt64(pool.count))]
+      }
+      if !UTF8Validation.isValid(label) { label = last + [0x62] }  // a character cut or changed
+      if label.count > 40 { label = pool[Int(random.next() % UInt64(pool.count))] }
+      let expected = model[label] ?? UInt32(model.count)
+      model[label] = expected
+      #expect(try table.id(of: label, for: 1) == expected, "seed \(seed), step \(step)")
+      last = label
+    }
+    #expect(table.count == model.count)
+  }
+
   /// Labels are told apart by their bytes, not by Unicode equivalence: a precomposed "é" and "e"
   /// with a combining accent, equal as Strings, are two labels.
   @Test func canonicallyEquivalentLabelsStayDistinct() throws {
