@@ -88,7 +88,8 @@ let package = Package(
     .executableTarget(name: "calldir", dependencies: ["CallDirectoryCLI"], swiftSettings: strict),
     // SQLite from the system (Debian: libsqlite3-dev): a peer the benchmark measures, used by nothing else.
     .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
-    .executableTarget(name: "calldir-bench", dependencies: ["CallDirectory", "CZlib", "CSQLite"], swiftSettings: strict),
+    .executableTarget(
+      name: "calldir-bench", dependencies: ["CallDirectory", "CallDirectorySystem", "CZlib", "CSQLite"], swiftSettings: strict),
     // The fuzzing harnesses: a replay tool in the plain build, libFuzzer's driver in .ci/fuzz's build.
     .executableTarget(
       name: "calldir-fuzz", dependencies: ["CallDirectory", "CallDirectorySystem"], path: "Tests/Fuzz",

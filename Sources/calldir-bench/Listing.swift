@@ -1,4 +1,5 @@
 import CallDirectory
+import CallDirectorySystem
 import Foundation
 
 /// The sorted text listing `calldir unpack` writes, the size peer of the binary file.
@@ -54,8 +55,12 @@ enum Files {
 
   /// The bytes of the file at `path`.
   static func read(_ path: String) throws(BenchError) -> [UInt8] {
-    guard let data = FileManager.default.contents(atPath: path) else { throw .io("cannot read \(path)") }
-    return [UInt8](data)
+    do {
+      let file = try FileDescriptor.openForReading(path)
+      return try file.closeAfter { () throws(SystemError) in try file.readAll() }
+    } catch {
+      throw .io("cannot read \(path): \(error.message)")
+    }
   }
 
   /// The size of the file at `path`, or `nil` when there is none.
