@@ -34,9 +34,15 @@ struct Pack {
       // Added to line numbers of a block list read in pieces, so that messages name the file's line.
       var lineOffset = 0
       let each = { (record: ListingRecord) throws(ListingError) in
-        var record = record
-        record.line += lineOffset
-        try add(record, to: &writer, file: path)
+        let label = record.labelUTF8 ?? []
+        let entry = ListingEntry(kind: record.kind, numbers: record.numbers, line: record.line + lineOffset)
+        try add(entry, label: label.span, to: &writer, file: path)
+        read += 1
+        progress.advance()
+      }
+      // Tables are read whole, each label lent from the input rather than sliced out of it.
+      let eachEntry = { (entry: ListingEntry, label: Span<UInt8>) throws(ListingError) in
+        try add(entry, label: label, to: &writer, file: path)
         read += 1
         progress.advance()
       }
@@ -63,9 +69,11 @@ struct Pack {
           // A JSON Lines record names its kind, so one reader serves listings and identify files.
           return try ListingJSONLines.parse(bytes: bytes, file: path, parser: role == .listing ? listings : people, each: each)
         case (.listing, _):
-          return try ListingParser.parse(bytes: bytes, file: path, parser: listings, format: format == .tsv ? .tsv : .csv, each: each)
+          return try ListingParser.forEachEntry(
+            bytes: bytes, file: path, parser: listings, format: format == .tsv ? .tsv : .csv, eachEntry)
         case (.identify, _):
-          return try IdentifyCSVParser.parse(bytes: bytes, file: path, parser: people, format: format == .tsv ? .tsv : .csv, each: each)
+          return try IdentifyCSVParser.forEachEntry(
+            bytes: bytes, file: path, parser: people, format: format == .tsv ? .tsv : .csv, eachEntry)
         }
       }
     }
@@ -136,15 +144,17 @@ struct Pack {
     }
   }
 
-  /// Adds one parsed record; a writer error names the record's file and line.
-  private func add(_ record: ListingRecord, to writer: inout SortingDirectoryWriter, file: String) throws(ListingError) {
+  /// Adds one parsed entry with its label's bytes; a writer error names the entry's file and line.
+  private func add(
+    _ entry: ListingEntry, label: Span<UInt8>, to writer: inout SortingDirectoryWriter, file: String
+  ) throws(ListingError) {
     do {
-      switch record.kind {
-      case .blocking: try writer.block(record.numbers)
-      case .identification: try writer.identify(record.numbers, utf8: record.labelUTF8 ?? [])
+      switch entry.kind {
+      case .blocking: try writer.block(entry.numbers)
+      case .identification: try writer.identify(entry.numbers, utf8: label)
       }
     } catch {
-      throw ListingError(file: file, line: record.line, message: error.description)
+      throw ListingError(file: file, line: entry.line, message: error.description)
     }
   }
 }

@@ -32,21 +32,51 @@ public enum IdentifyCSVParser {
     bytes: [UInt8], file: String, parser: PhoneNumberParser, format: TableFormat = .csv,
     each body: (ListingRecord) throws(ListingError) -> Void
   ) throws(ListingError) -> Int {
+    try read(bytes, file: file, parser: parser, format: format, general: body) { (entry, line) throws(ListingError) in
+      let numbers = entry.number...entry.number
+      try body(ListingRecord(kind: .identification, numbers: numbers, labelUTF8: bytes[entry.label], line: line))
+    }
+  }
+
+  /// Parses `bytes` as ``parse(bytes:file:parser:format:each:)`` does, handing each entry to
+  /// `body` with its label's UTF-8 bytes lent as a span of the input, valid for the call (see
+  /// ``ListingParser/forEachEntry(bytes:file:parser:format:_:)``).
+  ///
+  /// - Throws: ``ListingError`` at the first problem, as the records' form does.
+  /// - Returns: The count of blank lines skipped.
+  /// - Complexity: O(*n*) in the input.
+  @discardableResult
+  public static func forEachEntry(
+    bytes: [UInt8], file: String, parser: PhoneNumberParser, format: TableFormat = .csv,
+    _ body: (ListingEntry, Span<UInt8>) throws(ListingError) -> Void
+  ) throws(ListingError) -> Int {
+    try read(bytes, file: file, parser: parser, format: format, general: { (record) throws(ListingError) in try record.lend(body) }) {
+      (entry, line) throws(ListingError) in
+      let numbers = entry.number...entry.number
+      try body(ListingEntry(kind: .identification, numbers: numbers, line: line), bytes.span.extracting(entry.label))
+    }
+  }
+
+  /// The loop both forms share: a plain line goes to `plain` with its line, any other record is
+  /// read by the general reader into a record for `general`.
+  private static func read(
+    _ bytes: [UInt8], file: String, parser: PhoneNumberParser, format: TableFormat,
+    general: (ListingRecord) throws(ListingError) -> Void, plain: (PlainLine.Entry, Int) throws(ListingError) -> Void
+  ) throws(ListingError) -> Int {
     try forEachRecord(
       bytes, file: file, format: format, known: header, required: header, parser: parser,
       plainLine: { (start, line, columns) throws(ListingError) in
         guard columns == nil || columns == .identification,
           let entry = PlainLine.identification(bytes, at: start, parser: parser)
         else { return nil }
-        let numbers = entry.number...entry.number
-        try body(ListingRecord(kind: .identification, numbers: numbers, labelUTF8: bytes[entry.label], line: line))
+        try plain(entry, line)
         return entry.next
       }
     ) { (record, columns) throws(ListingError) in
       if let columns, let label = columns.label {
         let numbers = try parseNumbers(record[columns.number], with: parser, file: file, line: record.line)
         let text = try parseLabel(record[label], file: file, line: record.line)
-        try body(ListingRecord(kind: .identification, numbers: numbers, labelUTF8: text, line: record.line))
+        try general(ListingRecord(kind: .identification, numbers: numbers, labelUTF8: text, line: record.line))
         return
       }
       guard record.count == 2 else {
@@ -57,7 +87,7 @@ public enum IdentifyCSVParser {
       }
       let numbers = try parseNumbers(record[0], with: parser, file: file, line: record.line)
       let label = try parseLabel(record[1], file: file, line: record.line)
-      try body(ListingRecord(kind: .identification, numbers: numbers, labelUTF8: label, line: record.line))
+      try general(ListingRecord(kind: .identification, numbers: numbers, labelUTF8: label, line: record.line))
     }
   }
 

@@ -40,6 +40,37 @@ public enum ListingParser {
     bytes: [UInt8], file: String, parser: PhoneNumberParser, format: TableFormat = .csv,
     each body: (ListingRecord) throws(ListingError) -> Void
   ) throws(ListingError) -> Int {
+    try read(bytes, file: file, parser: parser, format: format, general: body) { (entry, line) throws(ListingError) in
+      let label = entry.kind == .identification ? bytes[entry.label] : nil
+      try body(ListingRecord(kind: entry.kind, numbers: entry.number...entry.number, labelUTF8: label, line: line))
+    }
+  }
+
+  /// Parses `bytes` as ``parse(bytes:file:parser:format:each:)`` does, handing each entry to
+  /// `body` with its label's UTF-8 bytes lent as a span of `bytes` (empty for a blocking entry),
+  /// valid for the call: no record is made and no reference counted a line, the form a pack
+  /// reads millions of lines in.
+  ///
+  /// - Throws: ``ListingError`` at the first problem, as the records' form does.
+  /// - Returns: The count of blank lines skipped.
+  /// - Complexity: O(*n*) in the input.
+  @discardableResult
+  public static func forEachEntry(
+    bytes: [UInt8], file: String, parser: PhoneNumberParser, format: TableFormat = .csv,
+    _ body: (ListingEntry, Span<UInt8>) throws(ListingError) -> Void
+  ) throws(ListingError) -> Int {
+    try read(bytes, file: file, parser: parser, format: format, general: { (record) throws(ListingError) in try record.lend(body) }) {
+      (entry, line) throws(ListingError) in
+      try body(ListingEntry(kind: entry.kind, numbers: entry.number...entry.number, line: line), bytes.span.extracting(entry.label))
+    }
+  }
+
+  /// The loop both forms share: a plain line goes to `plain` with its line, any other record is
+  /// read by the general reader into a record for `general`.
+  private static func read(
+    _ bytes: [UInt8], file: String, parser: PhoneNumberParser, format: TableFormat,
+    general: (ListingRecord) throws(ListingError) -> Void, plain: (PlainLine.Entry, Int) throws(ListingError) -> Void
+  ) throws(ListingError) -> Int {
     try forEachRecord(
       bytes, file: file, format: format, known: header, required: ["kind", "number"],
       trailingLabelOptional: true, parser: parser,
@@ -48,21 +79,20 @@ public enum ListingParser {
         guard columns == nil || columns == .listing, let entry = PlainLine.listing(bytes, at: start, parser: parser) else {
           return nil
         }
-        let label = entry.kind == .identification ? bytes[entry.label] : nil
-        try body(ListingRecord(kind: entry.kind, numbers: entry.number...entry.number, labelUTF8: label, line: line))
+        try plain(entry, line)
         return entry.next
       }
     ) { (record, columns) throws(ListingError) in
       if let columns, let kind = columns.kind {
         let label = columns.label.flatMap { $0 < record.count ? $0 : nil }
-        try body(entry(record, kind: kind, number: columns.number, label: label, parser: parser, file: file))
+        try general(entry(record, kind: kind, number: columns.number, label: label, parser: parser, file: file))
         return
       }
       guard record.count == 2 || record.count == 3 else {
         throw ListingError(
           file: file, line: record.line, message: "expected 3 fields (kind,number,label), found \(record.count)")
       }
-      try body(entry(record, kind: 0, number: 1, label: record.count == 3 ? 2 : nil, parser: parser, file: file))
+      try general(entry(record, kind: 0, number: 1, label: record.count == 3 ? 2 : nil, parser: parser, file: file))
     }
   }
 

@@ -80,6 +80,16 @@ public struct DirectoryBuilder: Sendable {
   ///   empty or too long.
   /// - Complexity: amortised O(label length).
   public mutating func identify(_ number: Int64, utf8 label: ArraySlice<UInt8>) throws(WriterError) {
+    try identify(number, utf8: label.span)
+  }
+
+  /// Adds a number to identify with a label's UTF-8 bytes lent for the call, as a listing
+  /// parser's `forEachEntry` lends them: no `String` and no array is made. Each distinct label's
+  /// bytes are checked once, when first seen.
+  /// - Throws: `WriterError` when the number is out of range, or the label is not valid UTF-8,
+  ///   empty or too long.
+  /// - Complexity: amortised O(label length).
+  public mutating func identify(_ number: Int64, utf8 label: Span<UInt8>) throws(WriterError) {
     guard Limits.isValidNumber(number) else { throw .numberOutOfRange(number) }
     identification.append(IdentificationEntry(number: number, label: try labels.id(of: label, for: number)))
   }
@@ -114,6 +124,13 @@ public struct DirectoryBuilder: Sendable {
   /// a one-number range is a single entry. Merged and refused as for a `String` label.
   /// - Throws: `WriterError` when an end is out of range or the label is invalid.
   public mutating func identify(_ range: ClosedRange<Int64>, utf8 label: ArraySlice<UInt8>) throws(WriterError) {
+    try identify(range, utf8: label.span)
+  }
+
+  /// Adds a range of numbers, both ends included, to identify with a label's UTF-8 bytes lent for
+  /// the call; a one-number range is a single entry. Merged and refused as for a `String` label.
+  /// - Throws: `WriterError` when an end is out of range or the label is invalid.
+  public mutating func identify(_ range: ClosedRange<Int64>, utf8 label: Span<UInt8>) throws(WriterError) {
     try Self.check(range)
     if range.lowerBound == range.upperBound { return try identify(range.lowerBound, utf8: label) }
     identificationRanges.append(IdentificationRange(range: range, label: try labels.id(of: label, for: range.lowerBound)))

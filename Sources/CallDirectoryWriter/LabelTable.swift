@@ -67,6 +67,13 @@ struct LabelTable: Sendable {
   /// - Throws: `WriterError` for an empty, too long or invalid UTF-8 label, or too many labels.
   /// - Complexity: O(label length), amortised.
   mutating func id(of label: ArraySlice<UInt8>, for number: Int64) throws(WriterError) -> UInt32 {
+    try id(of: label.span, for: number)
+  }
+
+  /// The id of `label`, added if new; `number` names the entry in errors.
+  /// - Throws: `WriterError` for an empty, too long or invalid UTF-8 label, or too many labels.
+  /// - Complexity: O(label length), amortised.
+  mutating func id(of label: Span<UInt8>, for number: Int64) throws(WriterError) -> UInt32 {
     try unsafe label.withUnsafeBufferPointer { unsafe self.id(of: $0, isValidUTF8: false, for: number) }.get()
   }
 

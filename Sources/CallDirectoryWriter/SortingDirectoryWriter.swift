@@ -84,6 +84,13 @@ public struct SortingDirectoryWriter {
   /// text: no `String` is made, and each distinct label's bytes are checked once.
   /// - Throws: `WriterError` for an invalid number or label, or `.system`.
   public mutating func identify(_ number: Int64, utf8 label: ArraySlice<UInt8>) throws(WriterError) {
+    try identify(number, utf8: label.span)
+  }
+
+  /// Adds a number to identify with a label's UTF-8 bytes lent for the call, as a listing
+  /// parser's `forEachEntry` lends them.
+  /// - Throws: `WriterError` for an invalid number or label, or `.system` when spilling fails.
+  public mutating func identify(_ number: Int64, utf8 label: Span<UInt8>) throws(WriterError) {
     guard Limits.isValidNumber(number) else { throw .numberOutOfRange(number) }
     try identification.append(IdentificationEntry(number: number, label: try labels.id(of: label, for: number)))
     try spillIfFull()
@@ -92,6 +99,13 @@ public struct SortingDirectoryWriter {
   /// Adds a range of numbers, both ends included, to identify with a label given as UTF-8 bytes.
   /// - Throws: `WriterError` for an invalid range or label.
   public mutating func identify(_ range: ClosedRange<Int64>, utf8 label: ArraySlice<UInt8>) throws(WriterError) {
+    try identify(range, utf8: label.span)
+  }
+
+  /// Adds a range of numbers, both ends included, to identify with a label's UTF-8 bytes lent for
+  /// the call.
+  /// - Throws: `WriterError` for an invalid range or label.
+  public mutating func identify(_ range: ClosedRange<Int64>, utf8 label: Span<UInt8>) throws(WriterError) {
     try DirectoryStreamWriter.check(range)
     if range.count == 1 { return try identify(range.lowerBound, utf8: label) }
     identificationRanges.append(

@@ -21,17 +21,25 @@ enum ListingPack {
     func add(_ record: ListingRecord) throws(ListingError) {
       entries += 1
       do {
-        switch (record.kind, record.labelUTF8) {
-        case (.blocking, _): try builder.block(record.numbers)
-        case (.identification, let label?): try builder.identify(record.numbers, utf8: label)
-        case (.identification, nil): break
-        }
+        try builder.block(record.numbers)  // a block list's records are all blocking
       } catch {
         throw ListingError(file: input, line: record.line, message: "\(error)")
       }
     }
     switch shape {
-    case .csv: try ListingParser.parse(bytes: bytes, file: input, parser: .formatDomain, each: add)
+    case .csv:
+      // As `calldir pack` reads a CSV listing: each label lent as a span of the input.
+      try ListingParser.forEachEntry(bytes: bytes, file: input, parser: .formatDomain) { (entry, label) throws(ListingError) in
+        entries += 1
+        do {
+          switch entry.kind {
+          case .blocking: try builder.block(entry.numbers)
+          case .identification: try builder.identify(entry.numbers, utf8: label)
+          }
+        } catch {
+          throw ListingError(file: input, line: entry.line, message: "\(error)")
+        }
+      }
     case .blockList: try BlockListParser.parse(bytes: bytes, file: input, parser: PhoneNumberParser(), each: add)
     }
     try builder.write(to: output)

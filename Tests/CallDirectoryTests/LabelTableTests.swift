@@ -1,5 +1,6 @@
 import CallDirectoryFormat
 import CallDirectoryListing
+import Foundation
 import Testing
 
 @testable import CallDirectoryWriter
@@ -180,19 +181,29 @@ import Testing
     let labels = ["Ström Bakery", "Acme", "Café"]
     var byString = DirectoryBuilder()
     var bySlice = DirectoryBuilder()
+    var bySpan = try SortingDirectoryWriter(temporaryDirectory: NSTemporaryDirectory())
     var start = 2
     for (index, label) in labels.enumerated() {
       let count = label.utf8.count
       let slice = text[start..<start + count]
       #expect(slice.startIndex > 0)
-      try byString.identify(12_025_550_100 + Int64(index), label: label)
-      try bySlice.identify((12_025_550_100 + Int64(index))...(12_025_550_100 + Int64(index)), utf8: slice)
+      let number = 12_025_550_100 + Int64(index)
+      try byString.identify(number, label: label)
+      try bySlice.identify(number...number, utf8: slice)
+      try bySpan.identify(number...number, utf8: text.span.extracting(start..<start + count))
       start += count + 1
     }
     try byString.identify(12_025_560_000...12_025_560_009, label: "Acme")
     try bySlice.identify(12_025_560_000...12_025_560_009, utf8: text[16..<20])
-    #expect(try bySlice.encoded() == byString.encoded())
+    try bySpan.identify(12_025_560_000...12_025_560_009, utf8: text.span.extracting(16..<20))
+    let expected = try byString.encoded()
+    #expect(try bySlice.encoded() == expected)
+    var spanFile: [UInt8] = []
+    _ = try bySpan.finish { (piece) throws(WriterError) in spanFile += piece }
+    #expect(spanFile == expected)
     #expect(throws: WriterError.invalidUTF8(number: 5)) { try bySlice.identify(5, utf8: [0x41, 0xFF, 0x42][1...]) }
+    let bad: [UInt8] = [0x41, 0xFF, 0x42]
+    #expect(throws: WriterError.invalidUTF8(number: 6)) { try bySlice.identify(6...6, utf8: bad.span) }
   }
 
   /// Records compare labels byte by byte, and `label` reads the bytes back as a String.

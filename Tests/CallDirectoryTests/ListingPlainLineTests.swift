@@ -25,18 +25,28 @@ struct ListingPlainLineTests {
     var line: Int
   }
 
+  /// The outcome of parsing `input` into records; with `lent`, of `forEachEntry`, whose labels
+  /// are lent as spans (a blocking entry's empty span read as no label).
   static func outcome(
-    _ input: [UInt8], identifyFile: Bool, parser: PhoneNumberParser = .formatDomain
+    _ input: [UInt8], identifyFile: Bool, parser: PhoneNumberParser = .formatDomain, lent: Bool = false
   ) -> Outcome {
     var reads: [Read] = []
     let collect = { (record: ListingRecord) throws(ListingError) in
       reads.append(Read(kind: record.kind, numbers: record.numbers, label: record.labelUTF8.map(Array.init), line: record.line))
     }
+    let collectLent = { (entry: ListingEntry, label: Span<UInt8>) throws(ListingError) in
+      var bytes: [UInt8] = []
+      for index in label.indices { bytes.append(label[index]) }
+      let text = entry.kind == .identification ? bytes : nil
+      #expect(entry.kind == .identification || bytes.isEmpty)
+      reads.append(Read(kind: entry.kind, numbers: entry.numbers, label: text, line: entry.line))
+    }
     do {
-      if identifyFile {
-        try IdentifyCSVParser.parse(bytes: input, file: "in.csv", parser: parser, each: collect)
-      } else {
-        try ListingParser.parse(bytes: input, file: "in.csv", parser: parser, each: collect)
+      switch (identifyFile, lent) {
+      case (true, false): try IdentifyCSVParser.parse(bytes: input, file: "in.csv", parser: parser, each: collect)
+      case (true, true): try IdentifyCSVParser.forEachEntry(bytes: input, file: "in.csv", parser: parser, collectLent)
+      case (false, false): try ListingParser.parse(bytes: input, file: "in.csv", parser: parser, each: collect)
+      case (false, true): try ListingParser.forEachEntry(bytes: input, file: "in.csv", parser: parser, collectLent)
       }
       return .entries(reads)
     } catch {
@@ -83,7 +93,7 @@ struct ListingPlainLineTests {
     return line
   }
 
-  @Test("Plain lanes read every line as the general path does", arguments: [false, true])
+  @Test("Plain lanes, and the lent form, read every line as the general path does", arguments: [false, true])
   func agreesWithTheGeneralPath(identifyFile: Bool) {
     let seed: UInt64 = identifyFile ? 0x1D3_5EED : 0x115_5EED
     var generator = Support.SplitMix64(seed: seed)
@@ -99,7 +109,9 @@ struct ListingPlainLineTests {
         case .entries(let reads): .entries([firstRead] + reads)
         case let failure: failure
         }
-      #expect(Self.outcome(first + line, identifyFile: identifyFile) == expected, "seed \(seed): \(String(decoding: line.prefix(80), as: UTF8.self).debugDescription)")
+      let shown = String(decoding: line.prefix(80), as: UTF8.self).debugDescription
+      #expect(Self.outcome(first + line, identifyFile: identifyFile) == expected, "seed \(seed): \(shown)")
+      #expect(Self.outcome(first + line, identifyFile: identifyFile, lent: true) == expected, "lent, seed \(seed): \(shown)")
       let entry =
         identifyFile ? PlainLine.identification(line, at: 0, parser: .formatDomain) : PlainLine.listing(line, at: 0, parser: .formatDomain)
       if entry != nil { plainCount += 1 }
