@@ -37,30 +37,31 @@ public enum UTF8Validation {
         continue
       }
       let lead = unsafe bytes[index]
+      let left = count &- index  // at least 1
       if lead < 0x80 {
         index &+= 1
-        continue
+      } else if lead < 0xE0 {
+        // C2..DF and one continuation; 80..C1 cannot lead.
+        guard lead >= 0xC2, left >= 2, unsafe bytes[index &+ 1] & 0xC0 == 0x80 else { return false }
+        index &+= 2
+      } else if lead < 0xF0 {
+        // E0..EF and two continuations, the first within A0..BF after E0 and 80..9F after ED.
+        guard left >= 3 else { return false }
+        let second = unsafe bytes[index &+ 1]
+        let third = unsafe bytes[index &+ 2]
+        guard second & 0xC0 == 0x80, third & 0xC0 == 0x80 else { return false }
+        if lead == 0xE0 && second < 0xA0 || lead == 0xED && second > 0x9F { return false }
+        index &+= 3
+      } else {
+        // F0..F4 and three continuations, the first within 90..BF after F0 and 80..8F after F4.
+        guard lead <= 0xF4, left >= 4 else { return false }
+        let second = unsafe bytes[index &+ 1]
+        let third = unsafe bytes[index &+ 2]
+        let fourth = unsafe bytes[index &+ 3]
+        guard second & 0xC0 == 0x80, third & 0xC0 == 0x80, fourth & 0xC0 == 0x80 else { return false }
+        if lead == 0xF0 && second < 0x90 || lead == 0xF4 && second > 0x8F { return false }
+        index &+= 4
       }
-      // The sequence's length and the range its second byte must lie in.
-      let length: Int
-      let second: ClosedRange<UInt8>
-      switch lead {
-      case 0xC2...0xDF: (length, second) = (2, 0x80...0xBF)
-      case 0xE0: (length, second) = (3, 0xA0...0xBF)
-      case 0xE1...0xEC, 0xEE...0xEF: (length, second) = (3, 0x80...0xBF)
-      case 0xED: (length, second) = (3, 0x80...0x9F)
-      case 0xF0: (length, second) = (4, 0x90...0xBF)
-      case 0xF1...0xF3: (length, second) = (4, 0x80...0xBF)
-      case 0xF4: (length, second) = (4, 0x80...0x8F)
-      default: return false  // a continuation byte first, C0, C1 or F5...FF
-      }
-      guard length <= count &- index, second.contains(unsafe bytes[index &+ 1]) else { return false }
-      var next = index &+ 2
-      while next < index &+ length {
-        guard unsafe bytes[next] & 0xC0 == 0x80 else { return false }
-        next &+= 1
-      }
-      index = next
     }
     return true
   }

@@ -125,11 +125,17 @@ public struct PhoneNumberParser: Sendable {
     }
     let digits = end &- index  // index <= end: it moved past a byte below end at most once
     guard unsafe digits >= 1 && digits <= 18 && digitLimits.contains(digits) && raw[index] != 0x30 else { return nil }
-    var value: Int64 = 0
+    var value: Int64 = 0  // at most 18 digits: below 10^18
+    while end &- index >= 8 {
+      let word = UInt64(littleEndian: unsafe raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+      guard DigitWords.nonDigits(word) == 0 else { return nil }
+      value = value &* 100_000_000 &+ Int64(DigitWords.value(of: word))
+      index &+= 8
+    }
     while index < end {
       let digit = unsafe raw[index] &- 0x30
       guard digit <= 9 else { return nil }
-      value = value &* 10 &+ Int64(digit)  // at most 18 digits: below 10^18
+      value = value &* 10 &+ Int64(digit)
       index &+= 1
     }
     return value

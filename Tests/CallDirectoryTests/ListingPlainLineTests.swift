@@ -192,3 +192,35 @@ struct ListingPlainLineTests {
 }
 
 
+
+/// Digits a word at a time against a byte at a time.
+@Suite struct DigitWordsTests {
+  static func word(_ bytes: [UInt8]) -> UInt64 {
+    bytes.enumerated().reduce(0) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) }
+  }
+
+  @Test func nonDigitsMarkExactlyTheBytesThatAreNotDigits() {
+    // Every byte value at every position, among digits.
+    for position in 0..<8 {
+      for value in 0...255 {
+        var bytes = Array("31415926".utf8)
+        bytes[position] = UInt8(value)
+        let marks = DigitWords.nonDigits(Self.word(bytes))
+        let isDigit = value >= 0x30 && value <= 0x39
+        #expect((marks == 0) == isDigit, "byte \(value) at \(position)")
+        if !isDigit { #expect(marks.trailingZeroBitCount >> 3 == position) }
+      }
+    }
+  }
+
+  @Test func eightDigitsHaveTheirValue() {
+    var generator = SeededGenerator(seed: 0xD161_7500)
+    var samples: [UInt64] = [0, 1, 9, 10, 99_999_999, 10_000_000, 12_345_678, 90_000_009]
+    for _ in 0..<5_000 { samples.append(generator.next() % 100_000_000) }
+    for value in samples {
+      let text = String(value)
+      let padded = String(repeating: "0", count: 8 - text.count) + text
+      #expect(DigitWords.value(of: Self.word(Array(padded.utf8))) == value, "\(padded)")
+    }
+  }
+}
