@@ -45,14 +45,29 @@ public struct LabelBlock: Sendable {
   /// Encodes `labels` (each 1 ... 65,534 bytes) as a label block.
   /// - Parameter deflater: the compressor that tries deflate (see `Block.encode`).
   public static func encode(_ labels: ArraySlice<[UInt8]>, allowDeflate: Bool = true, using deflater: Deflater? = nil) -> [UInt8] {
-    var payload: [UInt8] = []
-    var offset: UInt32 = 0
-    payload.appendUInt32LE(0)
+    var text: [UInt8] = []
+    var ends: [Int] = []
     for label in labels {
-      offset += UInt32(label.count)
-      payload.appendUInt32LE(offset)
+      text.append(contentsOf: label)
+      ends.append(text.count)
     }
-    for label in labels { payload.append(contentsOf: label) }
+    return encode(text: text[...], ends: ends[...], allowDeflate: allowDeflate, using: deflater)
+  }
+
+  /// Encodes labels that lie back to back in `text` as a label block: the first starts at
+  /// `text.startIndex`, and label `k` ends at `ends[ends.startIndex + k]`, an index of `text`.
+  /// - Precondition: `ends` ascend from above `text.startIndex` to `text.endIndex`, each label
+  ///   1 ... 65,534 bytes.
+  /// - Parameter deflater: the compressor that tries deflate (see `Block.encode`).
+  public static func encode(
+    text: ArraySlice<UInt8>, ends: ArraySlice<Int>, allowDeflate: Bool = true, using deflater: Deflater? = nil
+  ) -> [UInt8] {
+    precondition(ends.last ?? text.startIndex == text.endIndex, "the last label ends where the text does")
+    var payload: [UInt8] = []
+    payload.reserveCapacity(4 &* (ends.count &+ 1) &+ text.count)
+    payload.appendUInt32LE(0)
+    for end in ends { payload.appendUInt32LE(UInt32(end &- text.startIndex)) }
+    payload.append(contentsOf: text)
     return Block.encode(header: (0, 0, 0), payload: payload, deflateWhenSaving: allowDeflate ? deflateWhenSaving : nil, using: deflater)
   }
 }

@@ -37,7 +37,7 @@ struct DirectoryContents {
   var blocking: (data: SectionBuffer, index: [UInt8])
   var identification: (data: SectionBuffer, index: [UInt8])
   /// The labels in ascending byte order; ids are positions here.
-  var labels: [[UInt8]]
+  var labels: SortedLabels
   /// Blocking ranges, ascending, disjoint, merged.
   var blockingRanges: [ClosedRange<Int64>]
   /// Identification ranges with their final label ids, ascending and disjoint.
@@ -182,7 +182,7 @@ struct DirectoryContents {
 /// The label data and index sections (`Spec/FORMAT.md`, section 8).
 enum LabelSections {
   /// Labels grouped into blocks of about `labelBlockTarget` bytes, and the index of those blocks.
-  static func encode(_ labels: [[UInt8]], options: DirectoryBuilder.Options) -> (data: [UInt8], index: [UInt8]) {
+  static func encode(_ labels: SortedLabels, options: DirectoryBuilder.Options) -> (data: [UInt8], index: [UInt8]) {
     var data: [UInt8] = []
     var records: [UInt8] = []
     var blockCount = 0
@@ -191,14 +191,15 @@ enum LabelSections {
     while start < labels.count {
       var end = start
       var size = 4  // the first offset
-      while end < labels.count && (end == start || size + 4 + labels[end].count <= options.labelBlockTarget) {
-        size += 4 + labels[end].count
+      while end < labels.count && (end == start || size + 4 + labels.length(end) <= options.labelBlockTarget) {
+        size += 4 + labels.length(end)
         end += 1
       }
       records.appendUInt32LE(UInt32(start))
       records.appendUInt32LE(0)
       records.appendUInt64LE(UInt64(data.count))
-      data.append(contentsOf: LabelBlock.encode(labels[start..<end], allowDeflate: options.allowDeflate, using: deflater))
+      let text = labels.text[labels.start(start)..<labels.ends[end - 1]]
+      data.append(contentsOf: LabelBlock.encode(text: text, ends: labels.ends[start..<end], allowDeflate: options.allowDeflate, using: deflater))
       blockCount += 1
       start = end
     }

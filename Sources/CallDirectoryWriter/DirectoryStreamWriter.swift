@@ -31,7 +31,7 @@ public struct DirectoryStreamWriter {
   /// The file's numbering of the labels and the identification section, from the start when
   /// every label was given before any entry (a builder's): entries then go straight to their
   /// section, with no spool to replay.
-  private var numbered: (sorted: [[UInt8]], newId: [UInt32])?
+  private var numbered: (sorted: SortedLabels, newId: [UInt32])?
   private var numberedEntries: EntrySectionWriter?
   private var identificationRuns = CanonicalRuns(labelled: true)
   private var identificationRanges: [CanonicalRuns.Run] = []

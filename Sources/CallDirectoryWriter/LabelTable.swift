@@ -177,7 +177,7 @@ struct LabelTable: Sendable {
   /// - Complexity: O(L log L) comparisons, most of them of two integers: each label's first eight
   ///   bytes are its sort key, beside its id, and only labels that share those bytes are compared
   ///   in the arena, eight bytes at a time.
-  func sortedOrder() -> (sorted: [[UInt8]], newId: [UInt32]) {
+  func sortedOrder() -> (sorted: SortedLabels, newId: [UInt32]) {
     let order = unsafe bytes.withUnsafeBytes { arena in
       var keyed = (0..<count).map { unsafe (key: Self.key(starts[$0]..<starts[$0 + 1], in: arena), id: $0) }
       keyed.sort { a, b in
@@ -187,8 +187,12 @@ struct LabelTable: Sendable {
       return keyed.map(\.id)
     }
     var newId = [UInt32](repeating: 0, count: count)
-    for (rank, original) in order.enumerated() { newId[original] = UInt32(rank) }
-    return (order.map { Array(bytes[starts[$0]..<starts[$0 + 1]]) }, newId)
+    var sorted = SortedLabels(reservingLabels: count, bytes: bytes.count)
+    for (rank, original) in order.enumerated() {
+      newId[original] = UInt32(rank)
+      sorted.append(bytes[starts[original]..<starts[original + 1]])
+    }
+    return (sorted, newId)
   }
 
   /// The first eight bytes at `range` as a big-endian integer, zeros after a shorter label: keys
