@@ -1,14 +1,14 @@
 import CallDirectoryFormat
 
 /// The common line of a CSV listing, read in one pass over the input without the general reader:
-/// one record on one line, its fields unquoted, the number written as `+` and digits, the label
-/// needing no quotes.
+/// one record on one line, the number written as `+` and digits, the label as it is or in quotes
+/// (for its commas).
 ///
 /// Most lines that `calldir unpack` or a provider's export writes are such lines, and reading
 /// them here is several times cheaper than through `CSVReader`, a `CSVRecord` and the number
 /// parser's general scan: no record value, no field array, one borrow of the input a line.
 ///
-/// Anything else is not read here: a quote, a CR, a range or pattern, a number with separators
+/// Anything else is not read here: a quote inside a field or doubled, a CR, a range or pattern, a number with separators
 /// or more than 18 digits, a byte that is not UTF-8, a label of the wrong length, too many or
 /// too few fields. Such a line returns `nil`, and the caller reads it with the general reader,
 /// which then reads the same record to the same entry or words the error. This reader accepts
@@ -97,26 +97,54 @@ enum PlainLine {
     return (number, end)
   }
 
-  /// The last field of a line at `start`: text up to an LF or the end, with no comma, quote or
-  /// CR, well-formed UTF-8 of a valid label length. Returns its range and where the next line
-  /// begins.
+  /// The last field of a line at `start`: text up to an LF or the end with no comma, quote or
+  /// CR, or such text with commas in quotes; a valid label either way. Returns the label's range
+  /// and where the next line begins.
   /// - Precondition: `0 <= start <= raw.count`.
   private static func label(in raw: UnsafeRawBufferPointer, from start: Int) -> (Range<Int>, next: Int)? {
     let (stop, pastASCII) = unsafe FieldScan.firstStop(in: raw, from: start, to: raw.count)
-    let next: Int
-    if stop == raw.count {
-      next = stop
-    } else if unsafe raw[stop] == lineFeed {
-      next = stop &+ 1  // stop < raw.count
-    } else {
-      return nil
-    }
-    guard Limits.isValidLabelLength(stop &- start) else { return nil }
-    if pastASCII {
-      let text = unsafe ByteView(UnsafeRawBufferPointer(rebasing: raw[start..<stop]))
-      guard UTF8Validation.isValid(text) else { return nil }
-    }
+    if unsafe stop == start && stop < raw.count && raw[stop] == quote { return unsafe quotedLabel(in: raw, from: start) }
+    guard let next = unsafe lineEnd(in: raw, at: stop), unsafe isLabel(raw, start..<stop, pastASCII: pastASCII) else { return nil }
     return (start..<stop, next)
+  }
+
+  /// A quoted last field at `start` (its opening quote): text with no quote, CR or LF (commas
+  /// are text inside quotes), the closing quote, then an LF or the end. Quoted so that their
+  /// commas are text, such labels are a few in a hundred of a business directory's; a doubled
+  /// quote or a line break inside quotes is left to the general reader.
+  /// - Precondition: `raw[start]` is a quote.
+  private static func quotedLabel(in raw: UnsafeRawBufferPointer, from start: Int) -> (Range<Int>, next: Int)? {
+    let contentStart = start &+ 1  // past the quote at start < raw.count
+    var index = contentStart
+    var pastASCII = false
+    while true {
+      let (stop, high) = unsafe FieldScan.firstStop(in: raw, from: index, to: raw.count)
+      pastASCII = pastASCII || high
+      guard stop < raw.count else { return nil }  // no closing quote
+      if unsafe raw[stop] == comma {
+        index = stop &+ 1
+        continue
+      }
+      // A line break inside quotes, or after the closing quote a doubled quote, a CR or text.
+      guard unsafe raw[stop] == quote, let next = unsafe lineEnd(in: raw, at: stop &+ 1),
+        unsafe isLabel(raw, contentStart..<stop, pastASCII: pastASCII)
+      else { return nil }
+      return (contentStart..<stop, next)
+    }
+  }
+
+  /// Where the next line begins when a line ends at `index`: past an LF there, or the end.
+  /// `nil` when any other byte is there.
+  private static func lineEnd(in raw: UnsafeRawBufferPointer, at index: Int) -> Int? {
+    if index == raw.count { return index }
+    return unsafe index < raw.count && raw[index] == lineFeed ? index &+ 1 : nil
+  }
+
+  /// Whether `raw[range]` is a valid label: of a valid length, and well-formed UTF-8, which only
+  /// text `pastASCII` needs checking for.
+  private static func isLabel(_ raw: UnsafeRawBufferPointer, _ range: Range<Int>, pastASCII: Bool) -> Bool {
+    guard Limits.isValidLabelLength(range.count) else { return false }
+    return unsafe !pastASCII || UTF8Validation.isValid(ByteView(UnsafeRawBufferPointer(rebasing: raw[range])))
   }
 
   /// `identify` and `block,` as little-endian words, to compare a line's first bytes with in one step.
@@ -125,6 +153,7 @@ enum PlainLine {
 }
 
 private let comma: UInt8 = 0x2C
+private let quote: UInt8 = 0x22
 private let lineFeed: UInt8 = 0x0A
 private let plus: UInt8 = 0x2B
 private let zero: UInt8 = 0x30

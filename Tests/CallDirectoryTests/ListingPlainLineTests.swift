@@ -59,7 +59,9 @@ struct ListingPlainLineTests {
   static func reference(_ line: [UInt8], identifyFile: Bool, parser: PhoneNumberParser = .formatDomain) -> Outcome {
     switch outcome(line, identifyFile: identifyFile, parser: parser) {
     case .entries(let reads): .entries(reads.map { Read(kind: $0.kind, numbers: $0.numbers, label: $0.label, line: $0.line + 1) })
-    case .failure(let line, let message): .failure(line: line + 1, message: message)
+    case .failure(let line, let message):
+      // A message may name the line too ("quoted field opened on line 1 is never closed").
+      .failure(line: line + 1, message: message.replacing("on line \(line) ", with: "on line \(line + 1) "))
     }
   }
 
@@ -81,9 +83,12 @@ struct ListingPlainLineTests {
     let number = pick(["+"], else: ["", " +", "+0", "tel:+", "++"]) + digits + pick([""], else: ["..+19", "#", "X", ";ext=1", " ", "-1"])
     let label = pick(
       ["Acme", "Strömtonélaburg School", "東京 Trading", "مكتبة", "\u{1F600} Fun", Self.longLabel],
-      else: ["", "a,b", "\"Quoted\"", "say \"hi\"", " spaced ", Self.longestLabel, Self.overlongLabel, "\u{FEFF}bom"])
+      else: [
+        "", "a,b", "\"Quoted\"", "say \"hi\"", "\"Smith, Jones\"", "\"a,b,c,\"", "\"x\"\"y\"", "\"open", "\"a\"b", "\"\"",
+        "\"two\nlines\"", "\"cr\r\"", "\"Café, Zoë\"", " spaced ", Self.longestLabel, Self.overlongLabel, "\u{FEFF}bom"])
     var bytes = Array(label.utf8)
-    bytes = pick([bytes], else: [bytes + [0xFF], [0xC3] + bytes, [0xE0, 0x80, 0x80], bytes + [0xED, 0xA0, 0x80]])  // not UTF-8
+    // Not UTF-8, as it is or in quotes.
+    bytes = pick([bytes], else: [bytes + [0xFF], [0xC3] + bytes, [0xE0, 0x80, 0x80], bytes + [0xED, 0xA0, 0x80], [0x22, 0x41, 0xFF, 0x2C, 0x22]])
     let kind = pick(["identify", "block"], else: ["Block", "identif", "blocks", "\"block\"", ""])
     var fields: [[UInt8]] = identifyFile ? [] : [Array(kind.utf8)]
     fields.append(Array(number.utf8))
@@ -126,13 +131,16 @@ struct ListingPlainLineTests {
     let entry = try #require(listing("identify,+12025550100,Acme Support\nblock,+1\n"))
     #expect(entry.kind == .identification && entry.number == 12_025_550_100 && entry.label == 22..<34 && entry.next == 35)
     #expect(listing("identify,+12025550100,Acme")?.next == 26)
+    #expect(listing("identify,+12025550100,\"Acme, Inc.\"\nblock,+1\n")?.label == 23..<33)  // commas in quotes
+    #expect(listing("identify,+12025550100,\"A,B\"")?.next == 27)
     #expect(listing("block,+1")?.number == 1)  // the shortest line it reads: eight bytes
     #expect(listing("block,+12,")?.next == 10)
     #expect(listing("block,+12,\n")?.next == 11)
     #expect(listing("block,+999999999999999999\n")?.number == 999_999_999_999_999_999)  // 18 digits
     for declined in [
       "block,1", "block,+1234567890123456789\n", "block,+12,x\n", "block,+12\r\n", "identify,+12,Acme\r\n",
-      "identify,+12,\"Acme\"\n", "identify,+12,Ac\"me\n", "identify,+12,A,B\n", "identify,+12,\n", "identify,+12\n",
+      "identify,+12,\"Ac\"\"me\"\n", "identify,+12,\"Acme\"\r\n", "identify,+12,\"Acme\"x\n", "identify,+12,\"Acme\n",
+      "identify,+12,\"Ac\nme\"\n", "identify,+12,\"\"\n", "identify,+12,Ac\"me\n", "identify,+12,A,B\n", "identify,+12,\n", "identify,+12\n",
       "identify,+1..+2,A\n", "identify,+1 2,A\n", "identify,+012,A\n", "block,+", "Block,+12\n", "identify;+12,A\n",
     ] {
       #expect(listing(declined) == nil, "\(declined.debugDescription)")
