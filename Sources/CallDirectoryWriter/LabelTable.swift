@@ -88,11 +88,13 @@ struct LabelTable: Sendable {
       lastId = Int(found)
       return .success(found)
     }
-    guard unsafe isValidUTF8 || UTF8Validation.isValid(label) else { return .failure(.invalidUTF8(number: number)) }
+    guard unsafe isValidUTF8 || UTF8Validation.isValid(ByteView(UnsafeRawBufferPointer(label))) else {
+      return .failure(.invalidUTF8(number: number))
+    }
     guard count < Int(UInt32.max) else { return .failure(.tooManyLabels) }
     if probes > probeLimit && !usesSipHash {
       usesSipHash = true
-      rehash(into: slots.count)
+      rehashing(into: slots.count)
       (_, slot, hash, _) = unsafe find(label)
     }
     let id = UInt32(count)  // below UInt32.max, so id + 1 fits the slot's 32 bits
@@ -100,7 +102,7 @@ struct LabelTable: Sendable {
     unsafe bytes.append(contentsOf: label)
     starts.append(bytes.count)
     slots[slot] = hash & 0xFFFF_FFFF_0000_0000 | UInt64(id + 1)
-    if count * 2 > slots.count { rehash(into: slots.count * 2) }
+    if count * 2 > slots.count { grow() }
     return .success(id)
   }
 
@@ -110,7 +112,7 @@ struct LabelTable: Sendable {
     let hash = unsafe hash(label)
     let tag = hash & 0xFFFF_FFFF_0000_0000
     let mask = slots.count - 1
-    var slot = Int(truncatingIfNeeded: hash) & mask
+    var slot = Self.home(hash, mask: mask)
     var probes = 0
     while slots[slot] != 0 {
       let entry = slots[slot]
@@ -144,14 +146,34 @@ struct LabelTable: Sendable {
     }
   }
 
-  /// Places every label again in a table of `size` slots (a power of two), with the current hash.
-  private mutating func rehash(into size: Int) {
+  /// The slot a hash's label is looked for first: from the hash's high 32 bits, which the slot
+  /// keeps, so that growing the table needs no label hashed again. (Past 2^32 slots, more than
+  /// any label table reaches, only the first 2^32 are first slots: probes grow longer, answers
+  /// stay right.)
+  private static func home(_ hash: UInt64, mask: Int) -> Int { Int(truncatingIfNeeded: hash >> 32) & mask }
+
+  /// Doubles the table: each label moves to the slot its kept hash bits name in the larger one.
+  private mutating func grow() {
+    let size = slots.count * 2
+    var grown = [UInt64](repeating: 0, count: size)
+    let mask = size - 1
+    for entry in slots where entry != 0 {
+      var slot = Self.home(entry, mask: mask)
+      while grown[slot] != 0 { slot = (slot + 1) & mask }
+      grown[slot] = entry
+    }
+    slots = grown
+  }
+
+  /// Places every label again in a table of `size` slots (a power of two), hashed anew: after
+  /// the move to SipHash, whose hashes the slots do not keep yet.
+  private mutating func rehashing(into size: Int) {
     var grown = [UInt64](repeating: 0, count: size)
     let mask = size - 1
     unsafe bytes.withUnsafeBufferPointer { arena in
       for id in 0..<count {
         let hash = unsafe hash(UnsafeBufferPointer(rebasing: arena[starts[id]..<starts[id + 1]]))
-        var slot = Int(truncatingIfNeeded: hash) & mask
+        var slot = Self.home(hash, mask: mask)
         while grown[slot] != 0 { slot = (slot + 1) & mask }
         grown[slot] = hash & 0xFFFF_FFFF_0000_0000 | UInt64(id + 1)
       }
