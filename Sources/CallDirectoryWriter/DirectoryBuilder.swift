@@ -154,15 +154,7 @@ public struct DirectoryBuilder: Sendable {
   /// renamed over `path`. On any failure `path` is left as it was and the temporary file removed.
   /// - Throws: `WriterError`, with `.system` for file errors.
   public func write(to path: String) throws(WriterError) {
-    let contents = try encoded()
-    do {
-      try AtomicFile.write(to: path) { (sink) throws(SystemError) in try sink(contents) }
-    } catch {
-      switch error {
-      case .system(let failure): throw .system(failure)
-      case .producer(let failure): throw .system(failure)
-      }
-    }
+    try writeAtomically(to: path) { (sink) throws(WriterError) in try encode(sink) }
   }
 
   /// Sorts the entries and streams them through a `DirectoryStreamWriter`, which merges and
@@ -173,7 +165,8 @@ public struct DirectoryBuilder: Sendable {
     RadixSort.sort(&sorted)
     var numbers = ArraySource(sorted)
     try writer.add(blocking: &numbers, ranges: Self.sorted(blockingRanges))
-    var entries = ArraySource(identification.sorted())
+    // A listing sorted by number comes in order: checked in one pass, not copied and sorted.
+    var entries = ArraySource(RadixSort.isAscending(identification) ? identification : identification.sorted())
     try writer.add(identification: &entries, ranges: Self.sorted(identificationRanges))
     try writer.finish(into: sink)
   }

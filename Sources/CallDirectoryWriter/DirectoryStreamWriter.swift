@@ -230,18 +230,7 @@ public struct DirectoryStreamWriter {
   /// - Throws: `WriterError`, with `.system` for file errors; `path` is then left as it was.
   public consuming func write(to path: String) throws(WriterError) {
     var writer = self
-    do throws(AtomicWriteError<WriterError>) {
-      try AtomicFile.write(to: path) { (sink: ([UInt8]) throws(SystemError) -> Void) throws(WriterError) in
-        try writer.finishOnce { (piece) throws(WriterError) in
-          do throws(SystemError) { try sink(piece) } catch { throw .system(error) }
-        }
-      }
-    } catch {
-      switch error {
-      case .system(let failure): throw .system(failure)
-      case .producer(let failure): throw failure
-      }
-    }
+    try writeAtomically(to: path) { (sink) throws(WriterError) in try writer.finishOnce(into: sink) }
   }
 }
 

@@ -7,7 +7,7 @@
 enum RadixSort {
   /// Whether `values` is in ascending order (equal neighbours allowed).
   /// - Complexity: O(n), stopping at the first value below the one before it.
-  static func isAscending(_ values: [Int64]) -> Bool {
+  static func isAscending<Value: Comparable>(_ values: [Value]) -> Bool {
     var index = 1
     while index < values.count {
       if values[index &- 1] > values[index] { return false }

@@ -146,18 +146,7 @@ public struct SortingDirectoryWriter {
   public consuming func write(to path: String, signingWith key: SigningKey? = nil) throws(WriterError) -> CanonicalStatistics {
     var statistics = CanonicalStatistics()
     var me = self
-    do throws(AtomicWriteError<WriterError>) {
-      try AtomicFile.write(to: path) { (sink: ([UInt8]) throws(SystemError) -> Void) throws(WriterError) in
-        statistics = try me.finishOnce(signingWith: key) { (piece) throws(WriterError) in
-          do throws(SystemError) { try sink(piece) } catch { throw .system(error) }
-        }
-      }
-    } catch {
-      switch error {
-      case .system(let failure): throw .system(failure)
-      case .producer(let failure): throw failure
-      }
-    }
+    try writeAtomically(to: path) { (sink) throws(WriterError) in statistics = try me.finishOnce(signingWith: key, into: sink) }
     return statistics
   }
 }

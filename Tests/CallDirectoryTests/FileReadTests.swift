@@ -1,4 +1,5 @@
 import CallDirectorySystem
+import CallDirectoryWriter
 import Foundation
 import Testing
 
@@ -73,4 +74,29 @@ import Testing
       #expect(bytes.count > 100 && bytes.last == 0x0A)
     }
   #endif
+}
+
+/// The writers' `write(to:)` stream the file to a temporary beside the path and rename it: the
+/// file on disk is the encoded bytes, and a failure leaves the path as it was.
+@Suite struct WriterAtomicOutputTests {
+  @Test func builderWritesItsEncodedBytesAndFailsWithoutATrace() throws {
+    let scratch = try ScratchDirectory()
+    let path = scratch.path("list.calldir")
+    var builder = DirectoryBuilder()
+    for index in 0..<2_000 { try builder.identify(12_025_550_000 + Int64(index), label: "Caller \(index % 300)") }
+    try builder.block(12_025_560_000...12_025_569_999)
+    try builder.write(to: path)
+    let written = try Data(contentsOf: URL(fileURLWithPath: path))
+    #expect(written == Data(try builder.encoded()))
+    // A number given two labels: the writer's error, the old file untouched, no temporary left.
+    try builder.identify(12_025_550_000, label: "Someone else")
+    do {
+      try builder.write(to: path)
+      Issue.record("a number with two labels was written")
+    } catch {
+      guard case .conflictingLabels = error else { Issue.record("unexpected error \(error)"); return }
+    }
+    #expect(try scratch.names() == ["list.calldir"])
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == written)
+  }
 }
