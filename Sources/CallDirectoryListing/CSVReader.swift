@@ -169,8 +169,3 @@ public struct CSVReader: Sendable {
     throw CSVError(kind: .invalidUTF8, line: badLine)
   }
 }
-
-private let quote: UInt8 = 0x22
-private let comma: UInt8 = 0x2C
-private let lineFeed: UInt8 = 0x0A
-private let carriageReturn: UInt8 = 0x0D

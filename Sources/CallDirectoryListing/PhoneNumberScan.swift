@@ -2,13 +2,6 @@
 // aside because the prefix rules (`00`, `011`, trunk `0`, NANP length) are decided only once
 // the whole number has been seen, and it never builds a String unless it is about to throw.
 
-private let space: UInt8 = 0x20
-private let tab: UInt8 = 0x09
-private let plus: UInt8 = 0x2B
-private let semicolon: UInt8 = 0x3B
-private let zero: UInt8 = 0x30
-private let nine: UInt8 = 0x39
-
 /// Powers of ten that fit in an `Int64`: 10^0 ... 10^18.
 private let powersOfTen: [Int64] = {
   var powers: [Int64] = [1]

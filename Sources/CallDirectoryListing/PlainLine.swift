@@ -151,9 +151,3 @@ enum PlainLine {
   static let identifyWord: UInt64 = 0x7966_6974_6E65_6469
   static let blockWord: UInt64 = 0x2C6B_636F_6C62
 }
-
-private let comma: UInt8 = 0x2C
-private let quote: UInt8 = 0x22
-private let lineFeed: UInt8 = 0x0A
-private let plus: UInt8 = 0x2B
-private let zero: UInt8 = 0x30

@@ -1,0 +1,12 @@
+// The bytes the listing readers stop at or test for, named once for every reader in this module.
+
+let tab: UInt8 = 0x09
+let lineFeed: UInt8 = 0x0A
+let carriageReturn: UInt8 = 0x0D
+let space: UInt8 = 0x20
+let quote: UInt8 = 0x22
+let plus: UInt8 = 0x2B
+let comma: UInt8 = 0x2C
+let zero: UInt8 = 0x30
+let nine: UInt8 = 0x39
+let semicolon: UInt8 = 0x3B
