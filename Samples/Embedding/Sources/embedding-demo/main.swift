@@ -73,6 +73,32 @@ do {
   check("resolve tel:+1-202-555-0123", support.action, .identify)
   check("resolve tel:+1-202-555-0123 label", support.label, "Acme Support")
   check("resolve 911", try resolver.resolve(caller: "911").action, .allow)
+
+  // Packing a listing as `calldir pack` does, each label lent from the text: the same file as
+  // the builder's above.
+  let listing = Array("""
+    kind,number,label
+    block,+12025550100
+    block,+12025550101
+    block,+442079460958
+    block,+33899000000..+33899000999
+    identify,+12025550123,Acme Support
+    identify,+81355550100,Tokyo Office
+
+    """.utf8)
+  var packer = DirectoryBuilder()
+  try ListingParser.forEachEntry(bytes: listing, file: "listing.csv", parser: .formatDomain) {
+    (entry, label) throws(ListingError) in
+    do throws(WriterError) {
+      switch entry.kind {
+      case .blocking: try packer.block(entry.numbers)
+      case .identification: try packer.identify(entry.numbers, utf8: label)
+      }
+    } catch {
+      throw ListingError(file: "listing.csv", line: entry.line, message: error.description)
+    }
+  }
+  check("listing packs to the same file", try packer.encoded() == builder.encoded(), true)
 } catch {
   print("error: \(error)")
   check.mismatches += 1
