@@ -35,7 +35,15 @@ public enum BlockListParser {
       while last > first && (bytes[last - 1] == 0x20 || bytes[last - 1] == 0x09) { last -= 1 }
 
       if first < last && bytes[first] != 0x23 {  // not blank, not a '#' comment
-        let numbers = try parseNumbers(bytes[first..<last], with: parser, file: file, line: line)
+        // `+` and digits, most lines of a feed, read in place; anything else as a range or
+        // through the general scan, which words the errors.
+        let plain = unsafe bytes.withUnsafeBytes { raw in unsafe parser.international(in: raw, from: first, to: last) }
+        let numbers: ClosedRange<Int64>
+        if let plain {
+          numbers = plain...plain
+        } else {
+          numbers = try parseNumbers(bytes[first..<last], with: parser, file: file, line: line)
+        }
         try body(ListingRecord(kind: .blocking, numbers: numbers, label: nil, line: line))
       } else {
         skipped += 1

@@ -125,6 +125,38 @@ struct ListingPlainLineTests {
     #expect(plainCount > 450 && plainCount < 2_400, "plain lines: \(plainCount)")
   }
 
+  @Test("A block list reads + and digits in place as the general scan reads them", arguments: [false, true])
+  func blockListNumbers(countryCode: Bool) {
+    let parser = countryCode ? PhoneNumberParser(defaultCountryCode: 44) : PhoneNumberParser.formatDomain
+    var generator = Support.SplitMix64(seed: countryCode ? 0xB10C_44 : 0xB10C_00)
+    for _ in 0..<3_000 {
+      let count = Int(generator.next() % 21)
+      let digits = (0..<count).map { _ in String(generator.next() % 10) }.joined()
+      let prefixes = ["+", "+", "", " +", "+0", "0", "tel:+", "++"]
+      let suffixes = ["", "", " ", "\t", "..+19", "#", "-1"]
+      let text = prefixes[Int(generator.next() % 8)] + digits + suffixes[Int(generator.next() % 7)]
+      // A block list reads the line without the spaces and tabs around it.
+      let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+      let field = String(text.trimmingPrefix(while: blank).reversed().trimmingPrefix(while: blank).reversed())
+      let expected: Result<ClosedRange<Int64>, PhoneNumberError> = Result { () throws(PhoneNumberError) in
+        try parser.parseEntry(utf8: Array(field.utf8)[...])
+      }
+      let read = Result { () throws(ListingError) in
+        try BlockListParser.parse(bytes: Array((text + "\n").utf8), file: "list.txt", parser: parser)
+      }
+      switch (read, expected) {
+      case (.success(let records), _) where field.isEmpty || field.first == "#":
+        #expect(records.isEmpty, "\(text.debugDescription)")  // blank or a comment: skipped
+      case (.success(let records), .success(let numbers)):
+        #expect(records.map(\.numbers) == [numbers], "\(text.debugDescription)")
+      case (.failure(let error), .failure(let failure)):
+        #expect(error.message == failure.description, "\(text.debugDescription)")
+      default:
+        Issue.record("\(text.debugDescription): \(read) against \(expected)")
+      }
+    }
+  }
+
   @Test("Plain lines end at LF or the input's end; CR, quotes, commas and ranges go to the general reader")
   func shapes() throws {
     func listing(_ text: String) -> PlainLine.Entry? { PlainLine.listing(Array(text.utf8), at: 0, parser: .formatDomain) }
