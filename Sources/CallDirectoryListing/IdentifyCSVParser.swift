@@ -51,9 +51,7 @@ public enum IdentifyCSVParser {
     _ body: (ListingEntry, Span<UInt8>) throws(ListingError) -> Void
   ) throws(ListingError) -> Int {
     try read(bytes, file: file, parser: parser, format: format, general: { (record) throws(ListingError) in try record.lend(body) }) {
-      (entry, line) throws(ListingError) in
-      let numbers = entry.number...entry.number
-      try body(ListingEntry(kind: .identification, numbers: numbers, line: line), bytes.span.extracting(entry.label))
+      (entry, line) throws(ListingError) in try entry.lend(from: bytes, line: line, to: body)
     }
   }
 

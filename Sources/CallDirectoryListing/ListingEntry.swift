@@ -31,3 +31,11 @@ extension ListingRecord {
     try body(entry, label.span)
   }
 }
+
+extension PlainLine.Entry {
+  /// Calls `body` with the entry and its label's bytes lent from `bytes`, the input it was read
+  /// from, as the parsers' `forEachEntry` hands on a plain line.
+  func lend(from bytes: [UInt8], line: Int, to body: (ListingEntry, Span<UInt8>) throws(ListingError) -> Void) throws(ListingError) {
+    try body(ListingEntry(kind: kind, numbers: number...number, line: line), bytes.span.extracting(label))
+  }
+}

@@ -60,8 +60,7 @@ public enum ListingParser {
     _ body: (ListingEntry, Span<UInt8>) throws(ListingError) -> Void
   ) throws(ListingError) -> Int {
     try read(bytes, file: file, parser: parser, format: format, general: { (record) throws(ListingError) in try record.lend(body) }) {
-      (entry, line) throws(ListingError) in
-      try body(ListingEntry(kind: entry.kind, numbers: entry.number...entry.number, line: line), bytes.span.extracting(entry.label))
+      (entry, line) throws(ListingError) in try entry.lend(from: bytes, line: line, to: body)
     }
   }
 
