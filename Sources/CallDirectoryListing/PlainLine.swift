@@ -8,11 +8,12 @@ import CallDirectoryFormat
 /// them here is several times cheaper than through `CSVReader`, a `CSVRecord` and the number
 /// parser's general scan: no record value, no field array, one borrow of the input a line.
 ///
-/// Anything else is not read here: a quote inside a field or doubled, a CR, a range or pattern, a number with separators
-/// or more than 18 digits, a byte that is not UTF-8, a label of the wrong length, too many or
-/// too few fields. Such a line returns `nil`, and the caller reads it with the general reader,
-/// which then reads the same record to the same entry or words the error. This reader accepts
-/// only lines that the general path reads to the entry it returns; tests hold the two to that.
+/// Anything else is not read here: a quote inside a field or doubled, a CR, a range or pattern,
+/// a number with separators or more than 18 digits, a byte that is not UTF-8, a label of the
+/// wrong length, too many or too few fields. Such a line returns `nil`, and the caller reads it
+/// with the general reader, which then reads the same record to the same entry or words the
+/// error. This reader accepts only lines that the general path reads to the entry it returns;
+/// tests (and the listing fuzz harness) hold the two to that.
 enum PlainLine {
   /// The entry of one plain line.
   struct Entry: Equatable {
