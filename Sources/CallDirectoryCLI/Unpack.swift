@@ -21,49 +21,46 @@ struct Unpack {
       quiet: quiet)
     defer { progress.finish() }
     try Inputs.write(to: output, console: console) { (sink) throws(CommandFailure) in
-      var writer = ListingWriter(header: format == .csv)
-      var lines = ListingJSONLines.Writer()
-      let json = format == .jsonl
-      func failure(_ error: StreamError<SystemError>) -> CommandFailure {
-        switch error {
-        case .format(let damage): CommandFailure("\(Inputs.displayName(file)): \(damage)")
-        case .consumer(let failure): writeFailure(failure)
-        }
+      if format == .jsonl {
+        var lines = ListingJSONLines.Writer()
+        try write(reader, into: &lines, sink: sink, progress: progress)
+      } else {
+        var writer = ListingWriter()
+        try write(reader, into: &writer, sink: sink, progress: progress)
       }
-      do throws(StreamError<SystemError>) {
-        try reader.forEachBlockingRun { (numbers) throws(SystemError) in
-          progress.advance()
-          for run in Unpack.pieces(numbers, expand: expand) {
-            if json {
-              lines.appendBlock(run)
-              try lines.flushIfFull(to: sink)
-            } else {
-              writer.appendBlock(run)
-              try writer.flushIfFull(to: sink)
-            }
-          }
-        }
-      } catch { throw failure(error) }
-      do throws(StreamError<SystemError>) {
-        try reader.forEachIdentificationRun { (numbers, label) throws(SystemError) in
-          progress.advance()
-          for run in Unpack.pieces(numbers, expand: expand) {
-            if json {
-              lines.appendIdentification(run, label: label)
-              try lines.flushIfFull(to: sink)
-            } else {
-              writer.appendIdentification(run, label: label)
-              try writer.flushIfFull(to: sink)
-            }
-          }
-        }
-      } catch { throw failure(error) }
-      do throws(SystemError) {
-        try writer.flush(to: sink)
-        try lines.flush(to: sink)
-      } catch { throw writeFailure(error) }
     }
     return CLI.ExitCode.success
+  }
+
+  /// Writes every run of `reader` through `output`, blocking runs first, flushing to `sink` as
+  /// the buffer fills and once at the end.
+  private func write<Output: ListingOutput>(
+    _ reader: CallDirectoryReader, into output: inout Output, sink: ([UInt8]) throws(SystemError) -> Void,
+    progress: ProgressLine
+  ) throws(CommandFailure) {
+    func failure(_ error: StreamError<SystemError>) -> CommandFailure {
+      switch error {
+      case .format(let damage): CommandFailure("\(Inputs.displayName(file)): \(damage)")
+      case .consumer(let failure): writeFailure(failure)
+      }
+    }
+    do throws(StreamError<SystemError>) {
+      try reader.forEachBlockingRun { (numbers) throws(SystemError) in
+        progress.advance()
+        for run in Unpack.pieces(numbers, expand: expand) {
+          output.appendBlock(run)
+          try output.flushIfFull(to: sink)
+        }
+      }
+      try reader.forEachIdentificationRun { (numbers, label) throws(SystemError) in
+        progress.advance()
+        for run in Unpack.pieces(numbers, expand: expand) {
+          output.appendIdentification(run, label: label)
+          try output.flushIfFull(to: sink)
+        }
+      }
+    } catch { throw failure(error) }
+    do throws(SystemError) { try output.flush(to: sink) } catch { throw writeFailure(error) }
   }
 
   /// A run as the listing writes it: whole, or number by number with `--expand`.

@@ -267,28 +267,13 @@ public enum ListingJSONLines {
   ///
   /// Non-ASCII text is written as UTF-8; `"`, `\` and control characters are escaped
   /// (`\n`, `\r`, `\t`, `\b`, `\f`, else `\u00XX`), so each object stays on one line.
-  public struct Writer: Sendable {
+  public struct Writer: ListingOutput {
     /// The bytes written and not yet flushed.
     public private(set) var bytes: [UInt8] = []
 
     /// Creates an empty writer.
     public init() {
       bytes.reserveCapacity(ListingWriter.flushThreshold + 256)
-    }
-
-    /// Whether the buffer has reached ``ListingWriter/flushThreshold`` bytes.
-    public var isFull: Bool { bytes.count >= ListingWriter.flushThreshold }
-
-    /// Appends the line for `record`; the label of a blocking record and the line are ignored.
-    ///
-    /// - Precondition: as for ``ListingWriter/append(_:)``.
-    public mutating func append(_ record: ListingRecord) {
-      switch record.kind {
-      case .blocking: appendBlock(record.numbers)
-      case .identification:
-        guard let label = record.label else { preconditionFailure("identify record without a label") }
-        appendIdentification(record.numbers, label: label)
-      }
     }
 
     /// Appends `{"kind":"block","number":"+FIRST..+LAST"}` (or a single number).
@@ -328,20 +313,9 @@ public enum ListingJSONLines {
       bytes.append(contentsOf: "\"}\n".utf8)
     }
 
-    /// Hands the buffered bytes to `sink` and empties the buffer, keeping its capacity.
-    ///
-    /// - Throws: Whatever `sink` throws; the buffer is then left as it was.
-    public mutating func flush<Failure: Error>(to sink: ([UInt8]) throws(Failure) -> Void) throws(Failure) {
-      if bytes.isEmpty { return }
-      try sink(bytes)
+    /// Empties the buffer, keeping its capacity.
+    public mutating func clear() {
       bytes.removeAll(keepingCapacity: true)
-    }
-
-    /// Calls ``flush(to:)`` when ``isFull``.
-    ///
-    /// - Throws: Whatever `sink` throws.
-    public mutating func flushIfFull<Failure: Error>(to sink: ([UInt8]) throws(Failure) -> Void) throws(Failure) {
-      if isFull { try flush(to: sink) }
     }
   }
 }

@@ -18,7 +18,7 @@ import CallDirectoryFormat
 /// }
 /// try writer.flush { try output.write($0) }
 /// ```
-public struct ListingWriter: Sendable {
+public struct ListingWriter: ListingOutput {
   /// The buffered size, in bytes, at which ``isFull`` becomes true: 64 KiB.
   public static let flushThreshold = 65_536
 
@@ -35,32 +35,6 @@ public struct ListingWriter: Sendable {
     if header { bytes.append(contentsOf: "kind,number,label\n".utf8) }
   }
 
-  /// Whether the buffer has reached ``flushThreshold`` bytes.
-  public var isFull: Bool { bytes.count >= Self.flushThreshold }
-
-  /// Appends the row for `record`. The label of an `EntryKind.blocking` record is not written;
-  /// the record's line is ignored.
-  ///
-  /// - Precondition: `record.number` is in `1 ... Int64.max - 1`; an identify record has a label
-  ///   of 1 ... 65,534 UTF-8 bytes. A row breaking these could not be read back.
-  /// - Complexity: O(*n*) in the label's length, amortised.
-  public mutating func append(_ record: ListingRecord) {
-    switch record.kind {
-    case .blocking:
-      appendBlock(record.numbers)
-    case .identification:
-      guard let label = record.label else { preconditionFailure("identify record without a label") }
-      appendIdentification(record.numbers, label: label)
-    }
-  }
-
-  /// Appends `block,+NUMBER,`.
-  ///
-  /// - Precondition: `number` is in `1 ... Int64.max - 1`.
-  public mutating func appendBlock(_ number: Int64) {
-    appendBlock(number...number)
-  }
-
   /// Appends `block,+FIRST..+LAST,` for a range, or `block,+NUMBER,` for a range of one.
   ///
   /// - Precondition: both ends are in `1 ... Int64.max - 1`.
@@ -70,14 +44,8 @@ public struct ListingWriter: Sendable {
     bytes.append(contentsOf: ",\n".utf8)
   }
 
-  /// Appends `identify,+NUMBER,LABEL`, quoting the label where needed.
-  ///
-  /// - Precondition: `number` is in `1 ... Int64.max - 1`; `label` has 1 ... 65,534 UTF-8 bytes.
-  public mutating func appendIdentification(_ number: Int64, label: String) {
-    appendIdentification(number...number, label: label)
-  }
-
-  /// Appends `identify,+FIRST..+LAST,LABEL` for a range, or the single form for a range of one.
+  /// Appends `identify,+FIRST..+LAST,LABEL` for a range, or `identify,+NUMBER,LABEL` for a range
+  /// of one, quoting the label where needed.
   ///
   /// - Precondition: both ends are in `1 ... Int64.max - 1`; `label` has 1 ... 65,534 UTF-8 bytes.
   public mutating func appendIdentification(_ numbers: ClosedRange<Int64>, label: String) {
@@ -89,21 +57,9 @@ public struct ListingWriter: Sendable {
     bytes.append(0x0A)
   }
 
-
-  /// Hands the buffered bytes to `sink` and empties the buffer, keeping its capacity.
-  ///
-  /// - Throws: Whatever `sink` throws; the buffer is then left as it was.
-  public mutating func flush<Failure: Error>(to sink: ([UInt8]) throws(Failure) -> Void) throws(Failure) {
-    if bytes.isEmpty { return }
-    try sink(bytes)
+  /// Empties the buffer, keeping its capacity.
+  public mutating func clear() {
     bytes.removeAll(keepingCapacity: true)
-  }
-
-  /// Calls ``flush(to:)`` when ``isFull``.
-  ///
-  /// - Throws: Whatever `sink` throws.
-  public mutating func flushIfFull<Failure: Error>(to sink: ([UInt8]) throws(Failure) -> Void) throws(Failure) {
-    if isFull { try flush(to: sink) }
   }
 
   /// The complete listing of `records`, header first.

@@ -48,24 +48,35 @@ struct ListingWriterTests {
         == "kind,number,label\nblock,+1,\nblock,+9223372036854775806,\nblock,+10,\nblock,+1000000000000000000,\n")
   }
 
-  @Test("Flushing hands over the buffer and empties it")
-  func flushing() {
-    var writer = ListingWriter()
+  @Test("Flushing hands over the buffer and empties it, in either form", arguments: ["csv", "jsonl"])
+  func flushing(form: String) {
+    if form == "csv" {
+      Self.checkFlushing(ListingWriter())
+    } else {
+      Self.checkFlushing(ListingJSONLines.Writer())
+    }
+  }
+
+  /// Writes 10,000 rows through `writer`, flushing when full, and compares what the sink got
+  /// with the same rows written unflushed.
+  static func checkFlushing<Output: ListingOutput>(_ writer: Output) {
+    var writer = writer
+    var expected = writer
     var flushed: [UInt8] = []
     var flushes = 0
     let sink = { (chunk: [UInt8]) in
       flushed += chunk
       flushes += 1
     }
-    var expected = ListingWriter()
     for index in 0..<10_000 {
       let record = ListingRecord.identify(Int64(12_025_550_000 + index), label: "Label number \(index)")
       writer.append(record)
       expected.append(record)
+      if index % 2 == 0 { writer.appendBlock(Int64(index + 1)); expected.appendBlock(Int64(index + 1)) }
       writer.flushIfFull(to: sink)
       #expect(writer.bytes.count < ListingWriter.flushThreshold + 100)
     }
-    #expect(flushes > 0)
+    #expect(flushes > 1)
     writer.flush(to: sink)
     #expect(writer.bytes.isEmpty)
     #expect(flushed == expected.bytes)
@@ -78,7 +89,7 @@ struct ListingWriterTests {
   func failingSink() {
     struct Failure: Error {}
     var writer = ListingWriter()
-    writer.appendBlock(12_025_550_100)
+    writer.appendIdentification(12_025_550_100, label: "A")
     let before = writer.bytes
     #expect(throws: Failure.self) {
       try writer.flush { (_: [UInt8]) throws(Failure) in throw Failure() }

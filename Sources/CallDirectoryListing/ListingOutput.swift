@@ -1,0 +1,77 @@
+import CallDirectoryFormat
+
+/// A listing writer that buffers its rows in memory and hands them on in pieces: the CSV of
+/// ``ListingWriter`` or the JSON Lines of ``ListingJSONLines/Writer``. Code that writes either
+/// form, such as `calldir unpack`, is written once against this protocol.
+///
+/// A conforming type encodes rows; buffering (``isFull``, ``flush(to:)``) and records
+/// (``append(_:)``) come from the extension, the same for every form.
+public protocol ListingOutput: Sendable {
+  /// The bytes written and not yet flushed.
+  var bytes: [UInt8] { get }
+
+  /// Appends the row of a blocking entry: a range, or a single number as a range of one.
+  ///
+  /// - Precondition: both ends are in `1 ... Int64.max - 1`.
+  mutating func appendBlock(_ numbers: ClosedRange<Int64>)
+
+  /// Appends the row of an identification entry.
+  ///
+  /// - Precondition: both ends are in `1 ... Int64.max - 1`; `label` has 1 ... 65,534 UTF-8 bytes.
+  mutating func appendIdentification(_ numbers: ClosedRange<Int64>, label: String)
+
+  /// Empties the buffer, keeping its capacity: what ``flush(to:)`` does once the sink has taken
+  /// the bytes.
+  mutating func clear()
+}
+
+extension ListingOutput {
+  /// Whether the buffer has reached ``ListingWriter/flushThreshold`` bytes.
+  public var isFull: Bool { bytes.count >= ListingWriter.flushThreshold }
+
+  /// Appends the row of a blocking entry for one number.
+  ///
+  /// - Precondition: `number` is in `1 ... Int64.max - 1`.
+  public mutating func appendBlock(_ number: Int64) {
+    appendBlock(number...number)
+  }
+
+  /// Appends the row of an identification entry for one number.
+  ///
+  /// - Precondition: `number` is in `1 ... Int64.max - 1`; `label` has 1 ... 65,534 UTF-8 bytes.
+  public mutating func appendIdentification(_ number: Int64, label: String) {
+    appendIdentification(number...number, label: label)
+  }
+
+  /// Appends the row for `record`. The label of an `EntryKind.blocking` record is not written;
+  /// the record's line is ignored.
+  ///
+  /// - Precondition: as for ``appendBlock(_:)`` and ``appendIdentification(_:label:)``; an
+  ///   identify record has a label.
+  /// - Complexity: O(*n*) in the label's length, amortised.
+  public mutating func append(_ record: ListingRecord) {
+    switch record.kind {
+    case .blocking:
+      appendBlock(record.numbers)
+    case .identification:
+      guard let label = record.label else { preconditionFailure("identify record without a label") }
+      appendIdentification(record.numbers, label: label)
+    }
+  }
+
+  /// Hands the buffered bytes to `sink` and empties the buffer, keeping its capacity.
+  ///
+  /// - Throws: Whatever `sink` throws; the buffer is then left as it was.
+  public mutating func flush<Failure: Error>(to sink: ([UInt8]) throws(Failure) -> Void) throws(Failure) {
+    if bytes.isEmpty { return }
+    try sink(bytes)
+    clear()
+  }
+
+  /// Calls ``flush(to:)`` when ``isFull``.
+  ///
+  /// - Throws: Whatever `sink` throws.
+  public mutating func flushIfFull<Failure: Error>(to sink: ([UInt8]) throws(Failure) -> Void) throws(Failure) {
+    if isFull { try flush(to: sink) }
+  }
+}
