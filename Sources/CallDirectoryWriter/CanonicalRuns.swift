@@ -51,9 +51,11 @@ struct CanonicalRuns {
   /// - Throws: a `Violation` when the run is out of order or conflicts with an earlier one.
   mutating func add(_ numbers: ClosedRange<Int64>, label: UInt32) throws(Violation) -> Released {
     guard numbers.lowerBound >= lastStart else { throw .outOfOrder(previous: lastStart, next: numbers.lowerBound) }
-    lastStart = numbers.lowerBound
     let run = Run(numbers: numbers, label: labelled ? label : 0)
-    return numbers.lowerBound == numbers.upperBound ? try addSingle(run) : try addRange(run)
+    // A refused run changes nothing: both paths check before they change any state.
+    let released = numbers.lowerBound == numbers.upperBound ? try addSingle(run) : try addRange(run)
+    lastStart = numbers.lowerBound
+    return released
   }
 
   private mutating func addSingle(_ run: Run) throws(Violation) -> Released {
@@ -84,11 +86,20 @@ struct CanonicalRuns {
       statistics.duplicates += 1
       return Released()
     }
+    // The checks first, so that a refused range leaves the state as it was.
+    let coversSingle = heldSingle?.numbers.lowerBound == run.numbers.lowerBound
+    if coversSingle, let single = heldSingle, single.label != run.label {
+      throw .numberInsideRange(single: single, range: run)
+    }
+    // upperBound <= Int64.max - 1, so + 1 cannot overflow.
+    let overlaps = heldRange.map { run.numbers.lowerBound <= $0.numbers.upperBound } ?? false
+    let touches = heldRange.map { run.numbers.lowerBound == $0.numbers.upperBound + 1 } ?? false
+    if overlaps, let range = heldRange, range.label != run.label { throw .overlappingRanges(first: range, second: run) }
+
     lastRange = run
     var released = Released()
     if let single = heldSingle {
-      if single.numbers.lowerBound == run.numbers.lowerBound {
-        guard single.label == run.label else { throw .numberInsideRange(single: single, range: run) }
+      if coversSingle {
         statistics.covered += 1
         lastCovered = single.numbers.lowerBound
       } else {
@@ -100,10 +111,6 @@ struct CanonicalRuns {
       heldRange = run
       return released
     }
-    // upperBound <= Int64.max - 1, so + 1 cannot overflow.
-    let overlaps = run.numbers.lowerBound <= range.numbers.upperBound
-    let touches = run.numbers.lowerBound == range.numbers.upperBound + 1
-    if overlaps && range.label != run.label { throw .overlappingRanges(first: range, second: run) }
     if overlaps || (touches && range.label == run.label) {
       statistics.rangesMerged += 1
       heldRange?.numbers = range.numbers.lowerBound...max(range.numbers.upperBound, run.numbers.upperBound)

@@ -20,7 +20,8 @@ public struct DirectoryBuilder: Sendable {
   public struct Options: Sendable, Equatable {
     /// Entries per entry block (1 ... 4096): larger blocks make a smaller index and slower lookups.
     public var entriesPerBlock: Int = 512
-    /// The payload size a label block is filled to before a new one starts, in bytes.
+    /// The payload size a label block is filled to before a new one starts, in bytes
+    /// (1 ... 131,072, the format's cap on a label block's payload).
     public var labelBlockTarget: Int = 4096
     /// Whether blocks may use the deflate codec where it pays: where it saves half of an entry
     /// block or an eighth of a label block.
@@ -32,6 +33,19 @@ public struct DirectoryBuilder: Sendable {
 
     /// The default options.
     public init() {}
+
+    /// Checks every option is within its range, as each writer does before it writes.
+    /// - Throws: `WriterError.invalidOption` naming the option and its range.
+    public func check() throws(WriterError) {
+      guard (Layout.minimumEntriesPerBlock...Layout.maximumEntriesPerBlock).contains(entriesPerBlock) else {
+        throw .invalidOption("entries per block must be \(Layout.minimumEntriesPerBlock)...\(Layout.maximumEntriesPerBlock)")
+      }
+      // A block filled to the target then stays within the cap; a label alone in its block,
+      // 8 + 65,534 bytes at most, is within it too.
+      guard (1...Layout.maximumLabelPayload).contains(labelBlockTarget) else {
+        throw .invalidOption("label block target must be 1...\(Layout.maximumLabelPayload) bytes")
+      }
+    }
   }
 
   /// The encoding options.

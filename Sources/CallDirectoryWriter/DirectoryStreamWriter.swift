@@ -13,6 +13,9 @@ import CallDirectorySystem
 ///     for number in sortedNumbers { try writer.block(number) }
 ///     try writer.write(to: "list.calldir")
 ///
+/// An entry the writer refuses (out of order, or in conflict with an earlier one) changes
+/// nothing, not even the label table: a caller may report it and go on.
+///
 /// Blocking entries are encoded as they arrive. Identification entries wait in a spool, 12 bytes
 /// each, until every label is known: the file numbers labels in byte order (`DirectoryBuilder`
 /// and `SortingDirectoryWriter`, which know every label first, have them encoded as they
@@ -41,10 +44,7 @@ public struct DirectoryStreamWriter {
   /// - Throws: `WriterError.invalidOption` for options out of range, `.system` when a spool
   ///   cannot be created.
   public init(options: DirectoryBuilder.Options = .init(), temporaryDirectory: String? = nil) throws(WriterError) {
-    guard options.entriesPerBlock >= Layout.minimumEntriesPerBlock, options.entriesPerBlock <= Layout.maximumEntriesPerBlock
-    else {
-      throw .invalidOption("entries per block must be \(Layout.minimumEntriesPerBlock)...\(Layout.maximumEntriesPerBlock)")
-    }
+    try options.check()
     self.options = options
     self.temporaryDirectory = temporaryDirectory
     blocking = try EntrySectionWriter(identification: false, options: options, spoolingIn: temporaryDirectory)
@@ -86,21 +86,24 @@ public struct DirectoryStreamWriter {
   ///   an earlier entry or range.
   public mutating func identify(_ number: Int64, label: String) throws(WriterError) {
     guard Limits.isValidNumber(number) else { throw .numberOutOfRange(number) }
-    try add(identification: number...number, label: try labels.id(of: label, for: number))
+    let known = labels.count
+    try add(identification: number...number, label: try labels.id(of: label, for: number), labelsBefore: known)
   }
 
   /// Adds a number to identify with a label given as UTF-8 bytes; numbers must not decrease.
   /// - Throws: as `identify(_:label:)`, and `.invalidUTF8`.
   public mutating func identify(_ number: Int64, utf8 label: [UInt8]) throws(WriterError) {
     guard Limits.isValidNumber(number) else { throw .numberOutOfRange(number) }
-    try add(identification: number...number, label: try labels.id(of: label, for: number))
+    let known = labels.count
+    try add(identification: number...number, label: try labels.id(of: label, for: number), labelsBefore: known)
   }
 
   /// Adds a range of numbers, both ends included, to identify with `label`.
   /// - Throws: as `identify(_:label:)`, and `.invalidRange`.
   public mutating func identify(_ range: ClosedRange<Int64>, label: String) throws(WriterError) {
     try Self.check(range)
-    try add(identification: range, label: try labels.id(of: label, for: range.lowerBound))
+    let known = labels.count
+    try add(identification: range, label: try labels.id(of: label, for: range.lowerBound), labelsBefore: known)
   }
 
   static func check(_ range: ClosedRange<Int64>) throws(WriterError) {
@@ -119,10 +122,15 @@ public struct DirectoryStreamWriter {
   }
 
   /// Adds an identification run whose ends are valid numbers, with a provisional label id.
-  mutating func add(identification run: ClosedRange<Int64>, label: UInt32) throws(WriterError) {
+  /// `labelsBefore` is the label count before this run's label was asked for: a run the
+  /// canonical form refuses takes a label it added back out, so that a caller who goes on past
+  /// the error gets a file without it.
+  mutating func add(identification run: ClosedRange<Int64>, label: UInt32, labelsBefore: Int? = nil) throws(WriterError) {
     let released: CanonicalRuns.Released
     do { released = try identificationRuns.add(run, label: label) } catch {
-      throw error.writerError(kind: "identification", label: labels.text)
+      let failure = error.writerError(kind: "identification", label: labels.text)
+      if let labelsBefore { labels.removeNewest(downTo: labelsBefore) }
+      throw failure
     }
     try keep(identification: released)
   }

@@ -106,6 +106,44 @@ struct LabelTable: Sendable {
     return .success(id)
   }
 
+  /// Takes the newest labels out until `count` labels are left: a writer that added a label for
+  /// an entry it then refused takes the label back, so that the file holds exactly the labels of
+  /// its entries. Ids below `count` are unchanged.
+  /// - Complexity: O(removed labels' length), amortised.
+  mutating func removeNewest(downTo count: Int) {
+    while self.count > count {
+      let id = self.count - 1
+      // The slot that names `id`: found by its bytes, as a lookup would find it.
+      let found = unsafe bytes.withUnsafeBufferPointer { arena in
+        unsafe find(UnsafeBufferPointer(rebasing: arena[starts[id]..<starts[id + 1]]))
+      }
+      if found.id == UInt32(id) { removeSlot(found.slot) }
+      bytes.removeSubrange(starts[id]...)
+      starts.removeLast()
+    }
+    lastId = -1
+  }
+
+  /// Empties `slot` and moves back the entries after it in its cluster that probed past it, so
+  /// that every remaining label is still found (deletion in linear probing without tombstones).
+  private mutating func removeSlot(_ slot: Int) {
+    let mask = slots.count - 1
+    var hole = slot
+    var next = (slot + 1) & mask
+    slots[hole] = 0
+    while slots[next] != 0 {
+      // An entry may fill the hole only if its home is not cyclically within (hole, next]:
+      // otherwise moving it would put it before its own first slot.
+      let home = Self.home(slots[next], mask: mask)
+      if (next - home) & mask >= (next - hole) & mask {
+        slots[hole] = slots[next]
+        slots[next] = 0
+        hole = next
+      }
+      next = (next + 1) & mask
+    }
+  }
+
   /// The id of `label` if the table holds it, else the empty slot where it would go; with the
   /// label's hash and the count of full slots passed.
   private func find(_ label: UnsafeBufferPointer<UInt8>) -> (id: UInt32?, slot: Int, hash: UInt64, probes: Int) {

@@ -33,10 +33,7 @@ public struct SortingDirectoryWriter {
   public init(
     options: DirectoryBuilder.Options = .init(), temporaryDirectory: String, memoryLimit: Int = 256 << 20
   ) throws(WriterError) {
-    guard options.entriesPerBlock >= Layout.minimumEntriesPerBlock, options.entriesPerBlock <= Layout.maximumEntriesPerBlock
-    else {
-      throw .invalidOption("entries per block must be \(Layout.minimumEntriesPerBlock)...\(Layout.maximumEntriesPerBlock)")
-    }
+    try options.check()
     self.options = options
     self.temporaryDirectory = temporaryDirectory
     self.memoryLimit = max(1 << 12, memoryLimit)

@@ -98,6 +98,57 @@ import Testing
     #expect(table.text(1) == "#1")
   }
 
+  /// Taking the newest labels out, at random points between adds, through several doublings
+  /// of the table and after a move to SipHash: every label left keeps its id and is found, and a
+  /// label taken out is numbered anew when it comes back.
+  @Test(arguments: [128, 0])
+  func removingTheNewestKeepsTheRest(probeLimit: Int) throws {
+    var random = SeededGenerator(seed: 0xDE1E7E &+ UInt64(probeLimit))
+    let pool = Self.labels(3_000, seed: 0xDE1E7E)
+    var table = LabelTable(probeLimit: probeLimit)
+    var model: [[UInt8]] = []  // the labels in id order
+    for _ in 0..<6_000 {
+      let roll = Int.random(in: 0..<100, using: &random)
+      if !model.isEmpty && roll < 27 {
+        // Mostly a label or three; now and then many, which reaches labels a doubling of the
+        // table placed in the middle of a run of full slots.
+        let keep = roll < 2 ? Int.random(in: 0..<model.count, using: &random) : max(0, model.count - Int.random(in: 1...3, using: &random))
+        table.removeNewest(downTo: keep)
+        model.removeLast(model.count - keep)
+      }
+      let label = Array(pool.randomElement(using: &random)!.utf8)
+      let expected = model.firstIndex(of: label) ?? model.count
+      if expected == model.count { model.append(label) }
+      #expect(try table.id(of: label, for: 1) == UInt32(expected))
+    }
+    #expect(table.count == model.count)
+    for (id, label) in model.enumerated() {
+      #expect(try table.id(of: label, for: 1) == UInt32(id))
+      #expect(table.text(UInt32(id)) == String(decoding: label, as: UTF8.self))
+    }
+    #expect(table.count == model.count)
+    if probeLimit == 0 { #expect(table.usesSipHash) }
+  }
+
+  /// Labels placed by a doubling of the table lie in their runs of full slots in slot order, not
+  /// in id order, so the newest can sit before older ones that probed past it: taking labels out
+  /// one by one right after a doubling must keep every older one found.
+  @Test(arguments: [33, 65, 257])
+  func removingAfterADoubling(size: Int) throws {
+    for round in 0..<60 {
+      let labels = (0..<size).map { Array("round \(round) label \($0)".utf8) }
+      var table = LabelTable()
+      for (id, label) in labels.enumerated() { #expect(try table.id(of: label, for: 1) == UInt32(id)) }
+      for count in stride(from: size - 1, through: 0, by: -1) {
+        table.removeNewest(downTo: count)
+        for id in stride(from: count - 1, through: 0, by: -7) {
+          #expect(try table.id(of: labels[id], for: 1) == UInt32(id), "round \(round), \(count) left, label \(id)")
+        }
+        #expect(table.count == count)
+      }
+    }
+  }
+
   /// The file's order is unsigned byte order, a proper prefix first, across the eight-byte steps
   /// of the comparison; the new ids invert that order.
   @Test(arguments: [0, 1, 2, 3_000])

@@ -163,6 +163,90 @@ struct StreamWriterTests {
     }
   }
 
+  /// Refused entries, each caught, among accepted ones: the file is the builder's of the
+  /// accepted ones alone, so a refused entry leaves neither its label nor any state behind, and
+  /// sending a refused range again is refused again.
+  @Test("A refused entry leaves the writer as it was", arguments: [0, 1, 2, 3])
+  func refusedEntriesLeaveNothing(seed: UInt64) throws {
+    var rng = SeededGenerator(seed: 0x5EF_05ED &+ seed)
+    var writer = try DirectoryStreamWriter()
+    var builder = DirectoryBuilder()
+    var refusals = 0
+    /// Sends a run that must be refused, twice.
+    func refuse(_ run: ClosedRange<Int64>, _ label: String) {
+      for _ in 0..<2 {
+        #expect(throws: WriterError.self, "seed \(seed), \(run) \(label)") {
+          if run.count == 1 { try writer.identify(run.lowerBound, label: label) } else { try writer.identify(run, label: label) }
+        }
+      }
+      refusals += 1
+    }
+    var number: Int64 = 12_025_550_000
+    var lastRun = number...number
+    var lastLabel = "Acme"
+    for index in 0..<3_000 {
+      // The accepted entries: ascending singles and ranges over a few labels.
+      number += Int64.random(in: 2...40, using: &rng)
+      let isRange = Bool.random(using: &rng)
+      let run = isRange ? number...(number + Int64.random(in: 1...5, using: &rng)) : number...number
+      let label = ["Acme", "Spam Risk", "Bäckerei"].randomElement(using: &rng)!
+      if isRange { try writer.identify(run, label: label) } else { try writer.identify(run.lowerBound, label: label) }
+      try builder.identify(run, label: label)
+      number = run.upperBound
+      // Then something the canonical form refuses, most often with a label never used.
+      let fresh = "New label \(index)"
+      switch Int.random(in: 0..<5, using: &rng) {
+      case 0: refuse((run.lowerBound - 1)...(run.lowerBound - 1), fresh)  // out of order
+      case 1: refuse(run.upperBound...run.upperBound, fresh)  // inside the run, or the same number
+      case 2: refuse(run.lowerBound...(run.upperBound + 3), lastLabel == label ? fresh : lastLabel)  // overlaps
+      case 3: refuse((lastRun.lowerBound - 1)...run.upperBound, label)  // out of order, known label
+      default: break
+      }
+      lastRun = run
+      lastLabel = label
+    }
+    #expect(refusals > 1_000)
+    var output: [UInt8] = []
+    try writer.finish { output.append(contentsOf: $0) }
+    #expect(output == (try builder.encoded()), "seed \(seed)")
+  }
+
+  @Test("Options out of range are refused by every writer")
+  func optionsOutOfRange() throws {
+    for (entries, target) in [(0, 4096), (4097, 4096), (512, 0), (512, 131_073), (512, 1 << 20)] {
+      var options = DirectoryBuilder.Options()
+      options.entriesPerBlock = entries
+      options.labelBlockTarget = target
+      #expect(throws: WriterError.self) { try options.check() }
+      #expect(throws: WriterError.self) { _ = try DirectoryStreamWriter(options: options) }
+      #expect(throws: WriterError.self) {
+        _ = try SortingDirectoryWriter(options: options, temporaryDirectory: NSTemporaryDirectory())
+      }
+      var builder = DirectoryBuilder(options: options)
+      try builder.identify(12_025_550_100, label: "Acme")
+      #expect(throws: WriterError.self) { _ = try builder.encoded() }
+    }
+  }
+
+  /// The largest label block target with the longest labels: every block stays within the
+  /// format's cap on a label block's payload, so the file verifies.
+  @Test("The largest label block target makes blocks within the cap")
+  func largestLabelBlockTarget() throws {
+    var options = DirectoryBuilder.Options()
+    options.labelBlockTarget = 131_072
+    #expect(throws: Never.self) { try options.check() }
+    options.allowDeflate = false
+    var builder = DirectoryBuilder(options: options)
+    for index in 0..<40 {
+      let label = String(index, radix: 2) + String(repeating: "x", count: index.isMultiple(of: 3) ? 65_500 : 5_000)
+      try builder.identify(12_025_550_100 + Int64(index), label: label)
+    }
+    let bytes = try builder.encoded()
+    let report = Verifier.verify(bytes)
+    #expect(report.isValid, "\(report.problems)")
+    #expect(report.labelCount == 40)
+  }
+
   @Test("write(to:) publishes atomically and leaves only the file")
   func writeToPath() throws {
     let scratch = try ScratchDirectory()
