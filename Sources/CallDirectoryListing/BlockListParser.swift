@@ -5,8 +5,10 @@ import CallDirectoryFormat
 /// - Lines end with LF; a CR before the LF is dropped. A UTF-8 byte order mark at the very
 ///   start is skipped.
 /// - Spaces and tabs around a number are ignored. Blank lines, and lines whose first non-blank
-///   character is `#`, are skipped. A `#` after a number is not a comment: it is an invalid
-///   character.
+///   character is `#`, are skipped. A `#` after a number is not a comment: it is a wildcard digit
+///   of a pattern (`+1 202 555 01##`, see ``PhoneNumberParser/parseEntry(utf8:)``), so
+///   `+12025550100 #` is the ten numbers `+120255501000` ... `+120255501009`, and
+///   `+12025550100 # note` an error.
 /// - Each number goes through the given ``PhoneNumberParser``.
 ///
 /// Every record is `EntryKind.blocking` with a `nil` label and the line it came from.

@@ -40,9 +40,17 @@ extension PhoneNumberParser {
         throw PhoneNumberError(kind: .wildcardNotAtEnd, input: String(decoding: bytes, as: UTF8.self))
       }
     }
-    let low = number.map { Self.isWildcard($0) ? 0x30 : $0 }
-    let high = number.map { Self.isWildcard($0) ? 0x39 : $0 }
-    return try parse(utf8: low[...])...parse(utf8: high[...])
+    // The bounds keep what follows the number, so that the parser judges it as it judges it
+    // after a single number: a tel: URI's parameters, and nothing else.
+    let rest = bytes[number.endIndex...]
+    let low = number.map { Self.isWildcard($0) ? 0x30 : $0 } + rest
+    let high = number.map { Self.isWildcard($0) ? 0x39 : $0 } + rest
+    do {
+      return try parse(utf8: low[...])...parse(utf8: high[...])
+    } catch {
+      // Named as written, not as a bound made from it; offsets are the same in both.
+      throw PhoneNumberError(kind: error.kind, input: String(decoding: bytes, as: UTF8.self))
+    }
   }
 
   /// Parses a number or range given as text; see ``parseEntry(utf8:)``.

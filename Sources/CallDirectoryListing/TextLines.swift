@@ -21,7 +21,9 @@ struct TextLines {
     var end = start
     while end < bytes.count && bytes[end] != 0x0A { end += 1 }
     var last = end
-    if last > start && bytes[last - 1] == 0x0D { last -= 1 }
+    // Only a CR that an LF follows ends a line: one at the very end of the input is text, which
+    // each reader then judges (as the CSV reader does).
+    if end < bytes.count && last > start && bytes[last - 1] == 0x0D { last -= 1 }
     defer {
       start = end + 1
       number += 1

@@ -71,10 +71,21 @@ struct ListingBlockListParserTests {
     #expect(error.description.hasPrefix("<stdin>:1: misplaced '+'"))
   }
 
-  @Test("A trailing comment is not a comment; a bare CR is an invalid character")
-  func strictness() {
-    #expect(Self.error("+12025550100 # office\n")?.line == 1)
+  @Test("A trailing comment is not a comment; a bare CR is an invalid character, at the end too")
+  func strictness() throws {
+    // `#` is a wildcard: a pattern of ten numbers, or an error that quotes the line as written.
+    #expect(try Self.parse("+12025550100 #\n") == [ListingRecord(kind: .blocking, numbers: 120_255_501_000...120_255_501_009, line: 1)])
+    let comment = try #require(Self.error("+12025550100 # office\n"))
+    #expect(comment.line == 1)
+    #expect(comment.message == "invalid character 'o' in number \"+12025550100 # office\"")
     #expect(Self.error("+12025550100\r+12025550101\n")?.message.contains("invalid character '\\r'") == true)
+    // A CR ends a line only before an LF: at the very end of the input it is text.
+    #expect(Self.error("+12025550100\r")?.message.contains("invalid character '\\r'") == true)
+    #expect(try Self.parse("+12025550100\r\n") == [.block(12_025_550_100, line: 1)])
+    let tsv = Support.bytes("+12025550100\tAcme\r")
+    #expect(throws: ListingError.self) {
+      try IdentifyCSVParser.parse(bytes: tsv, file: "id.tsv", parser: PhoneNumberParser(), format: .tsv)
+    }
   }
 
   @Test("Invalid UTF-8 in a number line names the line; in a comment it is ignored")
