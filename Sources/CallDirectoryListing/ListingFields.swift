@@ -98,6 +98,11 @@ func header(
   for index in 0..<record.count where (try? parser.parseEntry(utf8: record[index])) != nil { return nil }
   let line = record.line
   let unknown = (0..<record.count).filter { names[$0].map { !known.contains($0) } ?? true }
+  // A field with a digit in it is a number the parser refused rather than a column's name: data
+  // whose label happens to be `Label` gets its number's error, not a header's.
+  if let index = unknown.first(where: { record[$0].contains { $0 &- 0x30 <= 9 } }) {
+    _ = try parseNumbers(record[index], with: parser, file: file, line: line)
+  }
   if !unknown.isEmpty {
     let shown = unknown.map { "\"\(record.string(at: $0))\"" }.joined(separator: ", ")
     throw ListingError(

@@ -100,6 +100,18 @@ struct ListingIdentifyCSVParserTests {
     #expect(error?.description == "ids.csv:2: invalid character 'x' in number \"+1 202 55x 0100\"")
   }
 
+  /// A first record whose label is `Label` and whose number the parser refuses is data with a
+  /// bad number, not a header with an unknown column.
+  @Test("A bad number beside the label Label gets the number's error")
+  func badNumberBesideLabelWord() {
+    let error = Self.error(Support.bytes("12345,Label\n"))
+    #expect(error?.line == 1)
+    #expect(error?.message.contains("number \"12345\"") == true)
+    #expect(error?.message.contains("column") == false)
+    // A header that names an unknown column is still told so.
+    #expect(Self.error(Support.bytes("number,label,phone\n"))?.message.contains("unknown column \"phone\"") == true)
+  }
+
   @Test("Default country codes apply to the number column")
   func defaultCountry() throws {
     let records = try Self.parse(
