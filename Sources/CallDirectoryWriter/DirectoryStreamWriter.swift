@@ -62,7 +62,10 @@ public struct DirectoryStreamWriter {
     numberedEntries = try EntrySectionWriter(identification: true, options: options, spoolingIn: temporaryDirectory)
   }
 
-  /// What the canonical form dropped or joined among the entries added so far.
+  /// What the canonical form dropped or joined among the entries added so far. A range that
+  /// repeats one given earlier counts as a duplicate when the two arrive next to each other, as
+  /// they do from `DirectoryBuilder` (which orders ranges by both ends); with another range of
+  /// the same start between them it counts as merged. The file is the same either way.
   public var statistics: CanonicalStatistics { blockingRuns.statistics + identificationRuns.statistics }
 
   /// Adds a number to block; numbers must not decrease.
