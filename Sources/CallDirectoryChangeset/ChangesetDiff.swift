@@ -4,6 +4,23 @@ import CallDirectoryReader
 /// Writes a changeset by walking OLD and NEW side by side, once per list (`Spec/CHANGESET.md`,
 /// section 8): the header, the four lists' blocks in order, then the footer with their counts.
 enum ChangesetDiff {
+  /// Refuses, before anything is written, sections the changeset's carried part cannot hold: a
+  /// changeset its own reader refuses would be no use to anyone.
+  static func checkCarriable(_ sections: [RawSection]) throws(ChangesetError) {
+    guard sections.count <= ChangesetLayout.maximumCarriedSections else {
+      throw ChangesetError(.sectionsNotCarried(reason: "\(sections.count) of them, at most \(ChangesetLayout.maximumCarriedSections)"))
+    }
+    for section in sections {
+      // Flags need no check: a section's flags other than "required" are reserved, zero in any
+      // directory the reader opens, and required sections are not carried.
+      guard section.bytes.count <= ChangesetLayout.maximumCarriedSectionBytes else {
+        let name = SectionType.name(of: section.type)
+        throw ChangesetError(
+          .sectionsNotCarried(reason: "\(name) has \(section.bytes.count) bytes, at most \(ChangesetLayout.maximumCarriedSectionBytes)"))
+      }
+    }
+  }
+
   static func write(
     old: CallDirectoryReader, new: CallDirectoryReader, progress: ((Int) -> Void)? = nil,
     sink: ([UInt8]) throws(ChangesetError) -> Void
@@ -22,6 +39,7 @@ enum ChangesetDiff {
       let bytes = (try? new.layout.file.slice(offset: Int(entry.offset), length: Int(entry.length))) ?? ByteView()
       return RawSection(type: entry.type, flags: entry.flags, bytes: (0..<bytes.count).map { bytes.uncheckedByte(at: $0) })
     }
+    try checkCarriable(carried)
     if !carried.isEmpty { header.flags |= ChangesetLayout.carriesSectionsFlag }
     try sink(header.encoded)
     if !carried.isEmpty { try sink(CarriedSections.encode(carried)) }

@@ -16,6 +16,9 @@ public struct ChangesetError: Error, Sendable, CustomStringConvertible {
     /// NEW is of a directory version this writer does not write (a version 1 file): patch could
     /// not rebuild its bytes, so no changeset is made to it.
     case resultNotRebuildable(major: UInt16)
+    /// NEW has optional sections a changeset cannot carry (`Spec/CHANGESET.md` section 4.1: at
+    /// most 8, each of at most 65,536 bytes), so patch could not rebuild it.
+    case sectionsNotCarried(reason: String)
     /// A removal names a run the base does not hold as it is stored.
     case removalNotInBase(ClosedRange<Int64>, list: String)
     /// The merged entries could not be encoded as a directory.
@@ -44,6 +47,8 @@ public struct ChangesetError: Error, Sendable, CustomStringConvertible {
     case .resultNotRebuildable(let major):
       return "the new directory is a version \(major) file, and patch rebuilds only version \(FormatVersion.major) files: "
         + "repack it with `calldir pack` first"
+    case .sectionsNotCarried(let reason):
+      return "the new directory's optional sections cannot go in a changeset: \(reason); repack it with `calldir pack` first"
     case .removalNotInBase(let run, let list):
       return "\(list): +\(run.lowerBound)\(run.lowerBound == run.upperBound ? "" : "..+\(run.upperBound)") is not a run of the base"
     case .writer(let error): return error.description

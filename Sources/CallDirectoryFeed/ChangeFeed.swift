@@ -6,28 +6,40 @@ import CallDirectoryReader
 ///
 /// Before anything is sent, a checking pass reads every run once: it counts the numbers (the
 /// plan) and checks CallKit's rules, so a broken source fails the feed, never the load. Additions
-/// are capped at `limit` per load; removals do not count towards it and are all sent in the first
-/// load. Memory: what the source needs to stream (one block for a changeset).
+/// are capped at `limit` per load; removals are all sent in the first load, and a change with more
+/// than `removalLimit` is refused before anything is sent (a changeset can remove a range of any
+/// size in a few bytes, and each number removed is a call; feed the new directory whole then). Memory: what the source needs to
+/// stream (one block for a changeset).
 ///
-///     let feed = ChangeFeed(changeset, fingerprint: storedVersion)
+///     let feed = ChangeFeed(changeset)
 ///     var cursor = try feed.feed(into: &sink)   // nil: done
 public struct ChangeFeed<Source: ChangeSource> {
   /// The changes fed.
   public let changes: Source
-  /// The identity cursors of this feed carry (the changeset's result hash, a version number):
-  /// a cursor with another fingerprint is refused.
+  /// The identity cursors of this feed carry: a cursor with another fingerprint is refused.
   public let fingerprint: UInt64
   /// The most additions one load sends.
   public let limit: Int
+  /// The most removals a change may have, all sent in its first load.
+  public let removalLimit: Int
 
   /// A feed of `changes` in loads of at most `limit` additions.
+  /// - Parameters:
+  ///   - fingerprint: the identity its cursors carry; by default the source's own
+  ///     (`ChangeSource.fingerprint`). Give another only if it, too, differs for every change.
+  ///   - limit: the most additions a load sends.
+  ///   - removalLimit: the most removals the change may have (CallKit's per-load cap by default).
   /// - Precondition: `limit > 0`.
   /// - Complexity: O(1).
-  public init(_ changes: Source, fingerprint: UInt64 = 0, limit: Int = Limits.callKitMaximumEntriesPerLoad) {
+  public init(
+    _ changes: Source, fingerprint: UInt64? = nil, limit: Int = Limits.callKitMaximumEntriesPerLoad,
+    removalLimit: Int = Limits.callKitMaximumEntriesPerLoad
+  ) {
     precondition(limit > 0, "a load must be allowed at least one entry")
     self.changes = changes
-    self.fingerprint = fingerprint
+    self.fingerprint = fingerprint ?? changes.fingerprint
     self.limit = limit
+    self.removalLimit = removalLimit
   }
 
   /// Counts the changes' numbers and checks every run against CallKit's rules; sends nothing.
@@ -64,8 +76,9 @@ public struct ChangeFeed<Source: ChangeSource> {
   ///   - sink: an incremental load's sink.
   ///   - cursor: what an earlier load of these changes returned, or `nil` to start.
   /// - Returns: the cursor for the next load, or `nil` when done.
-  /// - Throws: before anything is sent: `FeedError.needsIncrementalLoad`, `.cursorMismatch`, or
-  ///   what `plan()` throws; later: `.damaged` when the source changed under the feed, `.sink`.
+  /// - Throws: before anything is sent: `FeedError.needsIncrementalLoad`, `.cursorMismatch`,
+  ///   `.overLimit` for more removals than `removalLimit`, or what `plan()` throws; later: `.damaged`
+  ///   when the source changed under the feed, `.sink`.
   /// - Complexity: O(runs) for the checking pass, plus the numbers sent.
   @inlinable
   public func feed<S: CallDirectorySink>(
@@ -75,7 +88,10 @@ public struct ChangeFeed<Source: ChangeSource> {
     if let cursor {
       guard cursor.fingerprint == fingerprint, Limits.isValidNumber(cursor.next) else { throw .cursorMismatch(cursor) }
     }
-    do throws(FeedError<Never>) { _ = try plan() } catch { throw error.rebased() }
+    let counts: FeedPlan
+    do throws(FeedError<Never>) { counts = try plan() } catch { throw error.rebased() }
+    // Removals are not split across loads; each is a call, so their count must be bounded.
+    if cursor == nil && counts.removals > removalLimit { throw .overLimit(counts) }
     typealias Stop = AdditionWindow.Interruption<S.Failure>
     var window = AdditionWindow(limit: limit, start: cursor, fingerprint: fingerprint)
     do throws(StreamError<Stop>) {

@@ -11,7 +11,9 @@ public enum FeedError<SinkFailure: Error>: Error {
   /// checked by its reader, so from a directory this is reached only through damage no checksum
   /// caught, and the entry is not sent.
   case ruleBroken(kind: EntryKind, numbers: ClosedRange<Int64>, reason: String)
-  /// The load has more additions than the limit and no cursor was allowed to split it.
+  /// The load has more additions than the limit and no cursor was allowed to split it, or a
+  /// change has more removals than its feed's `removalLimit` (they all go in its first load):
+  /// feed the new directory whole instead.
   case overLimit(FeedPlan)
   /// The load must be incremental (it removes entries or resumes from a cursor) but the sink is not.
   case needsIncrementalLoad

@@ -30,6 +30,9 @@ public struct FeedPlan: Sendable, Hashable {
   /// Every addition, both kinds, saturating.
   public var additions: Int { Saturating.add(blockingAdditions, identificationAdditions) }
 
+  /// Every removal, both kinds, saturating.
+  public var removals: Int { Saturating.add(blockingRemovals, identificationRemovals) }
+
   /// Whether one load takes every addition.
   public var fits: Bool { additions <= limit }
 

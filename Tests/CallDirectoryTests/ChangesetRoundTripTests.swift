@@ -86,6 +86,42 @@ import Testing
     try check(old, new, seed: 0)
   }
 
+  /// Diff refuses a NEW whose optional sections the changeset's carried part cannot hold (more
+  /// than 8, or one over 65,536 bytes) instead of writing a changeset no reader takes;
+  /// at the limits it writes one that patches back to NEW.
+  @Test func sectionsACarriedPartCannotHoldAreRefused() throws {
+    var rng = SeededGenerator(seed: 11)
+    let old = try CallDirectoryReader(bytes: try SlotVersion.random(slots: 200, fill: 0.5, using: &rng).encoded(entriesPerBlock: 512))
+    func new(_ sections: [RawSection]) throws -> [UInt8] {
+      var writer = try DirectoryStreamWriter()
+      try writer.block(5)
+      var bytes: [UInt8] = []
+      try writer.finish(appending: sections) { (piece) throws(WriterError) in bytes += piece }
+      return bytes
+    }
+    let refused: [[RawSection]] = [
+      [RawSection(type: 0x5A5A_5A5A, flags: 0, bytes: Array(repeating: 1, count: 65_537))],
+      (0..<9).map { RawSection(type: 0x5A5A_5A41 + UInt32($0), flags: 0, bytes: [1]) },
+    ]
+    for sections in refused {
+      let newBytes = try new(sections)
+      do {
+        _ = try Changeset.diff(old: old, new: try CallDirectoryReader(bytes: newBytes))
+        Issue.record("diff accepted \(sections.count) sections")
+      } catch {
+        guard let error = error as? ChangesetError, case .sectionsNotCarried = error.kind else {
+          Issue.record("\(error)")
+          continue
+        }
+        #expect(error.description.contains("cannot go in a changeset"))
+      }
+    }
+    let atTheLimits = (0..<8).map { RawSection(type: 0x5A5A_5A41 + UInt32($0), flags: 0, bytes: Array(repeating: UInt8($0), count: $0 == 0 ? 65_536 : 3)) }
+    let newBytes = try new(atTheLimits)
+    let changes = try ChangesetReader(bytes: try Changeset.diff(old: old, new: try CallDirectoryReader(bytes: newBytes)))
+    #expect(try Changeset.patched(old: old, changes: changes) == newBytes)
+  }
+
   @Test func wrongBaseIsRefused() throws {
     var rng = SeededGenerator(seed: 9)
     let a = SlotVersion.random(slots: 100, fill: 0.5, using: &rng)

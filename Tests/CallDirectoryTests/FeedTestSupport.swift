@@ -143,6 +143,7 @@ struct FeedCase: CustomStringConvertible {
 
 /// Changes as plain runs, for feeding without a changeset file.
 struct FakeChanges: ChangeSource {
+  var fingerprint: UInt64 = 0
   var removals: [EntryKind: [ClosedRange<Int64>]] = [:]
   var additions: [EntryKind: [(ClosedRange<Int64>, String?)]] = [:]
 
