@@ -77,11 +77,17 @@ final class CallDirectoryHandler: CXCallDirectoryProvider {
     let changesApply =
       context.isIncremental && FileManager.default.fileExists(atPath: changesPath)
       && (resumeSource == "changes" || (resuming == nil && held != nil && defaults.string(forKey: Key.changesBase) == held))
+    var changes: ChangeFeed<ChangesetReader>?
     if changesApply {
-      // CallKit holds the changeset's base: send only the change (removals, then additions).
       let changeset = try ChangesetReader(path: changesPath)
       try changeset.check(TrustPolicy(trustedKeys: Self.providerKeys))
-      let changes = ChangeFeed(changeset, fingerprint: fingerprint)
+      let feed = ChangeFeed(changeset, fingerprint: fingerprint)
+      // All removals go in the change's first load; one that removes more than a load may is
+      // sent as the whole directory instead.
+      if resuming != nil || (try feed.plan()).removals <= feed.removalLimit { changes = feed }
+    }
+    if let changes {
+      // CallKit holds the changeset's base: send only the change (removals, then additions).
       next = try changes.feed(into: &sink, resumingFrom: resuming)
       source = "changes"
     } else {
