@@ -22,17 +22,23 @@ final class ProgressLine {
     enabled = console.errorIsTerminal && !quiet
   }
 
-  /// Counts `count` more entries done; redraws when a fifth of a second has passed.
+  /// Counts `count` more entries done; redraws when a fifth of a second has passed. The count
+  /// saturates: a range can count for 9 x 10^18 entries, and two such overflow an `Int`.
   func advance(by count: Int = 1) {
-    done += count
+    done = Self.saturatingSum(done, count)
     // Reading the clock costs more than counting: look at it every few thousand entries only.
     guard enabled, done >= nextCheck else { return }
-    nextCheck = done + 8192
+    nextCheck = Self.saturatingSum(done, 8192)
     let now = MonotonicClock.nanoseconds()
     guard now - lastDraw >= 200_000_000 else { return }
     lastDraw = now
     drawn = true
     console.writeError("\r\u{1B}[K" + Self.text(label: label, done: done, total: total, seconds: Double(now - start) / 1e9))
+  }
+
+  static func saturatingSum(_ a: Int, _ b: Int) -> Int {
+    let (sum, overflow) = a.addingReportingOverflow(b)
+    return overflow ? .max : sum
   }
 
   /// Clears the line, if one was drawn.

@@ -79,13 +79,36 @@ public enum AtomicFile {
 
   /// Writes the bytes `produce` hands to its sink to `path`, atomically.
   ///
+  /// What is at `path` decides the details: a symbolic link is followed, and the file it names
+  /// replaced; a regular file's permission bits pass to its replacement; a device or a FIFO
+  /// (`/dev/null`, a named pipe) is written in place, since there is no file to replace, and the
+  /// write is then not atomic.
+  ///
   /// - Parameters:
-  ///   - path: the target; it is replaced only if everything succeeds.
+  ///   - target: the file to write; it is replaced only if everything succeeds.
   ///   - produce: writes the file's contents by calling the given closure one or more times.
-  /// - Throws: `SystemError` from any step (the temporary file is removed), or whatever `produce` throws, wrapped.
+  /// - Throws: `SystemError` from any step (the temporary file is removed; `EISDIR` for a
+  ///   directory, before anything is produced), or whatever `produce` throws, wrapped.
   public static func write<E: Error>(
-    to path: String, _ produce: (_ write: ([UInt8]) throws(SystemError) -> Void) throws(E) -> Void
+    to target: String, _ produce: (_ write: ([UInt8]) throws(SystemError) -> Void) throws(E) -> Void
   ) throws(AtomicWriteError<E>) {
+    let existing = Existing(target)
+    if existing.isDirectory || target.hasSuffix("/") {
+      throw .system(SystemError(operation: "write", path: target, errno: EISDIR))
+    }
+    if existing.isSpecial {
+      let file: FileDescriptor
+      do { file = try FileDescriptor.openExistingForWriting(existing.path) } catch { throw .system(error) }
+      do {
+        try produce { (bytes) throws(SystemError) in try file.writeAll(bytes) }
+      } catch {
+        try? file.close()
+        throw .producer(error)
+      }
+      do { try file.close() } catch { throw .system(error) }
+      return
+    }
+    let path = existing.path
     let (directory, name) = split(path)
     removeStaleTemporaries(for: path)
     var attempt = 0
@@ -113,6 +136,7 @@ public enum AtomicFile {
       throw .producer(error)
     }
     do {
+      if let mode = existing.regularFileMode { try file.setPermissions(mode) }
       try file.sync()
     } catch {
       abandon()
@@ -131,6 +155,37 @@ public enum AtomicFile {
     if let directoryFile = try? FileDescriptor.openForReading(directory) {
       try? directoryFile.sync()
       try? directoryFile.close()
+    }
+  }
+
+  /// What a write finds at its target: the path to write (a symbolic link's file), and what is
+  /// there.
+  struct Existing {
+    /// The path itself, or the file a symbolic link there names.
+    var path: String
+    /// The permission bits of a regular file there.
+    var regularFileMode: mode_t?
+    /// A device, FIFO or socket: written in place.
+    var isSpecial = false
+    /// A directory: refused.
+    var isDirectory = false
+
+    init(_ target: String) {
+      path = target
+      var info = stat()
+      if unsafe lstat(target, &info) == 0, info.st_mode & 0o170000 == 0o120000,
+        let resolved = unsafe realpath(target, nil)
+      {
+        path = unsafe String(cString: resolved)
+        unsafe free(resolved)
+      }
+      guard unsafe stat(path, &info) == 0 else { return }
+      switch info.st_mode & 0o170000 {
+      case 0o100000: regularFileMode = info.st_mode & 0o7777
+      case 0o020000, 0o060000, 0o010000, 0o140000: isSpecial = true  // character, block, FIFO, socket
+      case 0o040000: isDirectory = true
+      default: break
+      }
     }
   }
 

@@ -41,6 +41,19 @@ public struct FileDescriptor: Sendable {
     return FileDescriptor(rawValue: fd, path: path)
   }
 
+  /// Opens `path`, which must exist, for writing, without truncating it: a device or a FIFO.
+  /// - Throws: `SystemError` from `open`.
+  public static func openExistingForWriting(_ path: String) throws(SystemError) -> FileDescriptor {
+    let fd = try retrying("open", path) { unsafe open(path, O_WRONLY | O_CLOEXEC) }
+    return FileDescriptor(rawValue: fd, path: path)
+  }
+
+  /// Sets the file's permission bits (`fchmod`, which the umask does not narrow).
+  /// - Throws: `SystemError` from `fchmod`.
+  public func setPermissions(_ mode: mode_t) throws(SystemError) {
+    _ = try FileDescriptor.retrying("fchmod", path) { fchmod(rawValue, mode) }
+  }
+
   /// The file's size in bytes, from `fstat`.
   public func size() throws(SystemError) -> Int {
     var info = stat()

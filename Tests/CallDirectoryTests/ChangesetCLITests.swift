@@ -1,5 +1,5 @@
 import CallDirectory
-import CallDirectoryCLI
+@testable import CallDirectoryCLI
 import Foundation
 import Testing
 
@@ -26,6 +26,28 @@ import Testing
     let patch = calldir("patch", old, changes, "-o", scratch.path("patched.calldir"))
     #expect(patch.status == 0, "\(patch.error)")
     #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.path("patched.calldir"))) == Data(contentsOf: URL(fileURLWithPath: new)))
+  }
+
+  /// Ranges of billions of billions of numbers: the progress count saturates instead of
+  /// overflowing, so diff and patch go through.
+  @Test func hugeRangesDiffAndPatch() throws {
+    let scratch = try ScratchDirectory()
+    let a = try scratch.write(
+      "a.csv", "kind,number,label\nblock,+1..+5000000000000000000,\nidentify,+5000000000000000001..+9223372036854775806,Wide\n")
+    let b = try scratch.write(
+      "b.csv", "kind,number,label\nblock,+1..+4999999999999999999,\nidentify,+5000000000000000000..+9223372036854775806,Wider\n")
+    for (list, name) in [(a, "a.calldir"), (b, "b.calldir")] {
+      #expect(calldir("pack", list, "-o", scratch.path(name)).status == 0)
+    }
+    for (old, new) in [("a.calldir", "b.calldir"), ("b.calldir", "a.calldir")] {
+      let changes = scratch.path("changes")
+      let diff = calldir("diff", scratch.path(old), scratch.path(new), "-o", changes)
+      #expect(diff.status == 0, "\(diff.error)")
+      let patch = calldir("patch", scratch.path(old), changes, "-o", scratch.path("patched"))
+      #expect(patch.status == 0, "\(patch.error)")
+      #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.path("patched"))) == Data(contentsOf: URL(fileURLWithPath: scratch.path(new))))
+    }
+    #expect(ProgressLine.saturatingSum(.max - 1, 5) == .max)
   }
 
   @Test func diffToStandardOutputThenPatchFromStandardInput() throws {
