@@ -45,7 +45,8 @@ extension Command {
         Table.Option(names: ["--identify", "-i"], action: .value { $0.identifyFiles.append($1) }),
         Table.Option(
           names: ["--country", "-c"], action: .value { (state, text) throws(UsageError) in state.country = try countryCode(text, command: "pack") }),
-        Table.Option(names: ["--output", "-o"], action: .value { $0.output = $1 }),
+        Table.Option(
+          names: ["--output", "-o"], action: .value { (state, text) throws(UsageError) in state.output = try outputName(text, command: "pack") }),
         Table.Option(
           names: ["--entries-per-block"],
           action: .value { (state, text) throws(UsageError) in
@@ -82,9 +83,7 @@ extension Command {
     guard !inputs.isEmpty else {
       throw UsageError("pack needs at least one input: a listing, --block FILE or --identify FILE", command: "pack")
     }
-    guard inputs.filter({ $0 == "-" }).count <= 1 else {
-      throw UsageError("standard input (-) can be read only once", command: "pack")
-    }
+    try readStandardInputOnce(inputs, command: "pack")
     return .pack(options)
   }
 
@@ -110,6 +109,23 @@ extension Command {
 
   private static var json: OptionTable<ReadState>.Option { .init(names: ["--json"], action: .flag { $0.json = true }) }
 
+  /// `-o NAME`, refusing an empty name (which would otherwise read as no `-o` at all).
+  private static func output(_ command: String) -> OptionTable<ReadState>.Option {
+    .init(names: ["--output", "-o"], action: .value { (state, text) throws(UsageError) in state.output = try outputName(text, command: command) })
+  }
+
+  static func outputName(_ text: String, command: String) throws(UsageError) -> String {
+    guard !text.isEmpty else { throw UsageError("-o needs a file name, or - for standard output", command: command) }
+    return text
+  }
+
+  /// Refuses `-` named more than once among `inputs`: standard input can be read only once.
+  static func readStandardInputOnce(_ inputs: [String], command: String) throws(UsageError) {
+    guard inputs.filter({ $0 == "-" }).count <= 1 else {
+      throw UsageError("standard input (-) can be read only once", command: command)
+    }
+  }
+
   private static var trust: OptionTable<ReadState>.Option {
     .init(names: ["--trust"], action: .value { $0.trust.append($1) })
   }
@@ -120,15 +136,22 @@ extension Command {
 
   private static func parseUnpack(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
     var state = ReadState()
-    let output = OptionTable<ReadState>.Option(names: ["--output", "-o"], action: .value { $0.output = $1 })
     let expand = OptionTable<ReadState>.Option(names: ["--expand"], action: .flag { $0.expand = true })
     let format = OptionTable<ReadState>.Option(
       names: ["--format", "-f"],
       action: .value { (state, text) throws(UsageError) in state.format = try listingFormat(text, command: "unpack") })
-    guard try readTable("unpack", [output, expand, format, quiet]).parse(arguments, into: &state) else { return .help(topic: "unpack") }
+    guard try readTable("unpack", [output("unpack"), expand, format, quiet]).parse(arguments, into: &state) else { return .help(topic: "unpack") }
     guard state.positionals.count == 1 else { throw UsageError("unpack takes exactly one file", command: "unpack") }
-    // Without --format, an output named *.jsonl gets JSON Lines; TSV is an input form only.
-    let chosen = state.format ?? (ListingFormat.implied(by: state.output) == .jsonl ? .jsonl : .csv)
+    // Without --format, an output named *.jsonl gets JSON Lines; TSV is an input form only, and
+    // a name that says TSV or gzip would give a file pack then misreads.
+    guard !state.output.lowercased().hasSuffix(".gz") else {
+      throw UsageError("unpack does not compress: write to - and pipe through gzip", command: "unpack")
+    }
+    let implied = ListingFormat.implied(by: state.output)
+    guard state.format != nil || implied != .tsv else {
+      throw UsageError("unpack writes csv or jsonl, not tsv: name the output .csv or .jsonl", command: "unpack")
+    }
+    let chosen = state.format ?? (implied == .jsonl ? .jsonl : .csv)
     guard chosen != .tsv else { throw UsageError("unpack writes csv or jsonl, not tsv", command: "unpack") }
     return .unpack(file: state.positionals[0], output: state.output, expand: state.expand, format: chosen, quiet: state.quiet)
   }
@@ -143,6 +166,7 @@ extension Command {
       return .help(topic: "verify")
     }
     guard !state.positionals.isEmpty else { throw UsageError("verify needs at least one file", command: "verify") }
+    try readStandardInputOnce(state.positionals, command: "verify")
     return .verify(
       files: state.positionals, callKit: state.callKit, json: state.json, quiet: state.quiet, trust: state.trust,
       installedVersion: state.installedVersion)
@@ -183,14 +207,14 @@ extension Command {
   private static func parseDiff(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
     var state = ReadState()
     state.output = ""
-    let output = OptionTable<ReadState>.Option(names: ["--output", "-o"], action: .value { $0.output = $1 })
     let sign = OptionTable<ReadState>.Option(names: ["--sign"], action: .value { $0.signKey = $1 })
-    guard try readTable("diff", [output, json, quiet, sign]).parse(arguments, into: &state) else { return .help(topic: "diff") }
+    guard try readTable("diff", [output("diff"), json, quiet, sign]).parse(arguments, into: &state) else { return .help(topic: "diff") }
     guard state.positionals.count == 2 else { throw UsageError("diff takes exactly two files: OLD NEW", command: "diff") }
     guard !state.output.isEmpty else { throw UsageError("diff needs an output file: -o CHANGES", command: "diff") }
-    guard state.positionals.filter({ $0 == "-" }).count <= 1 else {
-      throw UsageError("standard input (-) can be read only once", command: "diff")
+    guard !(state.json && state.output == "-") else {
+      throw UsageError("--json writes to standard output: give -o a file name", command: "diff")
     }
+    try readStandardInputOnce(state.positionals, command: "diff")
     return .diff(
       old: state.positionals[0], new: state.positionals[1], output: state.output, json: state.json, quiet: state.quiet,
       signKey: state.signKey)
@@ -199,13 +223,10 @@ extension Command {
   private static func parsePatch(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
     var state = ReadState()
     state.output = ""
-    let output = OptionTable<ReadState>.Option(names: ["--output", "-o"], action: .value { $0.output = $1 })
-    guard try readTable("patch", [output, quiet, trust]).parse(arguments, into: &state) else { return .help(topic: "patch") }
+    guard try readTable("patch", [output("patch"), quiet, trust]).parse(arguments, into: &state) else { return .help(topic: "patch") }
     guard state.positionals.count == 2 else { throw UsageError("patch takes exactly two files: OLD CHANGES", command: "patch") }
     guard !state.output.isEmpty else { throw UsageError("patch needs an output file: -o NEW", command: "patch") }
-    guard state.positionals.filter({ $0 == "-" }).count <= 1 else {
-      throw UsageError("standard input (-) can be read only once", command: "patch")
-    }
+    try readStandardInputOnce(state.positionals, command: "patch")
     return .patch(
       old: state.positionals[0], changes: state.positionals[1], output: state.output, quiet: state.quiet, trust: state.trust)
   }
@@ -213,8 +234,7 @@ extension Command {
   private static func parseKeygen(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
     var state = ReadState()
     state.output = ""
-    let output = OptionTable<ReadState>.Option(names: ["--output", "-o"], action: .value { $0.output = $1 })
-    guard try readTable("keygen", [output]).parse(arguments, into: &state) else { return .help(topic: "keygen") }
+    guard try readTable("keygen", [output("keygen")]).parse(arguments, into: &state) else { return .help(topic: "keygen") }
     guard state.positionals.isEmpty else { throw UsageError("keygen takes no files; name the pair with -o NAME", command: "keygen") }
     guard !state.output.isEmpty, state.output != "-" else {
       throw UsageError("keygen needs a name for the pair: -o NAME writes NAME.key and NAME.pub", command: "keygen")
@@ -225,9 +245,8 @@ extension Command {
   private static func parseSign(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
     var state = ReadState()
     state.output = ""
-    let output = OptionTable<ReadState>.Option(names: ["--output", "-o"], action: .value { $0.output = $1 })
     let key = OptionTable<ReadState>.Option(names: ["--key", "-k"], action: .value { $0.key = $1 })
-    guard try readTable("sign", [output, key]).parse(arguments, into: &state) else { return .help(topic: "sign") }
+    guard try readTable("sign", [output("sign"), key]).parse(arguments, into: &state) else { return .help(topic: "sign") }
     guard state.positionals.count == 1 else { throw UsageError("sign takes exactly one file", command: "sign") }
     guard let keyPath = state.key else { throw UsageError("sign needs a private key: --key KEY", command: "sign") }
     guard state.positionals[0] != "-" || !state.output.isEmpty else {

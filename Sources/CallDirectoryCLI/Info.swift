@@ -29,7 +29,7 @@ struct Info {
     if !labels.isEmpty {
       lines.append("top labels:")
       let width = labels.map { String($0.entries).count }.max() ?? 1
-      for row in labels { lines.append("  " + pad(String(row.entries), width) + "  " + row.label) }
+      for row in labels { lines.append("  " + pad(String(row.entries), width) + "  " + oneLine(row.label)) }
     }
     let countries = content.countries
     if !countries.isEmpty {

@@ -45,8 +45,13 @@ struct Keygen {
     let secretPath = output + ".key"
     let publicPath = output + ".pub"
     // Created exclusively: an existing key is never overwritten, so a key in use cannot be lost.
+    // The private key just made is removed again when the public one cannot be created, so that
+    // a refused keygen leaves nothing that makes the next try fail.
     try write(key.fileText, to: secretPath, mode: 0o600)
-    try write(key.publicKey.fileText, to: publicPath, mode: 0o644)
+    do { try write(key.publicKey.fileText, to: publicPath, mode: 0o644) } catch {
+      try? FileDescriptor.remove(secretPath)
+      throw error
+    }
     do {
       try console.print("wrote \(secretPath) (private: keep it secret) and \(publicPath) (public: give it to consumers)")
       try console.print("key id \(key.publicKey.id)")

@@ -24,7 +24,7 @@ struct Lookup {
         console.diagnose("invalid number: \(error)")
         status = CLI.ExitCode.failure
         line = json
-          ? JSON.render(.object([("input", .string(text)), ("error", .string(error.description))])) : "\(text)\tinvalid"
+          ? JSON.render(.object([("input", .string(text)), ("error", .string(error.description))])) : "\(oneLine(text))\tinvalid"
       }
       do { try console.print(line) } catch { throw CommandFailure("cannot write: \(error.message)") }
     }
@@ -33,7 +33,7 @@ struct Lookup {
 
   static func text(_ number: Int64, _ result: LookupResult) -> String {
     let status = result.blocked ? "blocked" : (result.label == nil ? "not listed" : "identified")
-    return [formatInternational(number), status, result.label].compactMap { $0 }.joined(separator: "\t")
+    return [formatInternational(number), status, result.label.map(oneLine)].compactMap { $0 }.joined(separator: "\t")
   }
 
   static func json(_ number: Int64, _ result: LookupResult) -> String {

@@ -53,12 +53,12 @@ struct Resolve {
     } catch {
       switch error {
       case .invalidNumber: console.diagnose("invalid number: \(error)")
-      case .damagedDirectory: console.diagnose("cannot resolve \(Self.oneLine(text)): \(error)")
+      case .damagedDirectory: console.diagnose("cannot resolve \(oneLine(text)): \(error)")
       }
       line =
         options.json
         ? JSON.render(.object([("input", .string(text)), ("error", .string(error.description))]))
-        : [Self.oneLine(text), "error", Self.oneLine(error.description), ""].joined(separator: "\t")
+        : [oneLine(text), "error", oneLine(error.description), ""].joined(separator: "\t")
       resolved = false
     }
     // When nobody reads the answers any more, stop, as a pipeline expects.
@@ -107,12 +107,4 @@ struct Resolve {
     return resolution.emergencyCode ?? ""
   }
 
-  /// `text` with every control character (a tab, a line end) turned into a space, so that a field
-  /// never splits the line or its columns.
-  static func oneLine(_ text: String) -> String {
-    guard text.unicodeScalars.contains(where: isControl) else { return text }
-    return String(String.UnicodeScalarView(text.unicodeScalars.map { isControl($0) ? " " : $0 }))
-  }
-
-  private static func isControl(_ scalar: Unicode.Scalar) -> Bool { scalar.value < 0x20 || scalar.value == 0x7F }
 }

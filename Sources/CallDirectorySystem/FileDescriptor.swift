@@ -48,10 +48,23 @@ public struct FileDescriptor: Sendable {
     return FileDescriptor(rawValue: fd, path: path)
   }
 
+  /// Removes the name `path` (`unlink`); a file still open stays readable until closed.
+  /// - Throws: `SystemError` from `unlink`.
+  public static func remove(_ path: String) throws(SystemError) {
+    _ = try retrying("unlink", path) { unsafe unlink(path) }
+  }
+
   /// Sets the file's permission bits (`fchmod`, which the umask does not narrow).
   /// - Throws: `SystemError` from `fchmod`.
   public func setPermissions(_ mode: mode_t) throws(SystemError) {
     _ = try FileDescriptor.retrying("fchmod", path) { fchmod(rawValue, mode) }
+  }
+
+  /// Whether the descriptor is a directory, from `fstat`.
+  public func isDirectory() throws(SystemError) -> Bool {
+    var info = stat()
+    _ = try FileDescriptor.retrying("fstat", path) { unsafe fstat(rawValue, &info) }
+    return info.st_mode & 0o170000 == 0o040000
   }
 
   /// The file's size in bytes, from `fstat`.

@@ -30,6 +30,8 @@
   private static func map(_ path: String) throws(SystemError) -> (UnsafeRawBufferPointer, FileIdentity) {
     let file = try FileDescriptor.openForReading(path)
     defer { try? file.close() }
+    // A directory opens for reading but does not map: say what it is, not what mmap says.
+    guard try !file.isDirectory() else { throw SystemError(operation: "open", path: path, errno: EISDIR) }
     let size = try file.size()
     let identity = try file.identity()
     guard size > 0 else { return unsafe (UnsafeRawBufferPointer(start: nil, count: 0), identity) }

@@ -40,6 +40,9 @@ func calldir(_ arguments: String..., input: String = "") -> (status: Int32, outp
     ["pack", "--country", "abc", "--block", "x", "-o", "y"], ["pack", "-", "--block", "-", "-o", "y"],
     ["unpack"], ["unpack", "a", "b"], ["verify"], ["verify", "--jsn", "x"], ["lookup", "x"], ["info"],
     ["info", "--json=yes", "x"], ["help", "nothing"], ["pack", "--entries-per-block", "0", "--block", "x", "-o", "y"],
+    ["verify", "-", "-"], ["diff", "--json", "a", "b", "-o", "-"], ["sign", "x", "--key", "k", "-o", ""],
+    ["pack", "--block", "x", "-o", ""], ["unpack", "x", "-o", "x.tsv"], ["unpack", "x", "-o", "x.csv.gz"],
+    ["unpack", "x", "--format", "jsonl", "-o", "x.jsonl.GZ"],
   ])
   func usageErrorsExitTwo(_ arguments: [String]) {
     let capture = CapturedConsole()
