@@ -50,3 +50,32 @@ import Testing
     #expect(try scratch.names() == ["provider.key", "provider.pub"])
   }
 }
+
+/// A label conflict is found only once every entry is in; its message still names the file and
+/// line of each side, read again from the inputs.
+@Suite struct CLIConflictPlaceTests {
+  @Test func conflictsNameBothLines() throws {
+    let scratch = try ScratchDirectory()
+    let ids = try scratch.write("ids.csv", "number,label\n+12025550101,X\n+12025550100,A\n")
+    let listing = try scratch.write("list.csv", "kind,number,label\nblock,+12025550100,\nidentify,+12025550100..+12025550199,B\n")
+    let inside = calldir("pack", "--identify", ids, listing, "-o", scratch.path("x.calldir"))
+    #expect(inside.status == 1)
+    #expect(inside.error.hasPrefix("calldir: \(ids):3: +12025550100 (\"A\") lies inside range"), "\(inside.error)")
+    #expect(inside.error.contains("(and \(listing):3)"), "\(inside.error)")
+
+    let two = try scratch.write("two.csv", "number,label\n+12025550100,A\n\n+1 202 555 0100,B\n")
+    let conflict = calldir("pack", "--identify", two, "-o", scratch.path("x.calldir"))
+    #expect(conflict.error == "calldir: \(two):2: +12025550100 has two labels: \"A\" and \"B\" (and \(two):4)\n", "\(conflict.error)")
+
+    let ranges = try scratch.write(
+      "ranges.csv", "kind,number,label\nidentify,+12025550100..+12025550150,A\nidentify,+12025550140..+12025550199,B\n")
+    let overlap = calldir("pack", ranges, "-o", scratch.path("x.calldir"))
+    #expect(overlap.error.hasPrefix("calldir: \(ranges):2: ranges"), "\(overlap.error)")
+    #expect(overlap.error.contains("(and \(ranges):3)"))
+
+    // Standard input cannot be read again: the message is the writer's alone.
+    let piped = calldir("pack", "--identify", "-", "-o", scratch.path("x.calldir"), input: "number,label\n+12025550100,A\n+12025550100,B\n")
+    #expect(piped.error == "calldir: +12025550100 has two labels: \"A\" and \"B\"\n", "\(piped.error)")
+    #expect(!scratch.exists("x.calldir"))
+  }
+}

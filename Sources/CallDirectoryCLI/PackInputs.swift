@@ -1,0 +1,141 @@
+import CallDirectory
+import CallDirectorySystem
+
+/// The inputs of `calldir pack`, each read with the reader its role and form call for: listings,
+/// block lists and identify files, as CSV, TSV or JSON Lines, plain or gzipped. Pack reads them
+/// once to build the directory, and again, only when the writer refuses a label conflict, to
+/// find the lines that conflict.
+struct PackInputs {
+  enum Role { case listing, blockList, identify }
+
+  let inputs: [(path: String, role: Role)]
+  /// `--format`, or `nil` to go by each file's name.
+  let format: ListingFormat?
+  /// Numbers as people write them (block lists, identify files).
+  let people: PhoneNumberParser
+  /// Numbers as listings write them: every number the format holds.
+  let listings: PhoneNumberParser
+  let console: Console
+
+  init(_ options: Command.PackOptions, console: Console) {
+    inputs =
+      options.listings.map { ($0, .listing) } + options.blockFiles.map { ($0, .blockList) }
+      + options.identifyFiles.map { ($0, .identify) }
+    format = options.format
+    people = PhoneNumberParser(defaultCountryCode: options.country)
+    listings = PhoneNumberParser(defaultCountryCode: options.country, digitLimits: PhoneNumberParser.formatDomainDigits)
+    self.console = console
+  }
+
+  /// Calls `body` with each entry of every input in turn, with its label's bytes (empty for a
+  /// blocking entry), lent for the call, and the input's path.
+  /// - Parameter skipStandardInput: skip `-`, which cannot be read twice.
+  /// - Returns: the blank and comment lines skipped.
+  /// - Throws: `CommandFailure` naming the file and line of the first bad line, or of what `body`
+  ///   throws.
+  func forEachEntry(
+    skipStandardInput: Bool = false, _ body: (ListingEntry, Span<UInt8>, String) throws(ListingError) -> Void
+  ) throws(CommandFailure) -> Int {
+    var skipped = 0
+    for (path, role) in inputs where !(skipStandardInput && path == "-") {
+      let format = self.format ?? ListingFormat.implied(by: path) ?? .csv
+      // Added to line numbers of a block list read in pieces, so that messages name the file's line.
+      var lineOffset = 0
+      func each(_ record: ListingRecord) throws(ListingError) {
+        let label = record.labelUTF8 ?? []
+        try body(ListingEntry(kind: record.kind, numbers: record.numbers, line: record.line + lineOffset), label.span, path)
+      }
+      // Tables are read whole, each label lent from the input rather than sliced out of it.
+      func eachEntry(_ entry: ListingEntry, _ label: Span<UInt8>) throws(ListingError) { try body(entry, label, path) }
+      func parse(_ read: () throws(ListingError) -> Int) throws(CommandFailure) {
+        do throws(ListingError) { skipped += try read() } catch {
+          throw CommandFailure(
+            (error.line < 1 ? error : ListingError(file: error.file, line: error.line + lineOffset, message: error.message)).description)
+        }
+      }
+      if role == .blockList, var pieces = try Self.pieces(of: path) {
+        // A plain block list is read a few MiB at a time: its text never has to fit in memory.
+        while let (bytes, lines) = try pieces.next() {
+          try parse { () throws(ListingError) in try BlockListParser.parse(bytes: bytes, file: path, parser: people, each: each) }
+          lineOffset += lines
+        }
+        continue
+      }
+      let bytes = try Self.readInflating(path, console: console)
+      try parse { () throws(ListingError) -> Int in
+        switch (role, format) {
+        case (.blockList, _):
+          return try BlockListParser.parse(bytes: bytes, file: path, parser: people, each: each)
+        case (_, .jsonl):
+          // A JSON Lines record names its kind, so one reader serves listings and identify files.
+          return try ListingJSONLines.parse(bytes: bytes, file: path, parser: role == .listing ? listings : people, each: each)
+        case (.listing, _):
+          return try ListingParser.forEachEntry(
+            bytes: bytes, file: path, parser: listings, format: format == .tsv ? .tsv : .csv, eachEntry)
+        case (.identify, _):
+          return try IdentifyCSVParser.forEachEntry(
+            bytes: bytes, file: path, parser: people, format: format == .tsv ? .tsv : .csv, eachEntry)
+        }
+      }
+    }
+    return skipped
+  }
+
+  /// Where the first identification entry of each label in `labels` that holds `number` is,
+  /// as `file:line`, read again from the inputs (standard input cannot be, and is not searched).
+  /// - Returns: one place for each label, `nil` where none was found.
+  func places(of number: Int64, labels: [String]) -> [String?] {
+    let wanted = labels.map { Array($0.utf8) }
+    var found = [String?](repeating: nil, count: labels.count)
+    _ = try? forEachEntry(skipStandardInput: true) { (entry, label, path) throws(ListingError) in
+      guard entry.kind == .identification, entry.numbers.contains(number) else { return }
+      for index in wanted.indices where found[index] == nil && Self.equal(label, wanted[index]) {
+        found[index] = "\(Inputs.displayName(path)):\(entry.line)"
+      }
+    }
+    return found
+  }
+
+  private static func equal(_ span: Span<UInt8>, _ bytes: [UInt8]) -> Bool {
+    guard span.count == bytes.count else { return false }
+    for index in bytes.indices where span[index] != bytes[index] { return false }
+    return true
+  }
+
+  /// A plain file read in pieces that end at a line break, or `nil` for standard input and
+  /// gzip files (read whole).
+  static func pieces(of path: String) throws(CommandFailure) -> LinePieces? {
+    guard path != "-", !path.lowercased().hasSuffix(".gz") else { return nil }
+    let file: FileDescriptor
+    do { file = try FileDescriptor.openForReading(path) } catch {
+      throw CommandFailure("\(path): cannot read: \(error.message)")
+    }
+    var pieces = LinePieces(file: file)
+    // A gzip file without the .gz ending is read whole, so that it can be inflated.
+    guard let first = try pieces.peekMagic(), !Gzip.hasMagic(first) else { return nil }
+    return pieces
+  }
+
+  /// All bytes of `path`, inflated when the name ends in `.gz` or the bytes begin with gzip's magic.
+  static func readInflating(_ path: String, console: Console) throws(CommandFailure) -> [UInt8] {
+    let bytes = try Inputs.read(path, console: console)
+    guard path.lowercased().hasSuffix(".gz") || Gzip.hasMagic(bytes) else { return bytes }
+    do { return try Gzip.inflate(bytes) } catch {
+      throw CommandFailure("\(Inputs.displayName(path)): \(error.message)")
+    }
+  }
+}
+
+extension WriterError {
+  /// The number two labels meet at, and the two labels, when the error is a label conflict.
+  var labelConflict: (number: Int64, labels: [String])? {
+    switch self {
+    case .conflictingLabels(let number, let first, let second): return (number, [first, second])
+    case .numberInsideRange(let number, let label, _, let rangeLabel): return (number, [label, rangeLabel])
+    // Overlapping ranges share their later start.
+    case .overlappingRanges(let first, let firstLabel, let second, let secondLabel):
+      return (max(first.lowerBound, second.lowerBound), [firstLabel, secondLabel])
+    default: return nil
+    }
+  }
+}
