@@ -178,6 +178,21 @@ public struct DirectoryLayout: Sendable {
     header.section(type) ?? SectionEntry(type: type.code, flags: 0, offset: 0, length: 0, checksum: 0)
   }
 
+  /// Checks the CRC-32 of section `type`, if the file has one, against the section table: for a
+  /// reader about to rely on a whole section that open does not read (a stream over an index,
+  /// whose records give each block's first number; a range table).
+  /// - Throws: `FormatError.sectionChecksumMismatch` at the section's offset.
+  /// - Complexity: O(section length).
+  public func checkChecksum(of type: SectionType) throws(FormatError) {
+    guard let entry = header.section(type) else { return }
+    // The header parser proved every section lies inside the file.
+    let bytes = (try? file.slice(offset: Int(entry.offset), length: Int(entry.length))) ?? ByteView()
+    let computed = CRC32.checksum(bytes)
+    guard computed == entry.checksum else {
+      throw FormatError(.sectionChecksumMismatch(stored: entry.checksum, computed: computed), at: Int(entry.offset), section: type.rawValue)
+    }
+  }
+
   /// Entry block `number` of `kind`, its frame and header checked (not its checksum).
   ///
   /// - Parameter prefetching: give a prefetch hint for the block's first `prefetchBytes` bytes

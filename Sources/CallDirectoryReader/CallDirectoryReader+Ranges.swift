@@ -43,12 +43,7 @@ extension CallDirectoryReader {
     let table = layout.ranges(kind)
     guard table.count > 0, let entry = layout.header.section(kind.rangeSection) else { return }
     let base = Int(entry.offset)
-    // The header parser proved the section lies inside the file.
-    let bytes = (try? layout.file.slice(offset: base, length: Int(entry.length))) ?? ByteView()
-    let computed = CRC32.checksum(bytes)
-    guard computed == entry.checksum else {
-      throw FormatError(.sectionChecksumMismatch(stored: entry.checksum, computed: computed), at: base, section: kind.rangeSection.rawValue)
-    }
+    try layout.checkChecksum(of: kind.rangeSection)
     var previous: (last: Int64, labelId: UInt32)?
     for index in 0..<table.count {
       switch table.checkedRange(index, after: previous) {

@@ -60,6 +60,10 @@ public struct EntryCursor: Sendable {
   /// Decodes the next block, or returns `false` after the last one.
   private mutating func advance() throws(FormatError) -> Bool {
     let index = layout.index(kind)
+    // Each block's first number is in its index record, outside the block's checksum: the index
+    // section's own is checked before the first block, so that damage there stops the stream
+    // instead of shifting a block's numbers.
+    if nextBlock == 0 { try layout.checkChecksum(of: kind.sections.index) }
     guard nextBlock < index.blockCount else {
       // Version 2 blocks carry their own counts; the index's total must be what they add up to.
       guard entriesDecoded == index.entryCount else {

@@ -144,6 +144,39 @@ import Testing
     #expect(Array(full.problems.prefix(2)) == capped.problems)
   }
 
+  /// A stream over a damaged file throws or gives the file's own entries, never other ones:
+  /// every block is checked by its checksum, and each block's first number, which lies in the
+  /// index, by the index section's.
+  @Test(arguments: [0x01, 0x80] as [UInt8])
+  func streamsNeverHandOutDamagedEntries(mask: UInt8) throws {
+    let bytes = try VerifierSamples.smallFile()
+    func entries(_ bytes: [UInt8]) -> (blocking: [Int64], identification: [Int64], ids: [UInt32])? {
+      guard let reader = try? CallDirectoryReader(bytes: bytes) else { return nil }
+      var blocking: [Int64] = []
+      var identification: [Int64] = []
+      var ids: [UInt32] = []
+      do {
+        try reader.forEachBlocking { blocking.append($0) }
+        try reader.forEachIdentificationLabelId {
+          identification.append($0)
+          ids.append($1)
+        }
+      } catch { return nil }
+      return (blocking, identification, ids)
+    }
+    let original = try #require(entries(bytes))
+    var silent: [Int] = []
+    for offset in bytes.indices {
+      var damaged = bytes
+      damaged[offset] ^= mask
+      guard let streamed = entries(damaged) else { continue }
+      if streamed.blocking != original.blocking || streamed.identification != original.identification || streamed.ids != original.ids {
+        silent.append(offset)
+      }
+    }
+    #expect(silent == [], "mask \(mask) of a \(bytes.count)-byte file")
+  }
+
   @Test func cursorKeepsThrowingAfterADamagedBlock() throws {
     let bytes = try VerifierSamples.smallFile()
     let file = try CraftedFile(bytes)
