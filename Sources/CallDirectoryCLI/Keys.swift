@@ -99,7 +99,10 @@ struct Sign {
           throw CommandFailure("\(Inputs.displayName(file)): \(error)")
         }
       } else {
-        do throws(FormatError) { signed = try DirectorySigner.sign(bytes, key: signingKey) } catch {
+        do throws(FormatError) {
+          try Self.checkValid(Verifier.verify(bytes))
+          signed = try DirectorySigner.sign(bytes, key: signingKey)
+        } catch {
           throw CommandFailure("\(Inputs.displayName(file)): \(error)")
         }
       }
@@ -111,6 +114,12 @@ struct Sign {
     }
     console.summary("signed \(Inputs.displayName(target)) with key \(signingKey.publicKey.id)")
     return CLI.ExitCode.success
+  }
+
+  /// A signature vouches for the bytes: a directory that does not verify is not signed, and the
+  /// first problem is the error.
+  private static func checkValid(_ report: VerificationReport) throws(FormatError) {
+    if let problem = report.problems.first(where: { !$0.isCallKitLimit }) { throw problem.error }
   }
 
   private static let changesetMagic = Array("CDCHANGE".utf8)
@@ -140,6 +149,7 @@ struct Sign {
       do throws(FormatError) {
         signed = try CallDirectoryReader.withMappedBytes(path: file) { view in
           Result { () throws(FormatError) in
+            try Self.checkValid(Verifier.verify(view))
             try DirectorySigner.sign(view, key: signingKey) { piece in
               guard failure == nil else { return }
               do throws(SystemError) { try sink(piece) } catch {

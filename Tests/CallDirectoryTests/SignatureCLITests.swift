@@ -1,4 +1,5 @@
 import CallDirectory
+import CallDirectoryCLI
 import Foundation
 import Testing
 
@@ -78,6 +79,28 @@ struct SignatureCLITests {
     #expect(refused.status == 1)
     #expect(refused.error.contains("junk.calldir"), "\(refused.error)")
     #expect(try String(contentsOfFile: junk, encoding: .utf8) == "not a directory\n")
+  }
+
+  /// A signature vouches for the bytes: a directory whose body is damaged (its header still
+  /// opens) is not signed, mapped or read from standard input, and the file is left as it was.
+  @Test func aDamagedDirectoryIsNotSigned() throws {
+    let scratch = try ScratchDirectory()
+    let (signed, key, _) = try provider(scratch)
+    var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: signed)))
+    let reader = try CallDirectoryReader(bytes: bytes)
+    // The last byte of the first blocking block: inside its checksum, outside the header.
+    let data = reader.layout.section(.blockingData)
+    bytes[Int(data.offset) + 20] ^= 0x40
+    #expect(!Verifier.verify(bytes).isValid)
+    let damaged = scratch.path("damaged.calldir")
+    try Data(bytes).write(to: URL(fileURLWithPath: damaged))
+    let mapped = calldir("sign", damaged, "--key", key)
+    #expect(mapped.status == 1)
+    #expect(mapped.error.contains("damaged.calldir"), "\(mapped.error)")
+    #expect([UInt8](try Data(contentsOf: URL(fileURLWithPath: damaged))) == bytes)
+    let piped = CapturedConsole(input: bytes)
+    #expect(CLI.main(["sign", "-", "--key", key, "-o", scratch.path("out.calldir")], console: piped.console) == 1)
+    #expect(!scratch.exists("out.calldir"))
   }
 
   @Test func signInPlaceThenPatchWithTrust() throws {
