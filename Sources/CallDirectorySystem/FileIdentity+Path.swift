@@ -30,6 +30,13 @@ extension FileDescriptor {
     return (info.st_mode & S_IFMT) == S_IFREG
   }
 
+  /// Whether `path` names a directory (following symbolic links).
+  public static func isDirectory(_ path: String) -> Bool {
+    var info = stat()
+    guard (try? retrying("stat", path, { unsafe stat(path, &info) })) != nil else { return false }
+    return (info.st_mode & S_IFMT) == S_IFDIR
+  }
+
   /// Reads whatever is available, up to `maximum` bytes, waiting until at least one byte is (or
   /// the end of the file is reached).
   ///

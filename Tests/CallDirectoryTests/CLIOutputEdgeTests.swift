@@ -32,6 +32,9 @@ import Testing
     let pack = calldir("pack", "--block", try scratch.write("b.txt", "+12025550100\n"), "-o", scratch.url.path)
     #expect(pack.status != 0)
     #expect(pack.error.contains("Is a directory"), "\(pack.error)")
+    let resolve = calldir("resolve", scratch.url.path, "+12025550100")
+    #expect(resolve.status != 0)
+    #expect(resolve.error.contains("Is a directory"), "\(resolve.error)")
   }
 
   /// keygen refused because half of the pair exists leaves nothing new, so a retry under a
