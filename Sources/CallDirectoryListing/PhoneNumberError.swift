@@ -38,6 +38,9 @@ public struct PhoneNumberError: Error, Equatable, Sendable, CustomStringConverti
     /// A pattern with a digit after a wildcard (`#` or `X`): only trailing digits may be wild, so
     /// that the pattern is one interval.
     case wildcardNotAtEnd
+    /// A pattern whose first digit is a wildcard: the country code (or the national prefix) must
+    /// be written, as the first bound would otherwise begin with 0.
+    case wildcardFirst
   }
 
   /// The rule the text broke.
@@ -80,6 +83,8 @@ public struct PhoneNumberError: Error, Equatable, Sendable, CustomStringConverti
       return "range \(quoted) ends below its start"
     case .wildcardNotAtEnd:
       return "pattern \(quoted) has a digit after a wildcard (only the last digits may be # or X)"
+    case .wildcardFirst:
+      return "pattern \(quoted) begins with a wildcard (write its first digits: only the last digits may be # or X)"
     }
   }
 

@@ -6,12 +6,12 @@ extension PhoneNumberParser {
   /// - A pattern whose last digits are wildcards, each `#` or `X` standing for one digit
   ///   (`+33899######`, `+1 202 555 XXXX`): the range from the pattern with every wildcard 0 to
   ///   the pattern with every wildcard 9. A digit after a wildcard is an error: the numbers would
-  ///   not be one interval.
+  ///   not be one interval; so is a wildcard before the first digit.
   /// - Anything else: a single number, a range of one.
   ///
   /// National forms work as for single numbers (`0899 ### ###` under country code 33).
-  /// - Throws: ``PhoneNumberError`` for either end, ``PhoneNumberError/Kind/invertedRange``, or
-  ///   ``PhoneNumberError/Kind/wildcardNotAtEnd``.
+  /// - Throws: ``PhoneNumberError`` for either end, ``PhoneNumberError/Kind/invertedRange``,
+  ///   ``PhoneNumberError/Kind/wildcardNotAtEnd``, or ``PhoneNumberError/Kind/wildcardFirst``.
   /// - Complexity: O(n) in the field's length; allocates only for patterns.
   public func parseEntry(utf8 bytes: ArraySlice<UInt8>) throws(PhoneNumberError) -> ClosedRange<Int64> {
     // One pass tells the common case, a single number, from the rest: without a `.`, `#`, `X`
@@ -33,11 +33,14 @@ extension PhoneNumberParser {
       return single...single
     }
     var sawWildcard = false
+    var sawDigit = false
     for byte in number {
       if Self.isWildcard(byte) {
+        guard sawDigit else { throw PhoneNumberError(kind: .wildcardFirst, input: String(decoding: bytes, as: UTF8.self)) }
         sawWildcard = true
-      } else if sawWildcard && byte >= 0x30 && byte <= 0x39 {
-        throw PhoneNumberError(kind: .wildcardNotAtEnd, input: String(decoding: bytes, as: UTF8.self))
+      } else if byte >= 0x30 && byte <= 0x39 {
+        sawDigit = true
+        guard !sawWildcard else { throw PhoneNumberError(kind: .wildcardNotAtEnd, input: String(decoding: bytes, as: UTF8.self)) }
       }
     }
     // The bounds keep what follows the number, so that the parser judges it as it judges it

@@ -65,6 +65,8 @@ import Testing
     ("+1 202 5X5 0100\n", "block.txt:1:", "digit after a wildcard"),
     ("+1 202 555 0199..+1 202 555 0100\n", "block.txt:1:", "ends below its start"),
     ("+1 202 555 0100..abc\n", "block.txt:1:", "invalid character"),
+    ("\n+###########\n", "block.txt:2:", "pattern \"+###########\" begins with a wildcard"),
+    ("+1202555XXXX;junk\n", "block.txt:1:", "\"+1202555XXXX;junk\""),
   ])
   func badRangesAreRefused(contents: String, place: String, reason: String) throws {
     let scratch = try ScratchDirectory()
