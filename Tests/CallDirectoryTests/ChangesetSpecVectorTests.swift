@@ -35,4 +35,26 @@ import Testing
     #expect(try ChangesetListing.read(changes).text == expected)
     #expect(try Changeset.patched(old: CallDirectoryReader(bytes: old), changes: changes) == new)
   }
+
+  /// The worked example's `xxd` dump in `CHANGESET.md` section 12 is the vector's bytes.
+  @Test func specDumpMatchesTheVector() throws {
+    let spec = try String(contentsOf: SpecVectorTests.root.appendingPathComponent("Spec/CHANGESET.md"), encoding: .utf8)
+    let start = try #require(spec.range(of: "<!-- xxd changes.cdchanges -->"))
+    let end = try #require(spec.range(of: "<!-- end xxd -->"))
+    var dumped: [UInt8] = []
+    for line in spec[start.upperBound..<end.lowerBound].split(separator: "\n") {
+      // `00000010: 9801 0000 ...  text`: the groups of hex after the offset, before two spaces.
+      guard let colon = line.firstIndex(of: ":"), Int(line[..<colon], radix: 16) != nil else { continue }
+      let hex = line[line.index(after: colon)...].components(separatedBy: "  ").first(where: { !$0.isEmpty }) ?? ""
+      for group in hex.split(separator: " ") {
+        var digits = Substring(group)
+        while digits.count >= 2, let byte = UInt8(digits.prefix(2), radix: 16) {
+          dumped.append(byte)
+          digits = digits.dropFirst(2)
+        }
+      }
+    }
+    let file = try [UInt8](Data(contentsOf: SpecVectorTests.vectors.appendingPathComponent("changesets/changes.cdchanges")))
+    #expect(dumped == file)
+  }
 }
