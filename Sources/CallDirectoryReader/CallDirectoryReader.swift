@@ -30,12 +30,21 @@ public final class CallDirectoryReader: Sendable {
   /// - Throws: `FormatError`: `.system` when the file cannot be opened or mapped, else what is
   ///   wrong with its header, section table or indexes.
   /// - Complexity: O(1) in the number of entries.
-  public init(path: String) throws(FormatError) {
+  public convenience init(path: String) throws(FormatError) {
+    let storage: FileStorage
     do {
       storage = try FileStorage(mapping: path)
     } catch {
       throw FormatError(.system(operation: error.operation, path: path, errno: error.errno, message: error.message), at: 0)
     }
+    try self.init(storage: storage, path: path)
+  }
+
+  /// Reads a file already mapped (a reloader maps first, to learn which file it opened even
+  /// when the file then fails to parse).
+  /// - Throws: `FormatError` for a malformed header, section table or index.
+  package init(storage: FileStorage, path: String?) throws(FormatError) {
+    self.storage = storage
     layout = try DirectoryLayout(parsing: storage.view)
     labelCache = LabelCache(layout: layout)
     self.path = path

@@ -96,7 +96,9 @@ public final class ReloadingDirectory: DirectoryProvider, Sendable {
         nextCheck.compareExchange(expected: due, desired: now &+ min(intervalNanoseconds, .max / 2), ordering: .relaxed)
           .exchanged
       {
-        refresh()
+        // A check that is running already (an explicit `refresh()`) is not waited for.
+        let outcome = checks.withLockIfAvailable { state in check(&state) }
+        if case .failed(let error)? = outcome { onReloadFailure?(self, error) }
       }
     }
     return served.withLock { $0 }
@@ -138,22 +140,35 @@ public final class ReloadingDirectory: DirectoryProvider, Sendable {
     if let failure = state.failure, failure.identity == identity, !Self.isSystem(failure.error) {
       return .unchanged
     }
+    // Mapped first: the file opened may be newer than the one `stat` saw, and a failure is
+    // recorded under the identity of the file that failed, not of the one `stat` saw.
+    let storage: FileStorage
+    do { storage = try FileStorage(mapping: path) } catch {
+      return failed(&state, identity: identity, FormatError(.system(operation: error.operation, path: path, errno: error.errno, message: error.message), at: 0))
+    }
+    let opened = storage.identity ?? identity
+    if opened == served.withLock({ $0.fileIdentity }) {
+      state.failure = nil
+      return .unchanged
+    }
+    if let failure = state.failure, failure.identity == opened, !Self.isSystem(failure.error) {
+      return .unchanged
+    }
     let reader: CallDirectoryReader
     do {
-      reader = try CallDirectoryReader(path: path)
+      reader = try CallDirectoryReader(storage: storage, path: path)
       // No rollback: once a version is served, an older list version is refused.
       var policy = trust
       let installed = served.withLock { $0.listVersion }
       policy.installedVersion = max(policy.installedVersion ?? 0, installed)
       try reader.check(policy)
     } catch {
-      return failed(&state, identity: identity, error)
+      return failed(&state, identity: opened, error)
     }
     served.withLock { $0 = reader }
     state.failure = nil
     state.reloads += 1
-    // The reader's identity is of the file it opened, which may be newer than the one `stat` saw.
-    return .reloaded(reader.fileIdentity ?? identity)
+    return .reloaded(opened)
   }
 
   /// Records a failure; `.failed` when it is new, `.unchanged` when it was already reported.

@@ -28,9 +28,12 @@ public struct FileDescriptor: Sendable {
   }
 
   /// Opens `path` for reading.
+  /// - Parameter nonBlocking: open with `O_NONBLOCK`, so that a FIFO without a writer does not
+  ///   block the open (for a caller that then refuses anything but a regular file).
   /// - Throws: `SystemError` from `open`.
-  public static func openForReading(_ path: String) throws(SystemError) -> FileDescriptor {
-    let fd = try retrying("open", path) { unsafe open(path, O_RDONLY | O_CLOEXEC) }
+  public static func openForReading(_ path: String, nonBlocking: Bool = false) throws(SystemError) -> FileDescriptor {
+    let flags = O_RDONLY | O_CLOEXEC | (nonBlocking ? O_NONBLOCK : 0)
+    let fd = try retrying("open", path) { unsafe open(path, flags) }
     return FileDescriptor(rawValue: fd, path: path)
   }
 
@@ -60,11 +63,12 @@ public struct FileDescriptor: Sendable {
     _ = try FileDescriptor.retrying("fchmod", path) { fchmod(rawValue, mode) }
   }
 
-  /// Whether the descriptor is a directory, from `fstat`.
-  public func isDirectory() throws(SystemError) -> Bool {
+  /// The file's type bits (`st_mode & S_IFMT`), from `fstat`: `0o100000` for a regular file,
+  /// `0o040000` for a directory.
+  public func typeBits() throws(SystemError) -> mode_t {
     var info = stat()
     _ = try FileDescriptor.retrying("fstat", path) { unsafe fstat(rawValue, &info) }
-    return info.st_mode & 0o170000 == 0o040000
+    return info.st_mode & 0o170000
   }
 
   /// The file's size in bytes, from `fstat`.

@@ -20,7 +20,8 @@
   /// Maps the file at `path`.
   ///
   /// An empty file is not mapped (`mmap` of length 0 fails): it gives an empty region.
-  /// - Throws: `SystemError` from `open`, `fstat` or `mmap`.
+  /// - Throws: `SystemError` from `open`, `fstat` or `mmap`; `EISDIR` for a directory, `ENODEV`
+  ///   for anything else that is not a regular file (a FIFO, a device, a socket).
   public init(path: String) throws(SystemError) {
     let (mapped, identity) = try unsafe MappedRegion.map(path)
     unsafe bytes = mapped
@@ -28,10 +29,15 @@
   }
 
   private static func map(_ path: String) throws(SystemError) -> (UnsafeRawBufferPointer, FileIdentity) {
-    let file = try FileDescriptor.openForReading(path)
+    // Only a regular file maps. Opened without blocking, so that a FIFO put at the path (which
+    // would wait for a writer) is refused like a directory or a device, not waited on.
+    let file = try FileDescriptor.openForReading(path, nonBlocking: true)
     defer { try? file.close() }
-    // A directory opens for reading but does not map: say what it is, not what mmap says.
-    guard try !file.isDirectory() else { throw SystemError(operation: "open", path: path, errno: EISDIR) }
+    switch try file.typeBits() {
+    case 0o100000: break
+    case 0o040000: throw SystemError(operation: "open", path: path, errno: EISDIR)
+    default: throw SystemError(operation: "map (not a regular file)", path: path, errno: ENODEV)
+    }
     let size = try file.size()
     let identity = try file.identity()
     guard size > 0 else { return unsafe (UnsafeRawBufferPointer(start: nil, count: 0), identity) }

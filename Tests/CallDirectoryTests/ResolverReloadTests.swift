@@ -79,6 +79,29 @@ import Testing
     #expect(live.reloadFailure == nil && live.reloadCount == 1)
   }
 
+  /// A FIFO renamed over the path (a FIFO without a writer would block an open for reading):
+  /// refused at once, reported once, and the old version served; then a good file again.
+  @Test func aFIFOAtThePathIsRefusedWithoutWaiting() throws {
+    let scratch = try ScratchDirectory()
+    let path = scratch.path("live.calldir")
+    try ResolverFixtures.write(path, blocking: [Self.number])
+    let reports = Mutex<[String]>([])
+    let live = try ReloadingDirectory(path: path, checkInterval: .zero) { _, error in
+      reports.withLock { $0.append("\(error)") }
+    }
+    let resolver = Resolver(sources: [.init(name: "live", provider: live)])
+    let fifo = scratch.path("fifo")
+    #expect(unsafe mkfifo(fifo, 0o600) == 0)
+    #expect(unsafe rename(fifo, path) == 0)
+    for _ in 0..<5 { #expect(try resolver.resolve(Self.number).action == .block) }
+    #expect(reports.withLock { $0.count } == 1)
+    #expect(reports.withLock { $0.first?.contains("not a regular file") } == true, "\(reports.withLock { $0 })")
+    #expect(throws: FormatError.self) { try CallDirectoryReader(path: path) }
+    try FileManager.default.removeItem(atPath: path)
+    try ResolverFixtures.write(path, identification: [(Self.number, "Fixed")])
+    #expect(try resolver.resolve(Self.number).label == "Fixed")
+  }
+
   @Test func openingAMissingFileThrows() {
     #expect(throws: FormatError.self) { try ReloadingDirectory(path: "/nonexistent/dir/x.calldir") }
   }
