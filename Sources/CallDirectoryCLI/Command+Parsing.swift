@@ -142,11 +142,8 @@ extension Command {
       action: .value { (state, text) throws(UsageError) in state.format = try listingFormat(text, command: "unpack") })
     guard try readTable("unpack", [output("unpack"), expand, format, quiet]).parse(arguments, into: &state) else { return .help(topic: "unpack") }
     guard state.positionals.count == 1 else { throw UsageError("unpack takes exactly one file", command: "unpack") }
-    // Without --format, an output named *.jsonl gets JSON Lines; TSV is an input form only, and
-    // a name that says TSV or gzip would give a file pack then misreads.
-    guard !state.output.lowercased().hasSuffix(".gz") else {
-      throw UsageError("unpack does not compress: write to - and pipe through gzip", command: "unpack")
-    }
+    // Without --format, an output named *.jsonl (or *.jsonl.gz) gets JSON Lines; TSV is an input
+    // form only, and a name that says TSV would give a file pack then misreads.
     let implied = ListingFormat.implied(by: state.output)
     guard state.format != nil || implied != .tsv else {
       throw UsageError("unpack writes csv or jsonl, not tsv: name the output .csv or .jsonl", command: "unpack")

@@ -103,7 +103,8 @@ enum HelpText {
 
     Write the directory's listing as CSV with the header kind,number,label: every blocking entry
     ascending, then every identification entry ascending; numbers as + and digits, ranges as
-    +FIRST..+LAST. pack reads the listing back into identical bytes.
+    +FIRST..+LAST. pack reads the listing back into identical bytes. An OUT ending in .gz is
+    gzip-compressed (level 6); standard output never is.
 
     Options:
       -o, --output OUT   where to write (default: standard output)
@@ -111,10 +112,11 @@ enum HelpText {
       -q, --quiet        no progress line on standard error
       -f, --format FORMAT  csv (default) or jsonl: one object a line,
                            {"kind":"identify","number":"+12025550100","label":"Acme"}
-                           (the default for an OUT ending in .jsonl)
+                           (the default for an OUT ending in .jsonl or .jsonl.gz)
 
     Examples:
       calldir unpack list.calldir -o list.csv
+      calldir unpack list.calldir -o list.csv.gz
       calldir unpack --format jsonl list.calldir | jq -r .label
     """
 

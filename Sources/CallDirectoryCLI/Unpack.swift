@@ -2,7 +2,7 @@ import CallDirectory
 import CallDirectorySystem
 
 /// `calldir unpack`: writes the listing, as CSV or JSON Lines, blocking entries then
-/// identification entries, each ascending.
+/// identification entries, each ascending; gzip-compressed to a file named `*.gz`.
 struct Unpack {
   let file: String
   let output: String
@@ -21,15 +21,33 @@ struct Unpack {
       quiet: quiet)
     defer { progress.finish() }
     try Inputs.write(to: output, console: console) { (sink) throws(CommandFailure) in
-      if format == .jsonl {
-        var lines = ListingJSONLines.Writer()
-        try write(reader, into: &lines, sink: sink, progress: progress)
-      } else {
-        var writer = ListingWriter()
-        try write(reader, into: &writer, sink: sink, progress: progress)
+      guard Unpack.compresses(output) else { return try write(reader, sink: sink, progress: progress) }
+      guard let gzip = Gzip.streamingCompressor() else {
+        throw CommandFailure("\(Inputs.displayName(output)): zlib could not start (out of memory)")
       }
+      try write(reader, sink: { (bytes) throws(SystemError) in try sink(gzip.continueStream(bytes, finish: false)) }, progress: progress)
+      do throws(SystemError) { try sink(gzip.continueStream([], finish: true)) } catch { throw writeFailure(error) }
     }
     return CLI.ExitCode.success
+  }
+
+  /// Whether the listing written to `output` is gzip-compressed: a file named `*.gz`. Standard
+  /// output is never compressed, whatever follows it in a pipe.
+  static func compresses(_ output: String) -> Bool {
+    output != "-" && output.lowercased().hasSuffix(".gz")
+  }
+
+  /// Writes the listing of `reader` in the chosen format to `sink`.
+  private func write(
+    _ reader: CallDirectoryReader, sink: ([UInt8]) throws(SystemError) -> Void, progress: ProgressLine
+  ) throws(CommandFailure) {
+    if format == .jsonl {
+      var lines = ListingJSONLines.Writer()
+      try write(reader, into: &lines, sink: sink, progress: progress)
+    } else {
+      var writer = ListingWriter()
+      try write(reader, into: &writer, sink: sink, progress: progress)
+    }
   }
 
   /// Writes every run of `reader` through `output`, blocking runs first, flushing to `sink` as

@@ -32,6 +32,14 @@ public enum Gzip {
     Deflater(windowBits: 15 + 16, trailer: 18)?.compress(input)
   }
 
+  /// A compressor for one gzip member written piece by piece with
+  /// ``Deflater/continueStream(_:finish:)``, at `level` (gzip's default 6).
+  ///
+  /// - Returns: `nil` if zlib cannot start (out of memory, or a level outside 0...9).
+  public static func streamingCompressor(level: Int32 = 6) -> Deflater? {
+    Deflater(level: level, windowBits: 15 + 16)
+  }
+
   /// Inflates the gzip stream `input`: one or more members, each checked against its CRC-32
   /// and length trailer.
   ///

@@ -41,8 +41,8 @@ func calldir(_ arguments: String..., input: String = "") -> (status: Int32, outp
     ["unpack"], ["unpack", "a", "b"], ["verify"], ["verify", "--jsn", "x"], ["lookup", "x"], ["info"],
     ["info", "--json=yes", "x"], ["help", "nothing"], ["pack", "--entries-per-block", "0", "--block", "x", "-o", "y"],
     ["verify", "-", "-"], ["diff", "--json", "a", "b", "-o", "-"], ["sign", "x", "--key", "k", "-o", ""],
-    ["pack", "--block", "x", "-o", ""], ["unpack", "x", "-o", "x.tsv"], ["unpack", "x", "-o", "x.csv.gz"],
-    ["unpack", "x", "--format", "jsonl", "-o", "x.jsonl.GZ"],
+    ["pack", "--block", "x", "-o", ""], ["unpack", "x", "-o", "x.tsv"], ["unpack", "x", "-o", "x.tsv.gz"],
+    ["unpack", "x", "--format", "tsv", "-o", "x.csv.GZ"],
   ])
   func usageErrorsExitTwo(_ arguments: [String]) {
     let capture = CapturedConsole()
