@@ -30,6 +30,24 @@ import Testing
     #expect(live.refresh() == .unchanged)
   }
 
+  /// What a reload records a failure under: the identity of the file a reader opened, even
+  /// when the path names another file by the time anyone asks.
+  @Test func aReaderKnowsTheFileItOpenedAfterThePathIsReplaced() throws {
+    let scratch = try ScratchDirectory()
+    let path = scratch.path("live.calldir")
+    try ResolverFixtures.write(path, blocking: [Self.number])
+    let first = try FileIdentity(path: path)
+    let reader = try CallDirectoryReader(path: path)
+    try ResolverFixtures.write(path, identification: [(Self.number, "Acme Support")])
+    let second = try FileIdentity(path: path)
+    #expect(first != second, "the fixture replaces the file by a rename")
+    #expect(reader.fileIdentity == first)
+    #expect(try CallDirectoryReader(path: path).fileIdentity == second)
+    // The fields, from `import CallDirectory` alone: an inode number to log.
+    #expect(reader.fileIdentity?.inode != second.inode || reader.fileIdentity?.device != second.device)
+    #expect(try CallDirectoryReader(bytes: ResolverFixtures.bytes(blocking: [Self.number])).fileIdentity == nil)
+  }
+
   @Test func checksByItselfWhenTheIntervalHasPassed() throws {
     let scratch = try ScratchDirectory()
     let path = scratch.path("live.calldir")
