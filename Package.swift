@@ -21,6 +21,8 @@ let package = Package(
   platforms: [.macOS(.v15), .iOS(.v18)],
   products: [
     .library(name: "CallDirectory", targets: ["CallDirectory"]),
+    // For a Call Directory extension: the feed's sink over CallKit's context (empty elsewhere).
+    .library(name: "CallDirectoryCallKit", targets: ["CallDirectoryCallKit"]),
     .executable(name: "calldir", targets: ["calldir"]),
   ],
   targets: [

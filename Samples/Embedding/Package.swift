@@ -12,7 +12,11 @@ let package = Package(
   targets: [
     .executableTarget(
       name: "embedding-demo",
-      dependencies: [.product(name: "CallDirectory", package: "calldir")],
+      dependencies: [
+        .product(name: "CallDirectory", package: "calldir"),
+        // What a Call Directory extension links besides; empty where CallKit does not exist.
+        .product(name: "CallDirectoryCallKit", package: "calldir"),
+      ],
       swiftSettings: [
         .swiftLanguageMode(.v6),
         .strictMemorySafety(),

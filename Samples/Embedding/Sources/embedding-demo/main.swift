@@ -2,6 +2,7 @@
 // point lookups, streaming, and resolving callers across a stack. Every answer is checked; a
 // wrong one prints what differed and exits 1, so CI fails when the library's behaviour moves.
 import CallDirectory
+import CallDirectoryCallKit  // the extension's product resolves and builds here too
 
 #if canImport(Glibc)
   import Glibc
@@ -99,6 +100,15 @@ do {
     }
   }
   check("listing packs to the same file", try packer.encoded() == builder.encoded(), true)
+
+  // A service serving a file that a publisher replaces: the identity it serves is the file's.
+  let path = "/tmp/embedding-demo-\(getpid()).calldir"
+  defer { _ = unsafe unlink(path) }
+  try builder.write(to: path)
+  let live = try ReloadingDirectory(path: path, checkInterval: .seconds(1))
+  check("served file is the one at the path", live.servedIdentity == (try FileIdentity(path: path)), true)
+  check("served file has an inode", (live.servedIdentity?.inode ?? 0) > 0, true)
+  check("served file blocks +12025550100", try live.current().isBlocked(12025550100), true)
 } catch {
   print("error: \(error)")
   check.mismatches += 1
