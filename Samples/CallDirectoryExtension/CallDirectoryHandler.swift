@@ -84,7 +84,7 @@ final class CallDirectoryHandler: CXCallDirectoryProvider {
       let feed = ChangeFeed(changeset, fingerprint: fingerprint)
       // All removals go in the change's first load; one that removes more than a load may is
       // sent as the whole directory instead.
-      if resuming != nil || (try feed.plan()).removals <= feed.removalLimit { changes = feed }
+      if try resuming != nil || feed.plan().removals <= feed.removalLimit { changes = feed }
     }
     if let changes {
       // CallKit holds the changeset's base: send only the change (removals, then additions).

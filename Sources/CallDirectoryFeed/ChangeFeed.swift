@@ -8,11 +8,11 @@ import CallDirectoryReader
 /// plan) and checks CallKit's rules, so a broken source fails the feed, never the load. Additions
 /// are capped at `limit` per load; removals are all sent in the first load, and a change with more
 /// than `removalLimit` is refused before anything is sent (a changeset can remove a range of any
-/// size in a few bytes, and each number removed is a call; feed the new directory whole then). Memory: what the source needs to
-/// stream (one block for a changeset).
+/// size in a few bytes, and each number removed is a call; feed the new directory whole then).
+/// Memory: what the source needs to stream (one block for a changeset).
 ///
 ///     let feed = ChangeFeed(changeset)
-///     var cursor = try feed.feed(into: &sink)   // nil: done
+///     let cursor = try feed.feed(into: &sink)   // nil: done
 public struct ChangeFeed<Source: ChangeSource> {
   /// The changes fed.
   public let changes: Source
