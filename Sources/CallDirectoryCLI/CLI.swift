@@ -92,6 +92,9 @@ enum Inputs {
   /// The name to show for `path` in messages.
   static func displayName(_ path: String) -> String { path == "-" ? "<stdin>" : path }
 
+  /// The name to show for the output `path` in messages: `-` is standard output here.
+  static func outputName(_ path: String) -> String { path == "-" ? "<stdout>" : path }
+
   /// All bytes of `path`, or of standard input for `-`.
   static func read(_ path: String, console: Console) throws(CommandFailure) -> [UInt8] {
     do {

@@ -17,35 +17,24 @@ struct Diff {
     let signingKey = try signKey.map { (path) throws(CommandFailure) in try Keys.signingKey(path, console: console) }
     let changes: ChangesetReader
     do throws(ChangesetError) {
-      if let signingKey {
-        // A changeset is small: made in memory, signed, then written whole.
-        let bytes = try ChangesetSigner.sign(try Changeset.diff(old: oldReader, new: newReader), key: signingKey)
-        if output == "-" {
-          do throws(SystemError) { try console.writeOutput(bytes) } catch { throw ChangesetError(.system(error)) }
-        } else {
-          do throws(AtomicWriteError<SystemError>) {
-            try AtomicFile.write(to: output) { (sink) throws(SystemError) in try sink(bytes) }
-          } catch {
-            switch error {
-            case .system(let failure), .producer(let failure): throw ChangesetError(.system(failure))
-            }
-          }
-        }
-        changes = try ChangesetReader(bytes: bytes)
-      } else if output == "-" {
-        let bytes = try Changeset.diff(old: oldReader, new: newReader)
-        do throws(SystemError) { try console.writeOutput(bytes) } catch { throw ChangesetError(.system(error)) }
-        changes = try ChangesetReader(bytes: bytes)
-      } else {
+      if signingKey == nil && output != "-" && !Self.isSpecialFile(output) {
+        // Streamed to the file, then read back from it for the summary.
         let progress = ProgressLine(console: console, label: "diff", quiet: quiet)
         defer { progress.finish() }
         try Changeset.diff(old: oldReader, new: newReader, to: output, progress: progress.advance)
         progress.finish()
         changes = try ChangesetReader(path: output)
+      } else {
+        // A changeset is small: made in memory when it is to be signed, or when it goes where it
+        // cannot be read back from (standard output, a device or a pipe), then written whole.
+        var bytes = try Changeset.diff(old: oldReader, new: newReader)
+        if let signingKey { bytes = try ChangesetSigner.sign(bytes, key: signingKey) }
+        try write(bytes)
+        changes = try ChangesetReader(bytes: bytes)
       }
     } catch {
       if case .system(let failure) = error.kind {
-        throw CommandFailure("\(Inputs.displayName(output)): cannot write: \(failure.message)")
+        throw CommandFailure("\(Inputs.outputName(output)): cannot write: \(failure.message)")
       }
       throw CommandFailure("\(Inputs.displayName(old)) -> \(Inputs.displayName(new)): \(error)")
     }
@@ -58,6 +47,29 @@ struct Diff {
       do { try console.print(text) } catch { throw CommandFailure("cannot write: \(error.message)") }
     }
     return CLI.ExitCode.success
+  }
+}
+
+extension Diff {
+  /// Whether `path` names something other than a regular file (a device or a named pipe),
+  /// which the output is written into in place and cannot be read back from.
+  static func isSpecialFile(_ path: String) -> Bool {
+    (try? FileIdentity(path: path)) != nil && !FileDescriptor.isRegularFile(path)
+  }
+
+  /// Writes the whole changeset to standard output or through an atomic replacement of `output`.
+  private func write(_ bytes: [UInt8]) throws(ChangesetError) {
+    if output == "-" {
+      do throws(SystemError) { try console.writeOutput(bytes) } catch { throw ChangesetError(.system(error)) }
+      return
+    }
+    do throws(AtomicWriteError<SystemError>) {
+      try AtomicFile.write(to: output) { (sink) throws(SystemError) in try sink(bytes) }
+    } catch {
+      switch error {
+      case .system(let failure), .producer(let failure): throw ChangesetError(.system(failure))
+      }
+    }
   }
 }
 

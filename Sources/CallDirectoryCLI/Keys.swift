@@ -108,11 +108,11 @@ struct Sign {
       }
       try Inputs.write(to: target, console: console) { (sink) throws(CommandFailure) in
         do throws(SystemError) { try sink(signed) } catch {
-          throw CommandFailure("\(Inputs.displayName(target)): cannot write: \(error.message)")
+          throw CommandFailure("\(Inputs.outputName(target)): cannot write: \(error.message)")
         }
       }
     }
-    console.summary("signed \(Inputs.displayName(target)) with key \(signingKey.publicKey.id)")
+    console.summary("signed \(Inputs.outputName(target)) with key \(signingKey.publicKey.id)")
     return CLI.ExitCode.success
   }
 
@@ -153,7 +153,7 @@ struct Sign {
             try DirectorySigner.sign(view, key: signingKey) { piece in
               guard failure == nil else { return }
               do throws(SystemError) { try sink(piece) } catch {
-                failure = CommandFailure("\(Inputs.displayName(target)): cannot write: \(error.message)")
+                failure = CommandFailure("\(Inputs.outputName(target)): cannot write: \(error.message)")
               }
             }
           }

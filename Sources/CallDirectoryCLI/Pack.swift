@@ -36,7 +36,7 @@ struct Pack {
       func output(_ bytes: [UInt8]) throws(CommandFailure) {
         size += bytes.count
         do throws(SystemError) { try sink(bytes) } catch {
-          throw CommandFailure("\(Inputs.displayName(options.output)): cannot write: \(error.message)")
+          throw CommandFailure("\(Inputs.outputName(options.output)): cannot write: \(error.message)")
         }
       }
       // A signed file is signed as it is written: no copy of it in memory.

@@ -40,7 +40,7 @@ struct Patch {
         }
       } catch {
         if case .system(let failure) = error.kind {
-          throw CommandFailure("\(Inputs.displayName(output)): cannot write: \(failure.message)")
+          throw CommandFailure("\(Inputs.outputName(output)): cannot write: \(failure.message)")
         }
         throw CommandFailure("\(Inputs.displayName(old)): cannot apply \(Inputs.displayName(changes)): \(error)")
       }
@@ -48,7 +48,7 @@ struct Patch {
     progress.finish()
     if !quiet {
       console.summary(
-        "patched \(Inputs.displayName(output)): \(written) bytes, SHA-256 \(Hex.string(changeset.result)), "
+        "patched \(Inputs.outputName(output)): \(written) bytes, SHA-256 \(Hex.string(changeset.result)), "
           + ProgressLine.seconds(since: started))
     }
     return CLI.ExitCode.success

@@ -23,7 +23,7 @@ struct Unpack {
     try Inputs.write(to: output, console: console) { (sink) throws(CommandFailure) in
       guard Unpack.compresses(output) else { return try write(reader, sink: sink, progress: progress) }
       guard let gzip = Gzip.streamingCompressor() else {
-        throw CommandFailure("\(Inputs.displayName(output)): zlib could not start (out of memory)")
+        throw CommandFailure("\(Inputs.outputName(output)): zlib could not start (out of memory)")
       }
       try write(reader, sink: { (bytes) throws(SystemError) in try sink(gzip.continueStream(bytes, finish: false)) }, progress: progress)
       do throws(SystemError) { try sink(gzip.continueStream([], finish: true)) } catch { throw writeFailure(error) }
@@ -87,6 +87,6 @@ struct Unpack {
   }
 
   private func writeFailure(_ error: SystemError) -> CommandFailure {
-    CommandFailure("\(Inputs.displayName(output)): cannot write: \(error.message)")
+    CommandFailure("\(Inputs.outputName(output)): cannot write: \(error.message)")
   }
 }

@@ -32,13 +32,13 @@ struct Verify {
         if json {
           try console.print(JSON.render(Verify.json(report, file: name, signer: report.signer.map { Keys.describe($0, among: keys) })))
         } else {
-          for problem in report.problems { try console.print("\(name): \(problem)") }
+          for problem in report.problems { try console.print("\(name): \(Self.text(problem))") }
           if report.truncatedProblemList { try console.print("\(name): (more problems not listed)") }
           let signed = report.signer.map { ", signed by \(Keys.describe($0, among: keys))" } ?? ""
           let version = report.listVersion > 0 ? ", list version \(report.listVersion)" : ""
           try console.print(
             report.isValid
-              ? "\(name): ok (\(report.blockingCount) blocking, \(report.identificationCount) identification, \(report.labelCount) labels\(version)\(signed))"
+              ? "\(name): ok (\(Self.counts(report))\(version)\(signed))"
               : "\(name): INVALID (\(report.problems.count) problem\(report.problems.count == 1 ? "" : "s"))")
         }
       } catch {
@@ -48,11 +48,27 @@ struct Verify {
     return allValid ? CLI.ExitCode.success : CLI.ExitCode.failure
   }
 
+  /// `N blocking, N identification, N labels`, each kind with its ranges when it has any:
+  /// `0 blocking and 1 range, ...`.
+  static func counts(_ report: VerificationReport) -> String {
+    func ranges(_ count: Int) -> String { count == 0 ? "" : " and \(count) range\(count == 1 ? "" : "s")" }
+    return "\(report.blockingCount) blocking\(ranges(report.blockingRangeCount)), "
+      + "\(report.identificationCount) identification\(ranges(report.identificationRangeCount)), \(report.labelCount) labels"
+  }
+
+  /// A problem as a line says it after the file's name: a file that could not be read says so
+  /// as the other commands do, without repeating its path or a place in it.
+  static func text(_ problem: VerificationProblem) -> String {
+    guard case .system(let operation, _, _, let message) = problem.error.kind else { return "\(problem)" }
+    return operation == "open" ? "cannot open: \(message)" : "cannot read: \(operation) failed: \(message)"
+  }
+
   static func json(_ report: VerificationReport, file: String, signer: String? = nil) -> JSON.Value {
     .object([
       ("file", .string(file)), ("valid", .bool(report.isValid)), ("blocking", .int(report.blockingCount)),
       ("listVersion", .string(String(report.listVersion))), ("signer", signer.map { .string($0) } ?? .null),
       ("identification", .int(report.identificationCount)), ("labels", .int(report.labelCount)),
+      ("blockingRanges", .int(report.blockingRangeCount)), ("identificationRanges", .int(report.identificationRangeCount)),
       (
         "problems",
         .array(

@@ -87,6 +87,8 @@ public struct FormatError: Error, Sendable, Equatable, CustomStringConvertible {
 
   /// A one-line message: what is wrong, then where.
   public var description: String {
+    // A failed system call has no place in the file.
+    if case .system = kind { return kind.message }
     var place = "at byte \(offset)"
     if let section { place += " (section \(section))" }
     return "\(kind.message) \(place)"

@@ -85,3 +85,13 @@ public enum StreamError<Consumer: Error>: Error {
   /// The consumer's closure threw.
   case consumer(Consumer)
 }
+
+extension StreamError: CustomStringConvertible {
+  /// The wrapped error's description: the damage and its place, or what the consumer threw.
+  public var description: String {
+    switch self {
+    case .format(let error): error.description
+    case .consumer(let error): String(describing: error)
+    }
+  }
+}

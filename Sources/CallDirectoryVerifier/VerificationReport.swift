@@ -19,6 +19,12 @@ public struct VerificationReport: Sendable, Equatable {
   public var identificationCount: Int
   /// The labels the file's label index declares (0 when the header cannot be read).
   public var labelCount: Int
+  /// The blocking ranges the file's range table declares, besides `blockingCount` single
+  /// entries (0 when the header cannot be read).
+  public var blockingRangeCount = 0
+  /// The identification ranges the file's range table declares, besides
+  /// `identificationCount` single entries (0 when the header cannot be read).
+  public var identificationRangeCount = 0
   /// The provider's list version the file carries (0 when it has none or cannot be read).
   public var listVersion: UInt64 = 0
   /// The trusted key whose signature verified, when `VerificationOptions.trust` has keys and the

@@ -221,6 +221,8 @@ extension VerificationReport {
       problems: problems.problems, truncatedProblemList: problems.isOverflowing,
       blockingCount: layout?.blockingIndex.entryCount ?? 0,
       identificationCount: layout?.identificationIndex.entryCount ?? 0,
-      labelCount: layout?.labelIndex.labelCount ?? 0, listVersion: layout?.listVersion ?? 0)
+      labelCount: layout?.labelIndex.labelCount ?? 0,
+      blockingRangeCount: layout?.blockingRanges.count ?? 0,
+      identificationRangeCount: layout?.identificationRanges.count ?? 0, listVersion: layout?.listVersion ?? 0)
   }
 }

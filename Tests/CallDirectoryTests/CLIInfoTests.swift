@@ -75,6 +75,30 @@ import Testing
     #expect(result.output.contains("\"countries\":[{\"code\":44,\"entries\":102,\"percent\":48.3},{\"code\":33,\"entries\":100"))
   }
 
+  /// A damaged label block, met only while info and stats stream: the message names the damage
+  /// and its place, as unpack's does, not Swift's spelling of the error value.
+  @Test func infoAndStatsOfADamagedLabelBlockSayWhatIsWrong() throws {
+    let scratch = try ScratchDirectory()
+    let path = try Self.seeded(scratch)
+    let info = calldir("info", "--json", path)
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(info.output.utf8)) as? [String: Any])
+    let sections = try #require(object["sections"] as? [[String: Any]])
+    let labels = try #require(sections.first { $0["type"] as? String == "LDAT" })
+    let offset = try #require(labels["offset"] as? Int)
+    var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+    bytes[offset + 2] ^= 0x40
+    let damaged = scratch.path("damaged.calldir")
+    try Data(bytes).write(to: URL(fileURLWithPath: damaged))
+    let unpack = calldir("unpack", damaged)
+    #expect(unpack.status == 1)
+    for command in ["info", "stats"] {
+      let result = calldir(command, damaged)
+      #expect(result.status == 1, "\(command)")
+      #expect(result.error == unpack.error, "\(command): \(result.error)")
+      #expect(result.error.contains("LDAT") && !result.error.contains("format("), "\(command): \(result.error)")
+    }
+  }
+
   @Test func statsHistogram() throws {
     let scratch = try ScratchDirectory()
     let path = try Self.seeded(scratch)

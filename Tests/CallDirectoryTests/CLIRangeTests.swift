@@ -21,7 +21,12 @@ import Testing
     let out = scratch.path("r.calldir")
     let pack = calldir("pack", "--block", block, "--identify", identify, "-o", out)
     #expect(pack.status == 0, "\(pack.error)")
-    #expect(calldir("verify", out).status == 0)
+    // verify counts ranges besides single entries, which a file of ranges alone would hide.
+    let verify = calldir("verify", out)
+    #expect(verify.status == 0)
+    #expect(verify.output == "\(out): ok (1 blocking and 2 ranges, 1 identification and 1 range, 2 labels)\n")
+    let json = calldir("verify", "--json", out).output
+    #expect(json.contains(#""blocking":1,"#) && json.contains(#""blockingRanges":2,"identificationRanges":1,"#), "\(json)")
     let unpack = calldir("unpack", out)
     #expect(
       unpack.output == """
