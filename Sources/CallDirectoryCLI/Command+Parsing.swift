@@ -7,7 +7,10 @@ extension Command {
   /// Parses `calldir`'s arguments (without the program name).
   /// - Throws: `UsageError` for an unknown command or option, a missing value or file.
   public static func parse(_ arguments: [String]) throws(UsageError) -> Command {
-    guard let first = arguments.first else { return .help(topic: nil) }
+    // No command is a usage error, as a missing argument is: exit 2, the commands on stderr.
+    guard let first = arguments.first else {
+      throw UsageError("no command given; the commands are \(names.dropLast().joined(separator: ", ")) and help")
+    }
     let rest = arguments.dropFirst()
     switch first {
     case "--help", "-h": return .help(topic: nil)

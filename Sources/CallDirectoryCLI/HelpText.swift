@@ -63,7 +63,7 @@ enum HelpText {
       LISTING                what unpack writes: kind,number,label (kind is block or identify),
                              as CSV, TSV (.tsv) or JSON Lines (.jsonl)
       -b, --block FILE       one number or range a line; blank lines and lines starting with # skipped
-      -i, --identify FILE    CSV number,label (RFC 4180 quoting), or TSV (.tsv)
+      -i, --identify FILE    CSV number,label (RFC 4180 quoting), TSV (.tsv) or JSON Lines (.jsonl)
 
     A first line naming the columns (number, label, kind; any case, any order) is a header and
     maps them by name. A file ending in .gz (or starting with gzip's magic) is inflated first,
@@ -194,7 +194,8 @@ enum HelpText {
 
     A positional argument that names an existing file, or ends in .calldir, is a directory;
     the others are numbers. Without numbers (or with - or --stdin) numbers are read from
-    standard input, one a line, and answered as they arrive, one line each; a directory file
+    standard input, one a line, and answered as they arrive, one line each (a blank line too,
+    with an error), so a program can write a number and wait for its answer; a directory file
     replaced on disk (by rename, as pack writes) is reloaded before the next line.
 
     Options:

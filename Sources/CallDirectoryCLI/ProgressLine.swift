@@ -12,7 +12,9 @@ final class ProgressLine {
   private let start = MonotonicClock.nanoseconds()
   private var done = 0
   private var nextCheck = 0
-  private var lastDraw: UInt64 = 0
+  /// The first line waits a fifth of a second too: a rate over the first entry means nothing,
+  /// and work shorter than that draws no line at all.
+  private lazy var lastDraw: UInt64 = start
   private var drawn = false
 
   init(console: Console, label: String, total: Int? = nil, quiet: Bool) {

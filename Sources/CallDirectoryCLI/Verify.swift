@@ -65,10 +65,12 @@ struct Verify {
 
   static func json(_ report: VerificationReport, file: String, signer: String? = nil) -> JSON.Value {
     .object([
-      ("file", .string(file)), ("valid", .bool(report.isValid)), ("blocking", .int(report.blockingCount)),
+      ("file", .string(file)), ("valid", .bool(report.isValid)),
+      ("blocking", .int(report.blockingCount)), ("blockingRanges", .int(report.blockingRangeCount)),
+      ("identification", .int(report.identificationCount)),
+      ("identificationRanges", .int(report.identificationRangeCount)), ("labels", .int(report.labelCount)),
+      // A string: list versions are 64-bit, past the integers a JSON reader keeps exactly.
       ("listVersion", .string(String(report.listVersion))), ("signer", signer.map { .string($0) } ?? .null),
-      ("identification", .int(report.identificationCount)), ("labels", .int(report.labelCount)),
-      ("blockingRanges", .int(report.blockingRangeCount)), ("identificationRanges", .int(report.identificationRangeCount)),
       (
         "problems",
         .array(

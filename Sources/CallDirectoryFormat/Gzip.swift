@@ -94,7 +94,9 @@ public enum Gzip {
         // No progress possible: the input ran out before the stream ended.
         if produced == 0 { throw Failure("the gzip stream is cut short") }
       default:
-        throw Failure("corrupt gzip stream (zlib status \(status))")
+        // zlib's own words name the damage ("incorrect data check" for a bad CRC-32).
+        let detail = unsafe stream.msg.map { unsafe String(cString: $0) } ?? "zlib status \(status)"
+        throw Failure("corrupt gzip stream (\(detail))")
       }
     }
   }

@@ -63,11 +63,13 @@ public struct PhoneNumberError: Error, Equatable, Sendable, CustomStringConverti
     case .noDigits:
       return "no digits in number \(quoted)"
     case .invalidCharacter(let character, _):
-      return "invalid character '\(Self.escaped(String(character)))' in number \(quoted)"
+      // A ';' is where a tel: URI's parameters begin: say where they may be written.
+      let hint = character == ";" ? " (parameters such as ;ext= are allowed only in a tel: URI)" : ""
+      return "invalid character '\(Self.escaped(String(character)))' in number \(quoted)\(hint)"
     case .misplacedPlus:
       return "misplaced '+' in number \(quoted) (a '+' may only begin the number)"
     case .leadingZero:
-      return "international number \(quoted) starts with 0 after the country prefix"
+      return "number \(quoted) has a country code that starts with 0 (none does)"
     case .tooFewDigits(let found, let minimum):
       return "too few digits in number \(quoted): \(found), at least \(minimum) needed"
     case .tooManyDigits(let found, let maximum):

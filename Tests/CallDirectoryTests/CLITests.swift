@@ -35,7 +35,7 @@ func calldir(_ arguments: String..., input: String = "") -> (status: Int32, outp
 
 @Suite struct CLIUsageTests {
   @Test(arguments: [
-    ["frobnicate"], ["pak"], ["pack"], ["pack", "--block", "x.txt"], ["pack", "-o", "out.calldir"],
+    [], ["frobnicate"], ["pak"], ["pack"], ["pack", "--block", "x.txt"], ["pack", "-o", "out.calldir"],
     ["pack", "--block"], ["pack", "--blok", "x", "-o", "y"], ["pack", "--country", "0", "--block", "x", "-o", "y"],
     ["pack", "--country", "abc", "--block", "x", "-o", "y"], ["pack", "-", "--block", "-", "-o", "y"],
     ["unpack"], ["unpack", "a", "b"], ["verify"], ["verify", "--jsn", "x"], ["lookup", "x"], ["info"],

@@ -41,7 +41,7 @@ struct ListingParserTests {
     let records = try Self.parse("block,+1,\nidentify,+9223372036854775806,Max\n")
     #expect(records == [.block(1, line: 1), .identify(Int64.max - 1, label: "Max", line: 2)])
     #expect(Self.error("block,+9223372036854775807,\n")?.message.contains("out of range") == true)
-    #expect(Self.error("block,+0,\n")?.message.contains("starts with 0") == true)
+    #expect(Self.error("block,+0,\n")?.message.contains("country code that starts with 0") == true)
   }
 
   @Test("The parser passed in decides the digit limits")
