@@ -44,9 +44,9 @@ public final class ReloadingDirectory: DirectoryProvider, Sendable {
   private let trust: TrustPolicy
 
   private struct CheckState {
-    /// The failure being reported: the identity the path named (`nil` when `stat` failed) and
-    /// the error. A check that meets the same again says nothing new.
-    var failure: (identity: FileIdentity?, error: FormatError)?
+    /// The failure being reported: the identity the path named (`nil` when `stat` failed), the
+    /// error, and the failed file's mapping. A check that meets the same again says nothing new.
+    var failure: (identity: FileIdentity?, error: FormatError, pinned: FileStorage?)?
     /// How many new versions were swapped in.
     var reloads = 0
   }
@@ -137,9 +137,7 @@ public final class ReloadingDirectory: DirectoryProvider, Sendable {
     }
     // A file that failed to parse fails again: its bytes do not change under rename-only
     // publication. A system failure (too many open files, say) may pass, so it is retried.
-    if let failure = state.failure, failure.identity == identity, !Self.isSystem(failure.error) {
-      return .unchanged
-    }
+    if Self.isKnownBad(identity, state) { return .unchanged }
     // Mapped first: the file opened may be newer than the one `stat` saw, and a failure is
     // recorded under the identity of the file that failed, not of the one `stat` saw.
     let storage: FileStorage
@@ -151,9 +149,7 @@ public final class ReloadingDirectory: DirectoryProvider, Sendable {
       state.failure = nil
       return .unchanged
     }
-    if let failure = state.failure, failure.identity == opened, !Self.isSystem(failure.error) {
-      return .unchanged
-    }
+    if Self.isKnownBad(opened, state) { return .unchanged }
     let reader: CallDirectoryReader
     do {
       reader = try CallDirectoryReader(storage: storage, path: path)
@@ -163,7 +159,7 @@ public final class ReloadingDirectory: DirectoryProvider, Sendable {
       policy.installedVersion = max(policy.installedVersion ?? 0, installed)
       try reader.check(policy)
     } catch {
-      return failed(&state, identity: opened, error)
+      return failed(&state, identity: opened, error, pinned: storage)
     }
     served.withLock { $0 = reader }
     state.failure = nil
@@ -172,15 +168,27 @@ public final class ReloadingDirectory: DirectoryProvider, Sendable {
   }
 
   /// Records a failure; `.failed` when it is new, `.unchanged` when it was already reported.
-  private func failed(_ state: inout CheckState, identity: FileIdentity?, _ error: FormatError) -> ReloadOutcome {
-    if let failure = state.failure, failure.identity == identity, failure.error == error { return .unchanged }
-    state.failure = (identity, error)
+  ///
+  /// `pinned` is the failed file's mapping, kept while the failure is remembered: a mapping holds
+  /// the file's inode, so no new file can take its number while the identity stands for it.
+  private func failed(
+    _ state: inout CheckState, identity: FileIdentity?, _ error: FormatError, pinned: FileStorage? = nil
+  ) -> ReloadOutcome {
+    let pinned = pinned.flatMap { $0.view.count > 0 ? $0 : nil }  // an empty file has no mapping
+    if let failure = state.failure, failure.identity == identity, failure.error == error {
+      state.failure?.pinned = pinned ?? failure.pinned
+      return .unchanged
+    }
+    state.failure = (identity, error, pinned)
     return .failed(error)
   }
 
-  private static func isSystem(_ error: FormatError) -> Bool {
-    if case .system = error.kind { return true }
-    return false
+  /// Whether `identity` is the file whose failure is remembered, so opening it again is useless.
+  /// Only a pinned file counts: an unpinned one (a system failure, which may pass, or an empty
+  /// file) may since have been unlinked and its inode number given to a new file.
+  private static func isKnownBad(_ identity: FileIdentity, _ state: CheckState) -> Bool {
+    guard let failure = state.failure, failure.pinned != nil else { return false }
+    return failure.identity == identity
   }
 
   /// `duration` in whole nanoseconds, 0 for a negative one, saturating at `UInt64.max - 1`.

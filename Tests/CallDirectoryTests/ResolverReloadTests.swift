@@ -97,6 +97,29 @@ import Testing
     #expect(live.reloadFailure == nil && live.reloadCount == 1)
   }
 
+  /// A bad file removed, then a good one written: the good one may get the bad one's inode
+  /// number (ext4 hands a freed number to the next file), yet it is opened and served, because
+  /// the bad file stays mapped while its failure is remembered, so its number is not free.
+  @Test func aGoodFileAfterARemovedBadOneIsServedWhateverItsInode() throws {
+    let scratch = try ScratchDirectory()
+    let path = scratch.path("live.calldir")
+    try ResolverFixtures.write(path, blocking: [Self.number])
+    let live = try ReloadingDirectory(path: path, checkInterval: nil)
+    for round in 0..<5 {
+      try Data(String(repeating: "not a directory ", count: 64).utf8).write(to: URL(fileURLWithPath: scratch.path("bad.tmp")))
+      #expect(unsafe rename(scratch.path("bad.tmp"), path) == 0)
+      guard case .failed = live.refresh() else {
+        Issue.record("round \(round): the bad file was not reported")
+        return
+      }
+      try FileManager.default.removeItem(atPath: path)
+      try ResolverFixtures.write(path, identification: [(Self.number, "Round \(round)")])
+      #expect(live.refresh() != .unchanged, "round \(round)")
+      #expect(try live.current().label(for: Self.number) == "Round \(round)")
+      #expect(live.reloadFailure == nil)
+    }
+  }
+
   /// A FIFO renamed over the path (a FIFO without a writer would block an open for reading):
   /// refused at once, reported once, and the old version served; then a good file again.
   @Test func aFIFOAtThePathIsRefusedWithoutWaiting() throws {
