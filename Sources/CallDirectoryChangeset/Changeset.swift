@@ -15,6 +15,12 @@ import CallDirectorySystem
 ///
 /// Runs are compared as the directories store them: a range that changed in any way is removed
 /// whole and the new range added whole, and a label change is a removal plus an addition.
+///
+/// Patch rebuilds NEW with the canonical writer (`Spec/FORMAT.md` section 12), so NEW must be
+/// canonical: written by `calldir pack` or a writer of this package with default options but for
+/// `entriesPerBlock`. `diff` refuses what it can tell from NEW's header (a version 1 file,
+/// sections it cannot carry); a file written with another `labelBlockTarget` or with
+/// `allowDeflate` off it cannot tell, and patch then fails with `.resultMismatch`.
 public enum Changeset {
   /// Compares OLD and NEW and writes the changeset to `path` atomically (temporary file, `fsync`,
   /// rename); on failure `path` is left as it was.

@@ -1,7 +1,7 @@
 import CallDirectoryFormat
 
-/// Why a feed stopped. Every case but `.damaged`, `.source` and `.sink` is raised before the first
-/// entry is sent.
+/// Why a feed stopped. Every case but `.damaged` and `.sink` is raised before the first entry is
+/// sent.
 public enum FeedError<SinkFailure: Error>: Error {
   /// The directory is damaged at the place the error names (found by a block's checksum as it
   /// streamed; verify a file before feeding it to find this before any entry is sent).
@@ -34,6 +34,24 @@ extension FeedError where SinkFailure == Never {
     case .overLimit(let plan): .overLimit(plan)
     case .needsIncrementalLoad: .needsIncrementalLoad
     case .cursorMismatch(let cursor): .cursorMismatch(cursor)
+    }
+  }
+}
+
+extension FeedError: CustomStringConvertible {
+  /// One line for a log: what stopped the feed and the figures that decide it.
+  public var description: String {
+    switch self {
+    case .damaged(let error): "the directory is damaged: \(error)"
+    case .ruleBroken(let kind, let numbers, let reason):
+      "\(kind.rawValue) +\(numbers.lowerBound)\(numbers.lowerBound == numbers.upperBound ? "" : "..+\(numbers.upperBound)") breaks CallKit's rules: \(reason)"
+    case .overLimit(let plan):
+      "the load has \(plan.additions) additions and \(plan.removals) removals, over the limit of \(plan.limit) "
+        + "additions a load or the feed's removal limit: feed the new directory whole"
+    case .needsIncrementalLoad: "the load removes entries or resumes from a cursor, but CallKit asked for a full load"
+    case .cursorMismatch(let cursor):
+      "the cursor (\(cursor.kind.rawValue) from +\(cursor.next), fingerprint \(cursor.fingerprint)) belongs to another directory or changeset"
+    case .sink(let failure): "the sink failed: \(failure)"
     }
   }
 }

@@ -56,7 +56,9 @@ public struct PhoneNumberError: Error, Equatable, Sendable, CustomStringConverti
 
   /// A human message naming the problem and quoting the input.
   public var description: String {
-    let quoted = "\"\(Self.escaped(input))\""
+    // A caller string comes from outside: quote enough of it to recognise, not all of it.
+    let shown = input.prefix(Self.quotedCharacters)
+    let quoted = "\"\(Self.escaped(String(shown)))\(shown.endIndex < input.endIndex ? "..." : "")\""
     switch kind {
     case .empty:
       return "empty phone number"
@@ -89,6 +91,9 @@ public struct PhoneNumberError: Error, Equatable, Sendable, CustomStringConverti
       return "pattern \(quoted) begins with a wildcard (write its first digits: only the last digits may be # or X)"
     }
   }
+
+  /// The most characters of the input a message quotes; a longer input is cut and marked `...`.
+  public static let quotedCharacters = 64
 
   /// Escapes control characters, quotes and backslashes so the message stays on one line.
   private static func escaped(_ text: String) -> String {

@@ -34,9 +34,9 @@ public enum Verifier {
   /// - Parameters:
   ///   - path: the file to verify.
   ///   - options: the checks and the problem cap.
+  ///   - progress: called after each entry block with the entries it held, for a progress display.
   /// - Returns: every problem found, up to the cap; a file that cannot be opened or mapped gives
   ///   one problem of kind `.system`.
-  ///   - progress: called after each entry block with the entries it held, for a progress display.
   /// - Complexity: O(file size); memory O(one block) plus the problem list.
   public static func verify(
     path: String, options: VerificationOptions = VerificationOptions(), progress: ((Int) -> Void)? = nil

@@ -21,10 +21,12 @@ public struct DirectoryBuilder: Sendable {
     /// Entries per entry block (1 ... 4096): larger blocks make a smaller index and slower lookups.
     public var entriesPerBlock: Int = 512
     /// The payload size a label block is filled to before a new one starts, in bytes
-    /// (1 ... 131,072, the format's cap on a label block's payload).
+    /// (1 ... 131,072, the format's cap on a label block's payload). Another value than the
+    /// default makes a file that reads like any other but is not canonical (`Spec/FORMAT.md`
+    /// section 12): a changeset made to it (`Changeset.diff`) cannot be applied.
     public var labelBlockTarget: Int = 4096
     /// Whether blocks may use the deflate codec where it pays: where it saves half of an entry
-    /// block or an eighth of a label block.
+    /// block or an eighth of a label block. Off, the file is not canonical either, as above.
     public var allowDeflate: Bool = true
     /// The provider's list version, written in a `VERS` section when set (`Spec/FORMAT.md`,
     /// section 16): consumers refuse a list older than the one they have installed. Give each

@@ -108,3 +108,28 @@ import Testing
     #expect(FeedPlan(blockingAdditions: 0, identificationAdditions: 0, limit: 2_000_000).loadsNeeded == 1)
   }
 }
+
+/// What a feed's error says in a log: one line with the figures, for every case, and no trap on a
+/// run at the ends of Int64 (a broken source can hand over anything).
+@Suite struct FeedErrorDescriptionTests {
+  struct SinkDown: Error, CustomStringConvertible { var description: String { "CallKit went away" } }
+
+  @Test func everyCaseSaysWhatStoppedTheFeed() {
+    let plan = FeedPlan(blockingAdditions: 1_500_000, identificationAdditions: 700_000, blockingRemovals: 3, limit: 2_000_000)
+    let cases: [(FeedError<SinkDown>, String)] = [
+      (.damaged(FormatError(.badMagic, at: 0)), "the directory is damaged: not a call directory file (bad magic) at byte 0"),
+      (.ruleBroken(kind: .blocking, numbers: Int64.min...Int64.max, reason: "out of range"),
+       "block +\(Int64.min)..+\(Int64.max) breaks CallKit's rules: out of range"),
+      (.ruleBroken(kind: .identification, numbers: 5...5, reason: "empty label"), "identify +5 breaks CallKit's rules: empty label"),
+      (.overLimit(plan), "the load has 2200000 additions and 3 removals, over the limit of 2000000 additions"),
+      (.needsIncrementalLoad, "CallKit asked for a full load"),
+      (.cursorMismatch(FeedCursor(kind: .identification, next: 12_025_550_100, fingerprint: 42)),
+       "the cursor (identify from +12025550100, fingerprint 42) belongs to another directory or changeset"),
+      (.sink(SinkDown()), "the sink failed: CallKit went away"),
+    ]
+    for (error, words) in cases {
+      #expect("\(error)".contains(words), "\(error)")
+      #expect(!"\(error)".contains("\n"))
+    }
+  }
+}

@@ -10,6 +10,16 @@ struct ListingPhoneNumberErrorTests {
     #expect(error.description == "invalid character 'x' in number \"+1 202 55x 0100\"")
   }
 
+  @Test("A long input is quoted in part, so a message stays a line of a log")
+  func longInputIsCut() {
+    let long = String(repeating: "1", count: 10_000)
+    let error = PhoneNumberError(kind: .tooManyDigits(found: 10_000, maximum: 15), input: long)
+    let quoted = "\"" + String(repeating: "1", count: PhoneNumberError.quotedCharacters) + "...\""
+    #expect(error.description == "too many digits in number \(quoted): 10000, at most 15 allowed")
+    let exact = String(repeating: "2", count: PhoneNumberError.quotedCharacters)
+    #expect(PhoneNumberError(kind: .outOfRange, input: exact).description.contains("\"\(exact)\""))
+  }
+
   @Test(
     "Every kind has a message quoting the input",
     arguments: [
