@@ -57,9 +57,12 @@ final class CallDirectoryHandler: CXCallDirectoryProvider {
     let path = container.appendingPathComponent(Self.fileName).path
 
     // Verify first: damage is then found before any entry is sent, not half-way through a load.
-    let report = Verifier.verify(path: path, options: VerificationOptions())
+    // The reader is verified, not the path: what is fed is what was checked, even if the app
+    // renames a new version into place meanwhile.
+    let reader = try CallDirectoryReader(path: path, trust: TrustPolicy(trustedKeys: Self.providerKeys))
+    let report = Verifier.verify(reader)
     guard report.isValid else { throw HandlerError.damaged("\(report.problems.count) problems in \(path)") }
-    let directory = try DirectoryFeed(path: path, trust: TrustPolicy(trustedKeys: Self.providerKeys))
+    let directory = DirectoryFeed(reader)
     let fingerprint = directory.fingerprint
 
     var sink = CallKitSink(context)

@@ -59,6 +59,12 @@ public final class CallDirectoryReader: Sendable {
     path = nil
   }
 
+  /// Calls `body` with every byte the reader reads, kept alive until `body` returns (the view
+  /// must not escape it). Package-only, for the verifier.
+  package func withBytes<Result>(_ body: (ByteView) -> Result) -> Result {
+    withExtendedLifetime(self) { body(storage.view) }
+  }
+
   /// The identity (device and inode) of the file that was mapped, to notice when the path is replaced.
   public var fileIdentity: FileIdentity? { storage.identity }
 

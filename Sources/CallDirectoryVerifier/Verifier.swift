@@ -50,6 +50,25 @@ public enum Verifier {
     }
   }
 
+  /// Verifies the bytes `reader` reads: the very file it answers from, so nothing can replace it
+  /// between the check and the use, as a rename between verifying a path and opening it could.
+  ///
+  ///     let reader = try CallDirectoryReader(path: path, trust: policy)
+  ///     guard Verifier.verify(reader).isValid else { throw Damaged() }
+  ///     let feed = DirectoryFeed(reader)
+  ///
+  /// - Parameters:
+  ///   - reader: the open directory.
+  ///   - options: the checks and the problem cap.
+  ///   - progress: called after each entry block with the entries it held, for a progress display.
+  /// - Returns: every problem found, up to the cap, and the counts the file declares.
+  /// - Complexity: O(file size); memory O(one block) plus the problem list.
+  public static func verify(
+    _ reader: CallDirectoryReader, options: VerificationOptions = VerificationOptions(), progress: ((Int) -> Void)? = nil
+  ) -> VerificationReport {
+    reader.withBytes { verify($0, options: options, progress: progress) }
+  }
+
   /// Verifies the file in `file`, which the caller keeps alive until this returns.
   ///
   /// - Parameters:

@@ -1,4 +1,5 @@
 import CallDirectory
+import Foundation
 import Testing
 
 #if canImport(Glibc)
@@ -107,5 +108,39 @@ extension VerificationOptions {
     var options = VerificationOptions()
     options.callKit = true
     return options
+  }
+}
+
+/// `Verifier.verify(_: CallDirectoryReader)` checks the bytes the reader answers from: the same
+/// report as verifying those bytes, for a good file and for each damaged one the reader opens.
+@Suite struct VerifierReaderTests {
+  @Test func aReaderIsVerifiedAsItsBytes() throws {
+    let contents = Contents(
+      blocking: (0..<5_000).map { 12_000_000_000 + Int64($0) * 7 },
+      identification: (0..<300).map { (44_207_946_0000 + Int64($0), "Label \($0 % 17)") })
+    let bytes = try contents.encoded()
+    let scratch = try ScratchDirectory()
+    let path = scratch.path("a.calldir")
+    try Data(bytes).write(to: URL(fileURLWithPath: path))
+    let mapped = try CallDirectoryReader(path: path)
+    #expect(Verifier.verify(mapped).isValid)
+    #expect(Verifier.verify(mapped) == Verifier.verify(path: path))
+
+    var random = SeededGenerator(seed: 0x7E41_F1ED)
+    var opened = 0
+    for _ in 0..<200 {
+      var damaged = bytes
+      let position = Int.random(in: 0..<damaged.count, using: &random)
+      damaged[position] ^= UInt8.random(in: 1...255, using: &random)
+      // Damage to the header or an index stops the open; the rest is the verifier's to find.
+      guard let reader = try? CallDirectoryReader(bytes: damaged) else { continue }
+      opened += 1
+      var blocks = 0
+      let report = Verifier.verify(reader, progress: { _ in blocks += 1 })
+      #expect(!report.isValid, "byte \(position)")
+      #expect(report == Verifier.verify(damaged), "byte \(position)")
+      #expect(blocks > 0)
+    }
+    #expect(opened > 100, "most damage lands in blocks, which opening does not read")
   }
 }
