@@ -119,6 +119,15 @@ enum Inputs {
   }
 
   /// Writes `produce`'s output to `path` atomically, or to standard output for `-`.
+  /// Writes `bytes` whole to `path`, or to standard output for `-`, as ``write(to:console:_:)``.
+  static func write(_ bytes: [UInt8], to path: String, console: Console) throws(CommandFailure) {
+    try write(to: path, console: console) { (sink) throws(CommandFailure) in
+      do throws(SystemError) { try sink(bytes) } catch {
+        throw CommandFailure("\(outputName(path)): cannot write: \(error.message)")
+      }
+    }
+  }
+
   static func write(
     to path: String, console: Console, _ produce: (_ sink: ([UInt8]) throws(SystemError) -> Void) throws(CommandFailure) -> Void
   ) throws(CommandFailure) {

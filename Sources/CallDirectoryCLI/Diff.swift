@@ -16,6 +16,7 @@ struct Diff {
     let newReader = try Inputs.openDirectory(new, console: console)
     let signingKey = try signKey.map { (path) throws(CommandFailure) in try Keys.signingKey(path, console: console) }
     let changes: ChangesetReader
+    var whole: [UInt8]?  // the changeset made in memory, to be written once it is known good
     do throws(ChangesetError) {
       if signingKey == nil && output != "-" && !Self.isSpecialFile(output) {
         // Streamed to the file, then read back from it for the summary.
@@ -29,8 +30,8 @@ struct Diff {
         // cannot be read back from (standard output, a device or a pipe), then written whole.
         var bytes = try Changeset.diff(old: oldReader, new: newReader)
         if let signingKey { bytes = try ChangesetSigner.sign(bytes, key: signingKey) }
-        try write(bytes)
         changes = try ChangesetReader(bytes: bytes)
+        whole = bytes
       }
     } catch {
       if case .system(let failure) = error.kind {
@@ -38,6 +39,7 @@ struct Diff {
       }
       throw CommandFailure("\(Inputs.displayName(old)) -> \(Inputs.displayName(new)): \(error)")
     }
+    if let whole { try Inputs.write(whole, to: output, console: console) }
     let report = ChangesetSummary(changes: changes, oldSize: oldReader.fileSize, newSize: newReader.fileSize)
     let text = json ? JSON.render(report.json(file: output)) : report.text(file: output)
     // With the changeset on standard output, the summary goes to standard error.
@@ -55,21 +57,6 @@ extension Diff {
   /// which the output is written into in place and cannot be read back from.
   static func isSpecialFile(_ path: String) -> Bool {
     (try? FileIdentity(path: path)) != nil && !FileDescriptor.isRegularFile(path)
-  }
-
-  /// Writes the whole changeset to standard output or through an atomic replacement of `output`.
-  private func write(_ bytes: [UInt8]) throws(ChangesetError) {
-    if output == "-" {
-      do throws(SystemError) { try console.writeOutput(bytes) } catch { throw ChangesetError(.system(error)) }
-      return
-    }
-    do throws(AtomicWriteError<SystemError>) {
-      try AtomicFile.write(to: output) { (sink) throws(SystemError) in try sink(bytes) }
-    } catch {
-      switch error {
-      case .system(let failure), .producer(let failure): throw ChangesetError(.system(failure))
-      }
-    }
   }
 }
 

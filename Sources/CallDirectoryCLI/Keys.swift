@@ -106,11 +106,7 @@ struct Sign {
           throw CommandFailure("\(Inputs.displayName(file)): \(error)")
         }
       }
-      try Inputs.write(to: target, console: console) { (sink) throws(CommandFailure) in
-        do throws(SystemError) { try sink(signed) } catch {
-          throw CommandFailure("\(Inputs.outputName(target)): cannot write: \(error.message)")
-        }
-      }
+      try Inputs.write(signed, to: target, console: console)
     }
     console.summary("signed \(Inputs.outputName(target)) with key \(signingKey.publicKey.id)")
     return CLI.ExitCode.success

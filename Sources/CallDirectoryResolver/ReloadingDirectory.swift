@@ -177,12 +177,8 @@ public final class ReloadingDirectory: DirectoryProvider, Sendable {
   private func failed(
     _ state: inout CheckState, identity: FileIdentity?, _ error: FormatError, pinned: FileStorage? = nil
   ) -> ReloadOutcome {
-    let pinned = pinned.flatMap { $0.view.count > 0 ? $0 : nil }  // an empty file has no mapping
-    if let failure = state.failure, failure.identity == identity, failure.error == error {
-      state.failure?.pinned = pinned ?? failure.pinned
-      return .unchanged
-    }
-    state.failure = (identity, error, pinned)
+    if let failure = state.failure, failure.identity == identity, failure.error == error { return .unchanged }
+    state.failure = (identity, error, pinned.flatMap { $0.view.count > 0 ? $0 : nil })  // an empty file maps nothing
     return .failed(error)
   }
 
