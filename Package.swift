@@ -57,7 +57,8 @@ let package = Package(
     .target(
       name: "CallDirectoryResolver",
       dependencies: [
-        "CallDirectoryFormat", "CallDirectoryReader", "CallDirectoryLookup", "CallDirectoryListing", "CallDirectorySystem",
+        "CallDirectoryFormat", "CallDirectoryReader", "CallDirectoryLookup", "CallDirectoryVerifier", "CallDirectoryListing",
+        "CallDirectorySystem",
       ],
       swiftSettings: strict),
     // Changesets between two versions of a directory: diff and patch.

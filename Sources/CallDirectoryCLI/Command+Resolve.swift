@@ -22,6 +22,12 @@ extension Command {
           action: .value { (state, text) throws(UsageError) in state.options.emergency = try emergencyNumbers(text) }),
         Table.Option(names: ["--json"], action: .flag { $0.options.json = true }),
         Table.Option(names: ["--stdin"], action: .flag { $0.stdinFlag = true }),
+        Table.Option(names: ["--trust"], action: .value { $0.options.trust.append($1) }),
+        Table.Option(
+          names: ["--installed-version"],
+          action: .value { (state, text) throws(UsageError) in
+            state.options.installedVersion = try listVersion(text, command: "resolve")
+          }),
       ],
       positional: { $0.items.append(.positional($1)) })
     guard try table.parse(arguments, into: &state) else { return .help(topic: "resolve") }

@@ -95,6 +95,10 @@ public enum Command: Sendable, Equatable {
     public var emergency: EmergencyNumbers = .standard
     /// One JSON object a line instead of tab-separated fields.
     public var json = false
+    /// Public key files: every directory must be signed by one of them (none: no signature needed).
+    public var trust: [String] = []
+    /// The lowest list version any directory may carry (a rollback floor), when given.
+    public var installedVersion: UInt64?
 
     /// Empty options.
     public init() {}

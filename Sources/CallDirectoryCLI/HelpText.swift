@@ -185,7 +185,8 @@ enum HelpText {
     """
 
   static let resolve = """
-    Usage: calldir resolve [--allow FILE]... [--country CC] [--emergency LIST] [--json] [--stdin] DIR... [NUMBER...]
+    Usage: calldir resolve [--allow FILE]... [--country CC] [--emergency LIST] [--json] [--stdin]
+                           [--trust PUB]... [--installed-version N] DIR... [NUMBER...]
 
     Answer incoming numbers across a stack of directories, consulted in the order given
     (Spec/RESOLUTION.md): emergency numbers are never blocked; a number an allow list lists is
@@ -198,6 +199,10 @@ enum HelpText {
     with an error), so a program can write a number and wait for its answer; a directory file
     replaced on disk (by rename, as pack writes) is reloaded before the next line.
 
+    Every directory is verified whole before it answers (as verify does), and so is each
+    replacement: a damaged, unsigned or rolled-back replacement is reported on standard error
+    and the previous version keeps answering.
+
     Options:
       -a, --allow FILE     an allow list, at this position in the stack
       -c, --country CC     calling code for numbers written without +, e.g. 1 or 44
@@ -205,6 +210,11 @@ enum HelpText {
                            000,110,112,119,911,999 (the default) and 'none' for no numbers
       --json               one object a line, with the reason (see below)
       --stdin              read the numbers from standard input (as giving none does)
+      --trust PUB          a trusted public key file: every directory, and every replacement,
+                           must be signed by one of the keys given; a replacement's list
+                           version must then be at least the served one's (no rollback)
+      --installed-version N
+                           refuse a directory whose list version is below N
 
     Output, one line per number, fields separated by tabs (empty when there is none):
       NUMBER  ACTION (block, identify or allow)  LABEL  DIRECTORY

@@ -12,11 +12,13 @@ struct Resolve {
   let console: Console
 
   func run() throws(CommandFailure) -> Int32 {
+    let keys = try Keys.trusted(options.trust, console: console)
+    let trust = TrustPolicy(trustedKeys: keys.map(\.0), installedVersion: options.installedVersion)
     var directories: [ReloadingDirectory] = []
     for directory in options.directories {
       do {
         // Checked between lines by `refresh()`, not on a timer: a query never waits on a stat.
-        directories.append(try ReloadingDirectory(path: directory.path, checkInterval: nil))
+        directories.append(try ReloadingDirectory(path: directory.path, checkInterval: nil, trust: trust))
       } catch {
         if case .system(_, _, _, let message) = error.kind { throw CommandFailure("\(directory.path): cannot open: \(message)") }
         throw CommandFailure("\(directory.path): \(error)")

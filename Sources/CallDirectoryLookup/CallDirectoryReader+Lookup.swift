@@ -20,19 +20,26 @@ extension CallDirectoryReader {
   ///
   /// Binary search over the index to the one block that can hold `number`, then an Elias-Fano
   /// search inside it: no other block is read, nothing is allocated unless the block is deflated;
-  /// then a binary search over the ranges.
-  /// - Throws: `FormatError` when the block the search lands on is malformed.
-  /// - Complexity: O(log n + log r) for n entries and r ranges.
+  /// then a binary search over the ranges. No answer comes from unchecked bytes: the first
+  /// blocking lookup checks the blocking index, top index and ranges whole, and the first lookup
+  /// that lands on a block checks that block's CRC; each is remembered by the reader.
+  /// - Throws: `FormatError` when a part the answer depends on is damaged.
+  /// - Complexity: O(log n + log r) for n entries and r ranges; the first lookup of the kind adds
+  ///   O(index + r), and the first that lands on a block O(block).
   public func isBlocked(_ number: Int64) throws(FormatError) -> Bool {
+    try checkLookupParts(.blocking)
     if try find(number, in: .blocking) != nil { return true }
     return number > 0 && layout.blockingRanges.range(containing: UInt64(number)) != nil
   }
 
   /// The label id of `number`'s identification entry or range, or `nil` when it has none.
-  /// - Throws: `FormatError` when the block the search lands on is malformed, or the id is not
-  ///   in the label table.
-  /// - Complexity: O(log n + log r).
+  ///
+  /// Checked as `isBlocked(_:)` is, over the identification index, top index, ranges and block.
+  /// - Throws: `FormatError` when a part the answer depends on is damaged, or the id is not in
+  ///   the label table.
+  /// - Complexity: O(log n + log r), plus the first-use checks of `isBlocked(_:)`.
   public func labelId(for number: Int64) throws(FormatError) -> UInt32? {
+    try checkLookupParts(.identification)
     let ranges = layout.identificationRanges
     let found =
       try find(number, in: .identification)
@@ -66,6 +73,7 @@ extension CallDirectoryReader {
   }
 
   /// Finds `number` among `kind`'s entries: its label id (0 for blocking entries), or `nil`.
+  /// The caller has run `checkLookupParts(kind)`; the block is checked here.
   ///
   /// Not generic, and raw blocks (the common case) are searched in place without going through
   /// the closure that deflated blocks need for their inflated copy.
@@ -75,7 +83,7 @@ extension CallDirectoryReader {
     let target = UInt64(number) &- index.firstNumber(ofBlock: block)  // first <= number: no wrap
     // The frame, the high bits at the block's end and the low part the search lands on are read
     // one after another, each read's place known from the one before: ask for all of it at once.
-    let entryBlock = try layout.entryBlock(kind, block, prefetching: true)
+    let entryBlock = try checkedEntryBlock(kind, block, prefetching: true)
     do {
       if entryBlock.block.codec == .raw {
         return Self.labelId(of: target, in: try entryBlock.payload(entryBlock.block.body))

@@ -5,9 +5,10 @@ import CallDirectorySystem
 ///
 /// Opening reads the header, the section table and the index headers: O(1) work whatever the
 /// number of entries, with nothing decompressed. Every later read is checked against the mapping,
-/// so no file, however damaged, makes the reader trap or read outside it; damage shows as a thrown
-/// `FormatError` or, where no check can tell (a changed number inside a block), as a different
-/// answer, which `verify` detects through the checksums.
+/// so no file, however damaged, makes the reader trap or read outside it, and no answer comes
+/// from a byte whose checksum has not been checked: each part a lookup or a stream reads (an
+/// index, a range table, an entry block, a label block) is checked before its first use and
+/// remembered as checked (`Spec/FORMAT.md` section 14). Damage shows as a thrown `FormatError`.
 ///
 /// A reader is immutable and `Sendable`: share one between threads.
 ///
@@ -25,6 +26,8 @@ public final class CallDirectoryReader: Sendable {
   private let storage: FileStorage
   /// Decoded label blocks, shared by lookups and streams.
   @usableFromInline let labelCache: LabelCache
+  /// What has been checked of the file, so that each part is checked once before its first use.
+  package let checks: ReadChecks
 
   /// Opens and maps the file at `path`.
   /// - Throws: `FormatError`: `.system` when the file cannot be opened or mapped, else what is
@@ -45,8 +48,9 @@ public final class CallDirectoryReader: Sendable {
   /// - Throws: `FormatError` for a malformed header, section table or index.
   package init(storage: FileStorage, path: String?) throws(FormatError) {
     self.storage = storage
-    layout = try DirectoryLayout(parsing: storage.view)
-    labelCache = LabelCache(layout: layout)
+    layout = try Self.open(storage.view)
+    checks = ReadChecks(layout: layout)
+    labelCache = LabelCache(layout: layout, checks: checks)
     self.path = path
   }
 
@@ -54,9 +58,19 @@ public final class CallDirectoryReader: Sendable {
   /// - Throws: `FormatError` for a malformed header, section table or index.
   public init(bytes: [UInt8]) throws(FormatError) {
     storage = FileStorage(copying: bytes)
-    layout = try DirectoryLayout(parsing: storage.view)
-    labelCache = LabelCache(layout: layout)
+    layout = try Self.open(storage.view)
+    checks = ReadChecks(layout: layout)
+    labelCache = LabelCache(layout: layout, checks: checks)
     path = nil
+  }
+
+  /// Parses the header, the section table and the index headers, and checks the CRC of every
+  /// small section open reads whole (the index headers' copies, the list version and the
+  /// signature, at most 160 bytes): no value a reader hands out comes from unchecked bytes.
+  private static func open(_ file: ByteView) throws(FormatError) -> DirectoryLayout {
+    let layout = try DirectoryLayout(parsing: file)
+    for type in [SectionType.indexHeaders, .listVersion, .signature] { try layout.checkChecksum(of: type) }
+    return layout
   }
 
   /// Calls `body` with every byte the reader reads, kept alive until `body` returns (the view

@@ -48,12 +48,20 @@ final class LabelCache: Sendable {
   }
 
   private let layout: DirectoryLayout
+  /// The reader's checks: the label index is checked whole before its first record is used.
+  private let checks: ReadChecks
   private let budget: Int
   private let state = Mutex(State())
 
-  init(layout: DirectoryLayout, budget: Int = LabelCache.defaultBudget) {
+  init(layout: DirectoryLayout, checks: ReadChecks? = nil, budget: Int = LabelCache.defaultBudget) {
     self.layout = layout
+    self.checks = checks ?? ReadChecks(layout: layout)
     self.budget = budget
+  }
+
+  /// Checks the label index's CRC once: its records say which block holds which labels.
+  private func checkIndex() throws(FormatError) {
+    try checks.ensure(.labelIndex) { () throws(FormatError) in try layout.checkChecksum(of: .labelIndex) }
   }
 
   /// Label `id`, checked: in range, 1 ... 65,534 bytes of valid UTF-8, its block's checksum good.
@@ -88,6 +96,7 @@ final class LabelCache: Sendable {
     let (whole, cached, overBudget) = state.withLock { ($0.whole, !$0.order.isEmpty, $0.overBudget) }
     guard whole.isEmpty && !overBudget else { return whole }
     if cached { return try completeWhole() }
+    try checkIndex()
     let index = layout.labelIndex
     // Not reserved for the label count: that is only what the file claims, until decoded.
     var labels: [String] = []
@@ -129,6 +138,7 @@ final class LabelCache: Sendable {
   /// - Throws: `FormatError` as `label(_:)` does.
   /// - Complexity: as `label(_:)`.
   func block(containing id: Int) throws(FormatError) -> (first: Int, labels: ArraySlice<String>) {
+    try checkIndex()
     guard let located = try layout.labelIndex.locateOrThrow(id, in: layout) else {
       throw FormatError(.labelIdOutOfRange(id: UInt32(truncatingIfNeeded: id), labelCount: layout.labelIndex.labelCount), at: 0)
     }

@@ -1,6 +1,8 @@
 import CallDirectoryFormat
 import CallDirectoryReader
 import CallDirectorySystem
+import CallDirectoryVerifier
+import Dispatch
 import Synchronization
 
 /// A directory read from a path that is replaced on disk while it is served: each query gets the
@@ -8,12 +10,15 @@ import Synchronization
 /// place (`Spec/RESOLUTION.md` section 5).
 ///
 /// The staleness check compares the device and inode the path names (one `stat`) with those of
-/// the file being served. It runs at most once per `checkInterval`, on the query that finds it
-/// due, or whenever ``refresh()`` is called. When the path names a new file, it is opened (header,
-/// section table and indexes checked) and swapped in; queries that already hold the previous
-/// reader finish on it, and its mapping is released when the last of them lets go. When the new
-/// file cannot be opened, the previous version keeps being served and the failure is reported
-/// once, through `onReloadFailure` and the ``reloadFailure`` property.
+/// the file being served. It runs at most once per `checkInterval`, started by the query that
+/// finds it due but run on a thread of its own, so no query waits for it; or whenever
+/// ``refresh()`` is called. When the path names a new file, it is opened and **verified whole**
+/// (every checksum and every block, as `Verifier` does, and the trust policy), then swapped in;
+/// queries that already hold the previous reader finish on it, and its mapping is released when
+/// the last of them lets go. A replacement that cannot be opened, is damaged or is not trusted
+/// is never served: the previous version keeps answering and the failure is reported once,
+/// through `onReloadFailure` and the ``reloadFailure`` property. Since every served file passed
+/// verification, its lookups skip the reader's first-use checks.
 ///
 ///     let spam = try ReloadingDirectory(path: "/var/lib/calldir/spam.calldir")
 ///     let reader = spam.current()          // for one query
@@ -59,15 +64,18 @@ public final class ReloadingDirectory: DirectoryProvider, Sendable {
   ///     `stat` (about a microsecond) on the query that runs it; `nil` to check only when
   ///     ``refresh()`` is called. One second by default.
   ///   - trust: what every version must satisfy (`CallDirectoryReader.check(_:)`): with trusted
-  ///     keys a signature by one of them; a replacement that fails keeps the served version and is
-  ///     reported like any other failure. Each accepted version's list version becomes the
-  ///     installed version, so a replacement with a lower one is refused as a rollback.
-  ///   - onReloadFailure: called once for each replacement that cannot be opened (and once when
-  ///     the path stops naming a file), after the check that found it, outside any lock.
-  /// - Throws: `FormatError` when the file cannot be opened (`.system`) or its header, section
-  ///   table or indexes are malformed.
-  /// - Complexity: O(1) in the file's size without trusted keys; with them, one SHA-256 pass over
-  ///   the whole file to check its signature (about 56 ms for 10 MB here).
+  ///     keys a signature by one of them; with an installed version, a list version at least as
+  ///     high. A replacement that fails keeps the served version and is reported like any other
+  ///     failure. With trusted keys, each accepted version's list version becomes the installed
+  ///     version, so a replacement with a lower one is refused as a rollback; without them a list
+  ///     version is only what an unauthenticated file claims, and never raises the floor.
+  ///   - onReloadFailure: called once for each replacement that cannot be served (and once when
+  ///     the path stops naming a file), after the check that found it, outside any lock; on the
+  ///     checking thread, which for an automatic check is not a query's.
+  /// - Throws: `FormatError` when the file cannot be opened (`.system`), is damaged (the first
+  ///   problem verification found) or is not trusted.
+  /// - Complexity: O(file size): the file is verified whole (about 10 ms for a million entries
+  ///   here), and with trusted keys hashed once more for its signature.
   public init(
     path: String, checkInterval: Duration? = .seconds(1), trust: TrustPolicy = TrustPolicy(),
     onReloadFailure: (@Sendable (_ directory: ReloadingDirectory, _ error: FormatError) -> Void)? = nil
@@ -76,7 +84,8 @@ public final class ReloadingDirectory: DirectoryProvider, Sendable {
     self.checkInterval = checkInterval
     self.onReloadFailure = onReloadFailure
     self.trust = trust
-    let first = try CallDirectoryReader(path: path, trust: trust)
+    let first = try CallDirectoryReader(path: path)
+    try Self.admit(first, trust: trust)
     served = Mutex(first)
     checks = Mutex(CheckState())
     let interval = checkInterval.map(Self.nanoseconds) ?? .max
@@ -84,12 +93,10 @@ public final class ReloadingDirectory: DirectoryProvider, Sendable {
     nextCheck = Atomic(interval == .max ? .max : MonotonicClock.nanoseconds() &+ min(interval, .max / 2))
   }
 
-  /// The reader to answer one query from; runs the staleness check first when it is due.
+  /// The reader to answer one query from; starts the staleness check on a thread of its own
+  /// when it is due.
   ///
-  /// - Complexity: a lock and a clock read; when a check is due, one `stat`; when the file was
-  ///   replaced, opening the new one (O(1) in its size, tens of microseconds; with trusted keys,
-  ///   hashing it whole, which the query that finds it waits for: call ``refresh()`` from a
-  ///   thread of its own and pass `checkInterval: nil` to keep that off the query path).
+  /// - Complexity: a lock and a clock read; when a check is due, handing it to another thread.
   public func current() -> CallDirectoryReader {
     if intervalNanoseconds != .max {
       let due = nextCheck.load(ordering: .relaxed)
@@ -99,19 +106,22 @@ public final class ReloadingDirectory: DirectoryProvider, Sendable {
         nextCheck.compareExchange(expected: due, desired: now &+ min(intervalNanoseconds, .max / 2), ordering: .relaxed)
           .exchanged
       {
-        // A check that is running already (an explicit `refresh()`) is not waited for.
-        let outcome = checks.withLockIfAvailable { state in check(&state) }
-        if case .failed(let error)? = outcome { onReloadFailure?(self, error) }
+        // Verifying a replacement reads it whole: never on a query's time.
+        DispatchQueue.global(qos: .utility).async { [self] in
+          // A check that is running already (an explicit `refresh()`) is not waited for.
+          let outcome = checks.withLockIfAvailable { state in check(&state) }
+          if case .failed(let error)? = outcome { onReloadFailure?(self, error) }
+        }
       }
     }
     return served.withLock { $0 }
   }
 
-  /// Checks now whether the path names a new file, and if so opens it and serves it.
+  /// Checks now whether the path names a new file, and if so opens it, verifies it and serves it.
   ///
   /// Checks are one at a time: a call made while another runs waits for it, then checks again.
   /// - Returns: what the check did; `.failed` only the first time a failure is met.
-  /// - Complexity: one `stat`; when the file was replaced, opening the new one.
+  /// - Complexity: one `stat`; when the file was replaced, verifying the new one, O(its size).
   @discardableResult
   public func refresh() -> ReloadOutcome {
     let outcome = checks.withLock { state in check(&state) }
@@ -156,11 +166,13 @@ public final class ReloadingDirectory: DirectoryProvider, Sendable {
     let reader: CallDirectoryReader
     do {
       reader = try CallDirectoryReader(storage: storage, path: path)
-      // No rollback: once a version is served, an older list version is refused.
       var policy = trust
-      let installed = served.withLock { $0.listVersion }
-      policy.installedVersion = max(policy.installedVersion ?? 0, installed)
-      try reader.check(policy)
+      // No rollback: once an authenticated version is served, an older list version is refused.
+      // An unauthenticated one proves nothing, so its claim never raises the floor.
+      if trust.requiresSignature {
+        policy.installedVersion = max(policy.installedVersion ?? 0, served.withLock { $0.listVersion })
+      }
+      try Self.admit(reader, trust: policy)
     } catch {
       return failed(&state, identity: opened, error, pinned: storage)
     }
@@ -168,6 +180,17 @@ public final class ReloadingDirectory: DirectoryProvider, Sendable {
     state.failure = nil
     state.reloads += 1
     return .reloaded(opened)
+  }
+
+  /// Refuses a version that is not trusted or not valid in every byte (the trust check first: it
+  /// costs less, and an untrusted file's damage is beside the point); marks a valid one verified.
+  /// - Throws: `FormatError`: the trust failure, or the first problem verification found.
+  private static func admit(_ reader: CallDirectoryReader, trust: TrustPolicy) throws(FormatError) {
+    try reader.check(trust)
+    var options = VerificationOptions()
+    options.maximumProblems = 1
+    let report = Verifier.verify(reader, options: options)
+    if let problem = report.problems.first { throw problem.error }
   }
 
   /// Records a failure; `.failed` when it is new, `.unchanged` when it was already reported.

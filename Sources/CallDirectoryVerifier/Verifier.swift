@@ -52,6 +52,7 @@ public enum Verifier {
 
   /// Verifies the bytes `reader` reads: the very file it answers from, so nothing can replace it
   /// between the check and the use, as a rename between verifying a path and opening it could.
+  /// When the file is valid the reader remembers it, and its lookups skip their first-use checks.
   ///
   ///     let reader = try CallDirectoryReader(path: path, trust: policy)
   ///     guard Verifier.verify(reader).isValid else { throw Damaged() }
@@ -66,7 +67,10 @@ public enum Verifier {
   public static func verify(
     _ reader: CallDirectoryReader, options: VerificationOptions = VerificationOptions(), progress: ((Int) -> Void)? = nil
   ) -> VerificationReport {
-    reader.withBytes { verify($0, options: options, progress: progress) }
+    let report = reader.withBytes { verify($0, options: options, progress: progress) }
+    // Every byte passed its check: the reader's lookups need check nothing more.
+    if report.isValid { reader.passedVerification() }
+    return report
   }
 
   /// Verifies the file in `file`, which the caller keeps alive until this returns.

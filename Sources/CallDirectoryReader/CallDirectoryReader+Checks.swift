@@ -1,0 +1,55 @@
+import CallDirectoryFormat
+
+extension CallDirectoryReader {
+  /// Checks, once in the reader's life, every part a lookup of `kind` reads besides its entry
+  /// block and its label: the kind's index and top index (their CRCs: the records say which block
+  /// holds a number) and its range table (its CRC and every record).
+  ///
+  /// Package-only: for the lookups, which call it before they read the index.
+  /// - Throws: `FormatError` for the first part that fails, with its place; the same error again
+  ///   on later calls, without checking again.
+  /// - Complexity: O(index + ranges) the first time; one atomic load after.
+  @inline(__always)
+  package func checkLookupParts(_ kind: EntryKind) throws(FormatError) {
+    if checks.havePassed(ReadChecks.Part.lookup(kind)) { return }
+    try checkLookupPartsOnce(kind)
+  }
+
+  private func checkLookupPartsOnce(_ kind: EntryKind) throws(FormatError) {
+    let blocking = kind == .blocking
+    let layout = layout
+    try checks.ensure(blocking ? .blockingIndex : .identificationIndex) { () throws(FormatError) in
+      try layout.checkChecksum(of: kind.sections.index)
+    }
+    try checks.ensure(blocking ? .blockingTop : .identificationTop) { () throws(FormatError) in
+      try layout.checkChecksum(of: blocking ? .blockingTop : .identificationTop)
+    }
+    try checks.ensure(blocking ? .blockingRanges : .identificationRanges) { () throws(FormatError) in
+      try checkRanges(kind)
+    }
+  }
+
+  /// Entry block `block` of `kind`, its frame checked, and its CRC checked the first time it is
+  /// read (a lookup answers from no byte of it before).
+  ///
+  /// Package-only: for the lookups, after `checkLookupParts(_:)`.
+  /// - Throws: `FormatError` with file offsets.
+  /// - Complexity: O(1) once the block has passed; O(block) the first time.
+  @inline(__always)
+  package func checkedEntryBlock(_ kind: EntryKind, _ block: Int, prefetching: Bool) throws(FormatError) -> EntryBlock {
+    let entryBlock = try layout.entryBlock(kind, block, prefetching: prefetching)
+    if !checks.hasPassed(kind, block: block) {
+      do { try entryBlock.block.checkChecksum() } catch {
+        throw error.placed(in: kind.sections.data.rawValue, base: layout.blockOffset(kind, block))
+      }
+      checks.pass(kind, block: block)
+    }
+    return entryBlock
+  }
+
+  /// Records that the verifier passed the whole file this reader reads: lookups then check
+  /// nothing more. Package-only: for `Verifier.verify(_:)`.
+  package func passedVerification() {
+    checks.passWholeFile()
+  }
+}

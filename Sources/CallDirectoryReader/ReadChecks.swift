@@ -1,0 +1,78 @@
+import CallDirectoryFormat
+import Synchronization
+
+/// What a reader has checked of its file, so that no answer comes from a byte whose check has not
+/// run (`Spec/FORMAT.md` section 14), while a warm lookup pays an atomic load a part for it.
+///
+/// A lookup of one kind depends on the kind's index, top index and range table, which are checked
+/// whole on the first lookup of the kind, and on one entry block, checked whole (its CRC) the
+/// first time a lookup lands on it; a label also depends on the label index, checked whole before
+/// the first label is located (label blocks are checked by the label cache as it decodes them).
+/// A part that fails its check is remembered with its error, so a damaged part costs its check
+/// once, not on every query. A reader whose file the verifier passed whole checks nothing more.
+package final class ReadChecks: Sendable {
+  /// A part of the file checked whole before its first use.
+  package enum Part: Int, Sendable, CaseIterable {
+    case blockingIndex, identificationIndex, blockingTop, identificationTop
+    case blockingRanges, identificationRanges, labelIndex
+    /// Set when the verifier passed the whole file: every other check is then skipped.
+    case wholeFile
+
+    var bit: UInt32 { 1 << UInt32(rawValue) }
+
+    /// The parts a lookup of `kind` reads besides its entry block and its labels.
+    static func lookup(_ kind: EntryKind) -> UInt32 {
+      kind == .blocking
+        ? blockingIndex.bit | blockingTop.bit | blockingRanges.bit
+        : identificationIndex.bit | identificationTop.bit | identificationRanges.bit
+    }
+  }
+
+  private let passed = Atomic<UInt32>(0)
+  private let failures = Mutex<[Part: FormatError]>([:])
+  private let blockingBlocks: AtomicBits
+  private let identificationBlocks: AtomicBits
+
+  /// Nothing checked yet, for a file of `layout`.
+  /// - Complexity: O(entry blocks / 64).
+  init(layout: DirectoryLayout) {
+    blockingBlocks = AtomicBits(count: layout.blockingIndex.blockCount)
+    identificationBlocks = AtomicBits(count: layout.identificationIndex.blockCount)
+  }
+
+  /// Whether every part in `parts` (bits of `Part`) has passed, or the whole file has.
+  @inline(__always)
+  func havePassed(_ parts: UInt32) -> Bool {
+    let passed = passed.load(ordering: .relaxed)
+    return passed & Part.wholeFile.bit != 0 || passed & parts == parts
+  }
+
+  /// Runs `check` for `part` unless it has passed; remembers a pass, or the error it threw.
+  /// - Throws: the error `check` threw, now or the first time.
+  func ensure(_ part: Part, _ check: () throws(FormatError) -> Void) throws(FormatError) {
+    if havePassed(part.bit) { return }
+    if let failure = failures.withLock({ $0[part] }) { throw failure }
+    do { try check() } catch {
+      failures.withLock { $0[part] = error }
+      throw error
+    }
+    passed.bitwiseOr(part.bit, ordering: .relaxed)
+  }
+
+  /// Whether entry block `block` of `kind` has passed its check (or the whole file has).
+  @inline(__always)
+  func hasPassed(_ kind: EntryKind, block: Int) -> Bool {
+    if havePassed(Part.wholeFile.bit) { return true }
+    return (kind == .blocking ? blockingBlocks : identificationBlocks).contains(block)
+  }
+
+  /// Records that entry block `block` of `kind` passed its check.
+  func pass(_ kind: EntryKind, block: Int) {
+    (kind == .blocking ? blockingBlocks : identificationBlocks).insert(block)
+  }
+
+  /// Records that the whole file passed verification.
+  func passWholeFile() {
+    passed.bitwiseOr(Part.wholeFile.bit, ordering: .relaxed)
+  }
+}
