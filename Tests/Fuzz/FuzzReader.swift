@@ -45,12 +45,33 @@ enum FuzzReader {
       for _ in 0..<64 { if (try? cursor.next()) == nil { break } }
     }
     for id in [0, 1, reader.labelCount - 1, reader.labelCount, Int(UInt32.max)] { _ = try? reader.label(id: id) }
-    // What a clean file streams, a lookup finds. Damaged bytes may make a lookup answer wrongly
-    // (the verifier finds those), so the oracle applies only to files the verifier accepts.
-    if !streamed.isEmpty && Verifier.verify(bytes).isValid {
-      for number in streamed {
-        guard (try? reader.isBlocked(number)) == true else {
-          fatalError("a valid file streams \(number) but isBlocked(\(number)) is not true")
+    guard Verifier.verify(bytes).isValid else { return }
+    // What a clean file streams, a lookup finds.
+    for number in streamed {
+      guard (try? reader.isBlocked(number)) == true else {
+        fatalError("a valid file streams \(number) but isBlocked(\(number)) is not true")
+      }
+    }
+    differential(bytes, probes: probes + streamed)
+  }
+
+  /// The differential oracle: a valid file with one bit changed answers every probe as the valid
+  /// file does, or throws; never a different answer. Eight bits, spread over the file from a
+  /// place the input picks, each changed in a copy of its own.
+  static func differential(_ bytes: [UInt8], probes: [Int64]) {
+    guard let original = try? CallDirectoryReader(bytes: bytes) else { return }
+    let truth = probes.map { try? original.lookup($0) }
+    let bits = bytes.count * 8
+    let start = Int(CRC32.checksum(bytes) % UInt32(truncatingIfNeeded: max(bits, 1)))
+    for step in 0..<8 {
+      let bit = (start + step * (bits / 8 + 1)) % bits
+      var damaged = bytes
+      damaged[bit / 8] ^= 1 << UInt8(bit % 8)
+      guard let reader = try? CallDirectoryReader(bytes: damaged) else { continue }
+      for (number, expected) in zip(probes, truth) {
+        guard let answer = try? reader.lookup(number) else { continue }
+        guard answer == expected else {
+          fatalError("bit \(bit) changed: lookup(\(number)) answered \(answer), the valid file \(String(describing: expected))")
         }
       }
     }
