@@ -38,6 +38,47 @@ extension DatasetBench {
     table.note("\(count) opens each (\(loads) reads), timed one by one; the mapping is released outside the timing")
     summary.openNanoseconds = large.median
     summary.openSmallNanoseconds = small.median
+    try firstLookups(path: path, into: &table)
+  }
+
+  /// What a reader's first-use checks cost: the first lookup after open checks the kind's index,
+  /// top index and ranges whole and its block's CRC; the second, in another block, that block's
+  /// CRC; after `Verifier.verify(_:)` passed the file, neither. Warm lookups are the lookup section's.
+  private func firstLookups(path: String, into table: inout Table) throws {
+    let count = max(20, configuration.opens / 10)
+    var random = SeededGenerator.derived(from: configuration.seed, dataset.name + " first lookups")
+    var first = Samples()
+    var second = Samples()
+    var verified = Samples()
+    for _ in 0..<count {
+      let numbers = dataset.numbers.sample(2, using: &random)
+      let reader = try CallDirectoryReader(path: path)
+      let start = monotonicNanoseconds()
+      sink.consume(try lookup(reader, numbers[0]) ? 1 : 0)
+      let middle = monotonicNanoseconds()
+      sink.consume(try lookup(reader, numbers[1]) ? 1 : 0)
+      let end = monotonicNanoseconds()
+      first.append(Double(middle &- start))
+      second.append(Double(end &- middle))
+      let checked = try CallDirectoryReader(path: path)
+      guard Verifier.verify(checked).isValid else { throw BenchError.library("\(path) does not verify") }
+      let before = monotonicNanoseconds()
+      sink.consume(try lookup(checked, numbers[0]) ? 1 : 0)
+      verified.append(Double(monotonicNanoseconds() &- before))
+    }
+    table.section("first lookups after open, us (checks on first use)", ["median", "p99"])
+    for (name, samples) in [
+      ("first lookup: index, top index, ranges and block checked", first),
+      ("second lookup, another block: its block checked", second), ("first lookup after Verifier.verify passed", verified),
+    ] {
+      table.row([name, Format.microseconds(samples.median), Format.microseconds(samples.percentile(99))])
+    }
+    table.note("\(count) readers each, pages warm; the lookup sections' warm figures include the checks' atomic loads")
+  }
+
+  /// One lookup of the dataset's kind: whether `number` is listed.
+  private func lookup(_ reader: CallDirectoryReader, _ number: Int64) throws -> Bool {
+    dataset.kind == .blocking ? try reader.isBlocked(number) : try reader.labelId(for: number) != nil
   }
 
   /// Times `make` `count` times after `count / 10` untimed calls; returns nanoseconds per call.
