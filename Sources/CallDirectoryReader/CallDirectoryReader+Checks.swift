@@ -3,7 +3,8 @@ import CallDirectoryFormat
 extension CallDirectoryReader {
   /// Checks, once in the reader's life, every part a lookup of `kind` reads besides its entry
   /// block and its label: the kind's index and top index (their CRCs: the records say which block
-  /// holds a number) and its range table (its CRC and every record).
+  /// holds a number), its range table (its CRC and every record) and, for identification, the
+  /// label index (its CRC).
   ///
   /// Package-only: for the lookups, which call it before they read the index.
   /// - Throws: `FormatError` for the first part that fails, with its place; the same error again
@@ -23,6 +24,10 @@ extension CallDirectoryReader {
     }
     try checks.ensure(blocking ? .blockingTop : .identificationTop) { () throws(FormatError) in
       try layout.checkChecksum(of: blocking ? .blockingTop : .identificationTop)
+    }
+    if !blocking {
+      // The label count bounds every label id the ranges and blocks give.
+      try checks.ensure(.labelIndex) { () throws(FormatError) in try layout.checkChecksum(of: .labelIndex) }
     }
     try checks.ensure(blocking ? .blockingRanges : .identificationRanges) { () throws(FormatError) in
       try checkRanges(kind)

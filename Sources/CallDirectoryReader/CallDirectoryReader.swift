@@ -66,7 +66,9 @@ public final class CallDirectoryReader: Sendable {
 
   /// Parses the header, the section table and the index headers, and checks the CRC of every
   /// small section open reads whole (the index headers' copies, the list version and the
-  /// signature, at most 160 bytes): no value a reader hands out comes from unchecked bytes.
+  /// signature, at most 160 bytes), so that the list version and the signer never come from
+  /// unchecked bytes. The counts of an index header that lies in its index are checked with
+  /// that index, on first use (`ReadChecks`).
   private static func open(_ file: ByteView) throws(FormatError) -> DirectoryLayout {
     let layout = try DirectoryLayout(parsing: file)
     for type in [SectionType.indexHeaders, .listVersion, .signature] { try layout.checkChecksum(of: type) }

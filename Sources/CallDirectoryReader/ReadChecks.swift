@@ -6,8 +6,10 @@ import Synchronization
 ///
 /// A lookup of one kind depends on the kind's index, top index and range table, which are checked
 /// whole on the first lookup of the kind, and on one entry block, checked whole (its CRC) the
-/// first time a lookup lands on it; a label also depends on the label index, checked whole before
-/// the first label is located (label blocks are checked by the label cache as it decodes them).
+/// first time a lookup lands on it. An identification lookup also depends on the label index
+/// (its header holds the label count that label ids are checked against, its records say which
+/// block holds which label), checked with the kind's other parts and before the first label is
+/// located; label blocks are checked by the label cache as it decodes them.
 /// A part that fails its check is remembered with its error, so a damaged part costs its check
 /// once, not on every query. A reader whose file the verifier passed whole checks nothing more.
 package final class ReadChecks: Sendable {
@@ -24,7 +26,7 @@ package final class ReadChecks: Sendable {
     static func lookup(_ kind: EntryKind) -> UInt32 {
       kind == .blocking
         ? blockingIndex.bit | blockingTop.bit | blockingRanges.bit
-        : identificationIndex.bit | identificationTop.bit | identificationRanges.bit
+        : identificationIndex.bit | identificationTop.bit | identificationRanges.bit | labelIndex.bit
     }
   }
 
