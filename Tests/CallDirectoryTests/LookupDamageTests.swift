@@ -177,19 +177,19 @@ import Testing
     let path = scratch.path("list.calldir")
     try Data(shape.bytes).write(to: URL(fileURLWithPath: path))
     let numbers = shape.probes.map { "+\($0)" }
-    let lookupTruth = calldir(["lookup", path] + numbers)
-    let resolveTruth = calldir(["resolve", path] + numbers)
+    let lookupTruth = calldirArguments(["lookup", path] + numbers)
+    let resolveTruth = calldirArguments(["resolve", path] + numbers)
     #expect(lookupTruth.status == 0 && resolveTruth.status == 0)
     var wrong: [String] = []
     for offset in shape.bytes.indices {
       var damaged = shape.bytes
       damaged[offset] ^= 0x01
       try Data(damaged).write(to: URL(fileURLWithPath: path))
-      let lookup = calldir(["lookup", path] + numbers)
+      let lookup = calldirArguments(["lookup", path] + numbers)
       if lookup.status == 0 && lookup.output != lookupTruth.output { wrong.append("lookup, byte \(offset)") }
       if lookup.status != 0 && lookup.error.isEmpty { wrong.append("lookup, byte \(offset): no message") }
       // resolve verifies the file whole before answering: every change is refused.
-      let resolve = calldir(["resolve", path] + numbers)
+      let resolve = calldirArguments(["resolve", path] + numbers)
       if resolve.status == 0 { wrong.append("resolve, byte \(offset)") }
     }
     #expect(wrong.isEmpty, "\(wrong.prefix(5))")
@@ -200,11 +200,4 @@ import Testing
 enum DamageFixtures {
   /// A fixed key, so that failures reproduce.
   static let key = SigningKey(seed: Array(repeating: 0x5A, count: 32))!
-}
-
-/// `calldir` in-process with an argument array.
-func calldir(_ arguments: [String], input: String = "") -> (status: Int32, output: String, error: String) {
-  let capture = CapturedConsole(input: Array(input.utf8))
-  let status = CLI.main(arguments, console: capture.console)
-  return (status, capture.outputText, capture.error)
 }

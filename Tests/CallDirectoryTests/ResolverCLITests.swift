@@ -135,12 +135,64 @@ import Testing
     #expect(reports.first?.contains("still answering from the previous version") == true)
   }
 
+  /// `--trust` and `--installed-version`: a directory must be signed by a trusted key and not
+  /// older than the floor, at start and at every reload.
+  @Test func trustAndInstalledVersion() throws {
+    let scratch = try ScratchDirectory()
+    let key = DamageFixtures.key
+    let keyPath = scratch.path("provider.pub")
+    try Data(key.publicKey.fileText.utf8).write(to: URL(fileURLWithPath: keyPath))
+    let path = scratch.path("list.calldir")
+    func publish(_ version: UInt64, signed: Bool) throws {
+      try ResolverDamageTests.publish(try ResolverDamageTests.list(version, signedBy: signed ? key : nil), at: path)
+    }
+    let number = "+\(ResolverDamageTests.number)"
+    try publish(5, signed: false)
+    let unsigned = calldirArguments(["resolve", "--trust", keyPath, path, number])
+    #expect(unsigned.status == 1 && unsigned.output.isEmpty)
+    #expect(unsigned.error.contains("not signed"), "\(unsigned.error)")
+    #expect(calldirArguments(["resolve", path, number]).status == 0)
+    try publish(5, signed: true)
+    #expect(calldirArguments(["resolve", "--trust", keyPath, path, number]).output == "\(number)\tidentify\tv5\t\(path)\n")
+    let old = calldirArguments(["resolve", "--trust", keyPath, "--installed-version", "6", path, number])
+    #expect(old.status == 1 && old.error.contains("older than the installed version 6"), "\(old.error)")
+
+    // Long-running: an unsigned, then an older, then a damaged replacement are refused and
+    // reported; a newer signed one is served.
+    var next = 0
+    var output: [UInt8] = []
+    var errors = ""
+    let console = Console(
+      readInput: { () throws(SystemError) in [] },
+      readLine: { () throws(SystemError) -> [UInt8]? in
+        defer { next += 1 }
+        switch next {
+        case 1: try? publish(9, signed: false)
+        case 2: try? publish(4, signed: true)
+        case 3:
+          var damaged = try! ResolverDamageTests.list(8, signedBy: key)
+          damaged[damaged.count / 2] ^= 0x08
+          try? ResolverDamageTests.publish(damaged, at: path)
+        case 4: try? publish(8, signed: true)
+        default: break
+        }
+        return next < 5 ? Array(number.utf8) : nil
+      },
+      writeOutput: { (bytes) throws(SystemError) in output.append(contentsOf: bytes) },
+      writeError: { errors += $0 })
+    #expect(CLI.main(["resolve", "--trust", keyPath, path], console: console) == 0, "\(errors)")
+    let labels = String(decoding: output, as: UTF8.self).split(separator: "\n").map { $0.split(separator: "\t")[2] }
+    #expect(labels == ["v5", "v5", "v5", "v5", "v8"])
+    #expect(errors.split(separator: "\n").filter { $0.contains("cannot reload") }.count == 3, "\(errors)")
+  }
+
   @Test(arguments: [
     ["resolve"], ["resolve", "+12025550100"], ["resolve", "--json"], ["resolve", "--allow"],
     ["resolve", "--bogus", "x.calldir"], ["resolve", "--country", "0", "x.calldir"],
     ["resolve", "--emergency", "9x1", "x.calldir"], ["resolve", "--emergency", "", "x.calldir"],
     ["resolve", "x.calldir", "-", "+12025550100"], ["resolve", "--stdin", "x.calldir", "+12025550100"],
-    ["resolve", "--json=yes", "x.calldir"],
+    ["resolve", "--json=yes", "x.calldir"], ["resolve", "--installed-version", "-1", "x.calldir"],
+    ["resolve", "--installed-version", "x.calldir"], ["resolve", "x.calldir", "--trust"],
   ])
   func usageErrorsExitTwo(_ arguments: [String]) {
     let result = calldirArguments(arguments)
