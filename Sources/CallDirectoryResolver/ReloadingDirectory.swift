@@ -60,9 +60,10 @@ public final class ReloadingDirectory: DirectoryProvider, Sendable {
   ///
   /// - Parameters:
   ///   - path: the directory file; replaced on disk by rename to publish a new version.
-  ///   - checkInterval: the least time between two automatic staleness checks, each costing one
-  ///     `stat` (about a microsecond) on the query that runs it; `nil` to check only when
-  ///     ``refresh()`` is called. One second by default.
+  ///   - checkInterval: the least time between two automatic staleness checks, each one `stat`
+  ///     (about a microsecond) and, for a new file, its verification, run on a thread of its own
+  ///     (the query that finds it due only hands it over); `nil` to check only when ``refresh()``
+  ///     is called. One second by default.
   ///   - trust: what every version must satisfy (`CallDirectoryReader.check(_:)`): with trusted
   ///     keys a signature by one of them; with an installed version, a list version at least as
   ///     high. A replacement that fails keeps the served version and is reported like any other
@@ -182,8 +183,8 @@ public final class ReloadingDirectory: DirectoryProvider, Sendable {
     return .reloaded(opened)
   }
 
-  /// Refuses a version that is not trusted or not valid in every byte (the trust check first: it
-  /// costs less, and an untrusted file's damage is beside the point); marks a valid one verified.
+  /// Refuses a version that is not trusted or not valid in every byte (the trust check first: an
+  /// untrusted file's damage is beside the point); `Verifier` marks a valid one's reader verified.
   /// - Throws: `FormatError`: the trust failure, or the first problem verification found.
   private static func admit(_ reader: CallDirectoryReader, trust: TrustPolicy) throws(FormatError) {
     try reader.check(trust)
