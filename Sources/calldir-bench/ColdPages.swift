@@ -50,8 +50,12 @@ enum ColdPages {
   /// A copy, because a page that any mapping in the process still maps cannot be evicted, and
   /// the benchmark's own readers of the file are still open.
   /// - Throws: `BenchError.io` when the copy cannot be made.
+  /// - Parameter inService: probe with one reader whose first-use checks already ran (a lookup
+  ///   of the first probe before the loop, its pages then evicted too), as a long-running
+  ///   service's reader is; otherwise each probe opens a reader and its lookup is its first.
   static func measure(
-    path original: String, probes: [Int64], lookup: (CallDirectoryReader, Int64) -> Int, sink: Sink
+    path original: String, probes: [Int64], inService: Bool = false, lookup: (CallDirectoryReader, Int64) -> Int,
+    sink: Sink
   ) throws(BenchError) -> [Probe]? {
     let path = original + ".cold"
     try Files.write(try Files.read(original), to: path)
@@ -73,8 +77,21 @@ enum ColdPages {
       return done ? vector.indices.filter { vector[$0] & 1 != 0 } : Array(0..<pages)
     }
     _ = fdatasync(descriptor)
+    // A reader's own mapping: read-around off, and its pages dropped with the probe's.
+    func mapping(_ reader: CallDirectoryReader, _ advice: Int32) {
+      let bytes = unsafe reader.layout.file.withUnsafeBytes { unsafe $0 }
+      if let base = bytes.baseAddress { _ = unsafe madvise(UnsafeMutableRawPointer(mutating: base), bytes.count, advice) }
+    }
+    var serving: CallDirectoryReader?
+    if inService, let first = probes.first {
+      guard let reader = try? CallDirectoryReader(path: path) else { return nil }
+      mapping(reader, MADV_RANDOM)
+      sink.consume(lookup(reader, first))
+      serving = reader
+    }
     var results: [Probe] = []
     for number in probes {
+      if let serving { mapping(serving, MADV_DONTNEED) }
       _ = unsafe madvise(address, length, MADV_DONTNEED)
       _ = posix_fadvise(descriptor, 0, 0, POSIX_FADV_DONTNEED)
       let evicted = resident().count
@@ -83,12 +100,15 @@ enum ColdPages {
       sink.consume(layout.blockingIndex.entryCount)
       let opened = resident().count
       // The open's pages are now cached: the reader's own open reads nothing more.
-      guard let reader = try? CallDirectoryReader(path: path) else { return nil }
-      let reopened = resident().count
-      let mapping = unsafe reader.layout.file.withUnsafeBytes { unsafe $0 }
-      if let base = mapping.baseAddress {
-        _ = unsafe madvise(UnsafeMutableRawPointer(mutating: base), mapping.count, MADV_RANDOM)
+      let reader: CallDirectoryReader
+      if let serving {
+        reader = serving
+      } else {
+        guard let opened = try? CallDirectoryReader(path: path) else { return nil }
+        reader = opened
+        mapping(reader, MADV_RANDOM)
       }
+      let reopened = resident().count
       sink.consume(lookup(reader, number))
       let after = resident()
       results.append(Probe(afterEviction: evicted, afterOpen: opened, afterReaderOpen: reopened, afterLookup: after.count, pages: after))

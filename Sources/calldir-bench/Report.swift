@@ -150,6 +150,8 @@ struct Summary {
   /// The file's pages a cold open plus one cold lookup reads (median, the worse of hits and
   /// misses): `isBlocked` or `labelId(for:)`.
   var coldPages: Int?
+  /// The same for the first lookup of a new reader, which checks the kind's index whole.
+  var coldFirstLookupPages: Int?
   /// The same for `label(for:)`, which also reads the label's block: 4 KiB and 16 KiB pages.
   var coldLabelPages: (small: Int, apple: Int)?
   /// Streaming entries a second.
@@ -272,7 +274,11 @@ struct Targets {
     }
     for summary in summaries {
       if let pages = summary.coldPages {
-        targets.add("cold lookup: at most 3 pages (\(summary.dataset), open + lookup)", "\(pages) pages", pages <= 3)
+        targets.add("cold lookup: at most 3 pages (\(summary.dataset), open + lookup, reader in service)", "\(pages) pages", pages <= 3)
+      }
+      if let pages = summary.coldFirstLookupPages {
+        targets.notes.append(
+          "\(summary.dataset): a new reader's cold open + first lookup reads \(pages) pages of 4 KiB (median): it checks the kind's index whole once")
       }
       if let label = summary.coldLabelPages {
         targets.notes.append(
