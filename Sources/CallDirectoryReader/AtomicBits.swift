@@ -3,13 +3,14 @@ import Synchronization
 /// A fixed number of bits that threads set and test without a lock: one bit an entry block, for
 /// remembering which blocks a reader has checked.
 ///
-/// The words are atomics, reached only through `load` and `bitwiseOr`, so sharing the class is
-/// safe although it holds a pointer.
-@safe final class AtomicBits: @unchecked Sendable {
-  private let words: UnsafeMutablePointer<Atomic<UInt64>>
+/// The words are atomics, reached only through `load` and `bitwiseOr`, so sharing the value is
+/// safe although it holds a pointer; it is `~Copyable`, the one owner of the words, so that
+/// reading a bit takes no reference count.
+@safe @usableFromInline struct AtomicBits: ~Copyable, @unchecked Sendable {
+  @usableFromInline let words: UnsafeMutablePointer<Atomic<UInt64>>
   private let wordCount: Int
   /// The number of bits.
-  let count: Int
+  @usableFromInline let count: Int
 
   /// `count` bits, all clear.
   /// - Complexity: O(count / 64): a reader makes one per kind at open, a word per 64 blocks
@@ -30,7 +31,7 @@ import Synchronization
   ///
   /// Relaxed ordering is enough: a set bit vouches for bytes nobody writes while the reader
   /// lives (a read-only mapping or a private copy), not for memory the setting thread wrote.
-  @inline(__always)
+  @inlinable
   func contains(_ index: Int) -> Bool {
     guard index >= 0 && index < count else { return false }
     return unsafe words[index >> 6].load(ordering: .relaxed) & (1 << UInt64(index & 63)) != 0

@@ -10,13 +10,14 @@ extension CallDirectoryReader {
   /// - Throws: `FormatError` for the first part that fails, with its place; the same error again
   ///   on later calls, without checking again.
   /// - Complexity: O(index + ranges) the first time; one atomic load after.
-  @inline(__always)
+  @inlinable
   package func checkLookupParts(_ kind: EntryKind) throws(FormatError) {
     if checks.havePassed(ReadChecks.Part.lookup(kind)) { return }
     try checkLookupPartsOnce(kind)
   }
 
-  private func checkLookupPartsOnce(_ kind: EntryKind) throws(FormatError) {
+  @usableFromInline
+  func checkLookupPartsOnce(_ kind: EntryKind) throws(FormatError) {
     let blocking = kind == .blocking
     let layout = layout
     try checks.ensure(blocking ? .blockingIndex : .identificationIndex) { () throws(FormatError) in
@@ -40,16 +41,20 @@ extension CallDirectoryReader {
   /// Package-only: for the lookups, after `checkLookupParts(_:)`.
   /// - Throws: `FormatError` with file offsets.
   /// - Complexity: O(1) once the block has passed; O(block) the first time.
-  @inline(__always)
+  @inlinable
   package func checkedEntryBlock(_ kind: EntryKind, _ block: Int, prefetching: Bool) throws(FormatError) -> EntryBlock {
     let entryBlock = try layout.entryBlock(kind, block, prefetching: prefetching)
-    if !checks.hasPassed(kind, block: block) {
-      do { try entryBlock.block.checkChecksum() } catch {
-        throw error.placed(in: kind.sections.data.rawValue, base: layout.blockOffset(kind, block))
-      }
-      checks.pass(kind, block: block)
-    }
+    if !checks.hasPassed(kind, block: block) { try checkOnce(entryBlock, kind, block) }
     return entryBlock
+  }
+
+  /// Checks a block's CRC and remembers that it passed.
+  @usableFromInline
+  func checkOnce(_ entryBlock: EntryBlock, _ kind: EntryKind, _ block: Int) throws(FormatError) {
+    do { try entryBlock.block.checkChecksum() } catch {
+      throw error.placed(in: kind.sections.data.rawValue, base: layout.blockOffset(kind, block))
+    }
+    checks.pass(kind, block: block)
   }
 
   /// Records that the verifier passed the whole file this reader reads: lookups then check

@@ -20,14 +20,14 @@ public final class CallDirectoryReader: Sendable {
   /// Package-only: its byte views point into the reader's storage without keeping it alive, so a
   /// layout must not outlive its reader (`withExtendedLifetime(reader)` around its use). Code
   /// outside the package reads through the reader's own methods, which hold the reader.
-  package let layout: DirectoryLayout
+  @usableFromInline package let layout: DirectoryLayout
   /// The path the file was opened from, or `nil` for in-memory bytes.
   public let path: String?
   private let storage: FileStorage
   /// Decoded label blocks, shared by lookups and streams.
   @usableFromInline let labelCache: LabelCache
   /// What has been checked of the file, so that each part is checked once before its first use.
-  package let checks: ReadChecks
+  @usableFromInline package let checks: ReadChecks
 
   /// Opens and maps the file at `path`.
   /// - Throws: `FormatError`: `.system` when the file cannot be opened or mapped, else what is

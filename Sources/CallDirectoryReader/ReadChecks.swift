@@ -12,28 +12,28 @@ import Synchronization
 /// located; label blocks are checked by the label cache as it decodes them.
 /// A part that fails its check is remembered with its error, so a damaged part costs its check
 /// once, not on every query. A reader whose file the verifier passed whole checks nothing more.
-package final class ReadChecks: Sendable {
+@usableFromInline package final class ReadChecks: Sendable {
   /// A part of the file checked whole before its first use.
-  package enum Part: Int, Sendable, CaseIterable {
+  @usableFromInline @frozen package enum Part: Int, Sendable, CaseIterable {
     case blockingIndex, identificationIndex, blockingTop, identificationTop
     case blockingRanges, identificationRanges, labelIndex
     /// Set when the verifier passed the whole file: every other check is then skipped.
     case wholeFile
 
-    var bit: UInt32 { 1 << UInt32(rawValue) }
+    @inlinable var bit: UInt32 { 1 << UInt32(rawValue) }
 
     /// The parts a lookup of `kind` reads besides its entry block and its labels.
-    static func lookup(_ kind: EntryKind) -> UInt32 {
+    @inlinable static func lookup(_ kind: EntryKind) -> UInt32 {
       kind == .blocking
         ? blockingIndex.bit | blockingTop.bit | blockingRanges.bit
         : identificationIndex.bit | identificationTop.bit | identificationRanges.bit | labelIndex.bit
     }
   }
 
-  private let passed = Atomic<UInt32>(0)
+  @usableFromInline let passed = Atomic<UInt32>(0)
   private let failures = Mutex<[Part: FormatError]>([:])
-  private let blockingBlocks: AtomicBits
-  private let identificationBlocks: AtomicBits
+  @usableFromInline let blockingBlocks: AtomicBits
+  @usableFromInline let identificationBlocks: AtomicBits
 
   /// Nothing checked yet, for a file of `layout`.
   /// - Complexity: O(entry blocks / 64).
@@ -43,8 +43,8 @@ package final class ReadChecks: Sendable {
   }
 
   /// Whether every part in `parts` (bits of `Part`) has passed, or the whole file has.
-  @inline(__always)
-  func havePassed(_ parts: UInt32) -> Bool {
+  @inlinable
+  package func havePassed(_ parts: UInt32) -> Bool {
     let passed = passed.load(ordering: .relaxed)
     return passed & Part.wholeFile.bit != 0 || passed & parts == parts
   }
@@ -62,15 +62,17 @@ package final class ReadChecks: Sendable {
   }
 
   /// Whether entry block `block` of `kind` has passed its check (or the whole file has).
-  @inline(__always)
-  func hasPassed(_ kind: EntryKind, block: Int) -> Bool {
-    if havePassed(Part.wholeFile.bit) { return true }
-    return (kind == .blocking ? blockingBlocks : identificationBlocks).contains(block)
+  @inlinable
+  package func hasPassed(_ kind: EntryKind, block: Int) -> Bool {
+    // The block's own bit first: set for every block a warm lookup lands on. (No conditional
+    // expression picks the set: it would copy a reference, and cost a retain and a release.)
+    let passed = kind == .blocking ? blockingBlocks.contains(block) : identificationBlocks.contains(block)
+    return passed || havePassed(Part.wholeFile.bit)
   }
 
   /// Records that entry block `block` of `kind` passed its check.
   func pass(_ kind: EntryKind, block: Int) {
-    (kind == .blocking ? blockingBlocks : identificationBlocks).insert(block)
+    if kind == .blocking { blockingBlocks.insert(block) } else { identificationBlocks.insert(block) }
   }
 
   /// Records that the whole file passed verification.
