@@ -1,3 +1,4 @@
+@testable import CallDirectoryChangeset
 import CallDirectory
 import Foundation
 import Testing
@@ -56,5 +57,18 @@ import Testing
     }
     let file = try [UInt8](Data(contentsOf: SpecVectorTests.vectors.appendingPathComponent("changesets/changes.cdchanges")))
     #expect(dumped == file)
+  }
+
+  /// The signature messages' domain texts, as `FORMAT.md` section 16.2 and `CHANGESET.md` section
+  /// 4.1 state them (`the N ASCII bytes `TEXT``, then one zero byte), are the ones the code signs.
+  @Test(arguments: [
+    ("Spec/FORMAT.md", SignedDirectoryBytes.domain), ("Spec/CHANGESET.md", ChangesetReader.signatureDomain),
+  ])
+  func signatureDomainTextIsTheSpecs(_ file: String, _ domain: [UInt8]) throws {
+    let spec = try String(contentsOf: SpecVectorTests.root.appendingPathComponent(file), encoding: .utf8)
+    let match = try #require(spec.firstMatch(of: /the (\d+)\s+ASCII bytes `([^`]+)`,? (followed by )?one zero byte/))
+    let text = Array(String(match.output.2).utf8)
+    #expect(Int(match.output.1) == text.count)
+    #expect(domain == text + [0])
   }
 }
