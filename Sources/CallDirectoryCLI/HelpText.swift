@@ -280,7 +280,7 @@ enum HelpText {
 
     Sign a directory or a changeset (told apart by their first bytes) with the private key KEY:
     the file's contents keep their bytes and a signature is added (Spec/FORMAT.md section 16,
-    Spec/CHANGESET.md section 4.1); a signed file is re-signed. Written atomically, in place
+    Spec/CHANGESET.md section 4.2); a signed file is re-signed. Written atomically, in place
     unless -o is given.
 
     Options:

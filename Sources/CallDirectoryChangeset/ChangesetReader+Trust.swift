@@ -29,8 +29,10 @@ extension ChangesetReader {
       guard trust.trustedKeys.contains(signature.publicKey) else {
         throw ChangesetError(.notAuthentic(.unknownKey(signature.publicKey)))
       }
+      // Everything before the signature field: all but the signature and the trailer CRC after it.
       let file = signedView
-      let signed = (try? file.slice(offset: 0, length: file.count - Ed25519.signatureSize)) ?? ByteView()
+      let unsigned = ChangesetLayout.trailerSize - SignatureSection.signatureOffset
+      let signed = (try? file.slice(offset: 0, length: file.count - unsigned)) ?? ByteView()
       let message = Self.signatureDomain + SHA256Digest.hash(signed)
       guard Ed25519.isValid(signature: signature.signature, of: message, publicKey: signature.publicKey.bytes) else {
         throw ChangesetError(.notAuthentic(.badSignature(signature.publicKey)))

@@ -60,7 +60,7 @@ import Testing
   }
 
   /// The signature messages' domain texts, as `FORMAT.md` section 16.2 and `CHANGESET.md` section
-  /// 4.1 state them (`the N ASCII bytes `TEXT``, then one zero byte), are the ones the code signs.
+  /// 4.2 state them (`the N ASCII bytes `TEXT``, then one zero byte), are the ones the code signs.
   @Test(arguments: [
     ("Spec/FORMAT.md", SignedDirectoryBytes.domain), ("Spec/CHANGESET.md", ChangesetReader.signatureDomain),
   ])
