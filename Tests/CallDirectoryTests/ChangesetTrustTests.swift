@@ -112,4 +112,113 @@ import Testing
     #expect(throws: ChangesetError.self) { try ChangesetSigner.sign(damaged, key: Self.provider) }
     #expect(try ChangesetSigner.sign(unsigned, key: Self.provider) == signed)
   }
+
+  /// The failure a patch threw, when it is about trust.
+  static func failure(_ result: Result<[UInt8], ChangesetError>) -> (result: Bool, AuthenticityFailure)? {
+    guard case .failure(let error) = result else { return nil }
+    switch error.kind {
+    case .notAuthentic(let failure): return (false, failure)
+    case .resultNotAuthentic(let failure): return (true, failure)
+    default: return nil
+    }
+  }
+
+  @Test func patchRefusesARollbackBelowTheInstalledVersion() throws {
+    let (old, new, changes) = try Self.signedChangeset(newList: 3)
+    let keys = [Self.provider.publicKey]
+    for trust in [TrustPolicy(trustedKeys: keys, installedVersion: 4), TrustPolicy(installedVersion: 4)] {
+      let refused = try Self.patch(old, changes, trust: trust)
+      #expect(Self.failure(refused)?.1 == .rolledBack(installed: 4, offered: 3), "\(refused)")
+    }
+    // The same list version again, or a lower installed one, applies.
+    for installed in [0, 2, 3] as [UInt64] {
+      #expect(try Self.patch(old, changes, trust: TrustPolicy(trustedKeys: keys, installedVersion: installed)).get() == new)
+    }
+  }
+
+  @Test func trustedPatchOfASignedBaseRefusesAnUnsignedResultBeforeWritingIt() throws {
+    let (old, new, changes) = try Self.signedChangeset(newSigned: nil)
+    let reader = try ChangesetReader(bytes: changes)
+    #expect(reader.resultSigner == nil)
+    #expect(throws: ChangesetError.self) {
+      try Changeset.patch(
+        old: try CallDirectoryReader(bytes: old), changes: reader, trust: TrustPolicy(trustedKeys: [Self.provider.publicKey]),
+        temporaryDirectory: nil
+      ) { _ in Issue.record("bytes written for a result that is refused") }
+    }
+    let refused = try Self.patch(old, changes, trust: TrustPolicy(trustedKeys: [Self.provider.publicKey]))
+    #expect(Self.failure(refused).map { $0.result && $0.1 == .unsigned } == true, "\(refused)")
+    #expect("\(refused)".contains("patched directory"))
+    // Without trusted keys no signature is asked for, and the unsigned NEW is the result.
+    #expect(try Self.patch(old, changes, trust: TrustPolicy()).get() == new)
+  }
+
+  @Test func trustedPatchRefusesAResultSignedByAKeyNotTrusted() throws {
+    let (old, new, changes) = try Self.signedChangeset(newSigned: Self.stranger)
+    let refused = try Self.patch(old, changes, trust: TrustPolicy(trustedKeys: [Self.provider.publicKey]))
+    #expect(Self.failure(refused).map { $0.result && $0.1 == .unknownKey(Self.stranger.publicKey) } == true, "\(refused)")
+    let both = TrustPolicy(trustedKeys: [Self.provider.publicKey, Self.stranger.publicKey])
+    #expect(try Self.patch(old, changes, trust: both).get() == new)
+  }
+
+  /// A NEW whose carried signature does not verify over it: only hashing the result as it is
+  /// written can tell, since the key is trusted and the changeset's own signature is good.
+  @Test func trustedPatchRefusesAResultWhoseSignatureDoesNotVerify() throws {
+    let (old, good) = try Self.pair()
+    var crafted = try CraftedFile(good)
+    crafted.patch(.signature, at: 70, [crafted[.signature][70] ^ 0x01])
+    let new = crafted.bytes
+    let trust = TrustPolicy(trustedKeys: [Self.provider.publicKey])
+    #expect(throws: FormatError.self) { try CallDirectoryReader(bytes: new).check(trust) }
+    let unsigned = try Changeset.diff(old: try CallDirectoryReader(bytes: old), new: try CallDirectoryReader(bytes: new))
+    let changes = try ChangesetSigner.sign(unsigned, key: Self.provider)
+    let refused = try Self.patch(old, changes, trust: trust)
+    #expect(Self.failure(refused).map { $0.result && $0.1 == .badSignature(Self.provider.publicKey) } == true, "\(refused)")
+    #expect(try Self.patch(old, changes, trust: TrustPolicy()).get() == new)
+    // The good NEW's changeset applies under the same trust, and its result verifies.
+    let (_, _, goodChanges) = try Self.signedChangeset()
+    let patched = try Self.patch(old, goodChanges, trust: trust).get()
+    #expect(try CallDirectoryReader(bytes: patched).check(trust) == Self.provider.publicKey)
+  }
+
+  /// Signed changesets between unsigned directories still apply under trust: the consumer keeps
+  /// unsigned directories, which its own check does not ask to be signed.
+  @Test func trustedPatchOfAnUnsignedBaseMayGiveAnUnsignedResult() throws {
+    let old = try Self.version([12_025_550_100], list: 1, signedBy: nil)
+    let new = try Self.version([12_025_550_101], list: 2, signedBy: nil)
+    let changes = try ChangesetSigner.sign(
+      try Changeset.diff(old: try CallDirectoryReader(bytes: old), new: try CallDirectoryReader(bytes: new)), key: Self.provider)
+    #expect(try Self.patch(old, changes, trust: TrustPolicy(trustedKeys: [Self.provider.publicKey])).get() == new)
+  }
+
+  /// The streamed check gives the same answer whatever the pieces: one byte at a time, seeded
+  /// random sizes, or whole; and any changed byte of the signed part makes it refuse.
+  @Test func streamedSignatureIsIndependentOfPieceSizes() throws {
+    let (_, signed) = try Self.pair()
+    let trust = TrustPolicy(trustedKeys: [Self.provider.publicKey])
+    func check(_ bytes: [UInt8], pieces: (inout SeededGenerator) -> Int) -> Bool {
+      var rng = SeededGenerator(seed: 22)
+      var stream = StreamedSignature()
+      var at = 0
+      while at < bytes.count {
+        let size = min(bytes.count - at, max(1, pieces(&rng)))
+        stream.update(Array(bytes[at..<(at + size)]))
+        at += size
+      }
+      return (try? stream.check(trust)) != nil
+    }
+    #expect(check(signed) { _ in 1 })
+    #expect(check(signed) { Int.random(in: 1...300, using: &$0) })
+    #expect(check(signed) { _ in Int.max })
+    // Not signed, since they depend on the signature: the header CRC and SIGN's table checksum
+    // (patch's result hash covers them).
+    let count = Int(signed[12])
+    let entryChecksum = FileHeader.size(sectionCount: count) - Layout.sectionEntrySize + 24
+    for offset in stride(from: 0, to: signed.count, by: 7) where !(28..<32).contains(offset) && !(entryChecksum..<(entryChecksum + 4)).contains(offset) {
+      var damaged = signed
+      damaged[offset] ^= 0x02
+      #expect(!check(damaged) { Int.random(in: 1...64, using: &$0) }, "byte \(offset)")
+    }
+  }
 }
+
