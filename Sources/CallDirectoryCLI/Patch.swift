@@ -9,6 +9,8 @@ struct Patch {
   let output: String
   let quiet: Bool
   var trust: [String] = []
+  /// The list version installed: a result below it is refused as a rollback.
+  var installedVersion: UInt64?
   let console: Console
 
   func run() throws(CommandFailure) -> Int32 {
@@ -22,7 +24,7 @@ struct Patch {
       throw CommandFailure("\(Inputs.displayName(changes)): \(error)")
     }
     let keys = try Keys.trusted(trust, console: console)
-    let policy = TrustPolicy(trustedKeys: keys.map(\.0))
+    let policy = TrustPolicy(trustedKeys: keys.map(\.0), installedVersion: installedVersion)
     let started = MonotonicClock.nanoseconds()
     let progress = ProgressLine(console: console, label: "patch", quiet: quiet)
     defer { progress.finish() }
