@@ -13,6 +13,7 @@ struct ChangesetHeader: Equatable {
   static func major(flags: UInt16) -> UInt16 {
     flags == 0 ? 1 : flags & ChangesetLayout.signedFlag != 0 ? 3 : 2
   }
+
   /// The result's entries per block, which patch must encode with to give the same bytes.
   var entriesPerBlock: UInt16
   /// The length in bytes of the base (OLD).
@@ -71,7 +72,8 @@ struct ChangesetHeader: Equatable {
     flags = file.uncheckedUInt16LE(at: 14)
     // Version 2's first signature trailer had no check; its files are refused by name.
     guard major != 2 || flags & ChangesetLayout.signedFlag == 0 else {
-      throw FormatError(.invalidField(field: "version 2 header flags (a signed changeset is version 3: make it again)", value: UInt64(flags)), at: 14)
+      throw FormatError(
+        .invalidField(field: "version 2 header flags (a signed changeset is version 3: make it again)", value: UInt64(flags)), at: 14)
     }
     // Each set of flags has one spelling, the lowest version that holds it.
     let known = ChangesetLayout.signedFlag | ChangesetLayout.carriesSectionsFlag
