@@ -255,7 +255,8 @@ enum HelpText {
     (scratch spools go beside NEW, or in $TMPDIR when NEW is standard output).
 
     Options:
-      -o, --output NEW   the directory to write (- for standard output); required
+      -o, --output NEW   the directory to write (- for standard output); required; it may
+                         be OLD (replaced once NEW is whole), not CHANGES (exit 2)
       -q, --quiet        no progress line and no summary on standard error
       --trust PUB        apply only a changeset signed by one of the given public keys; when
                          OLD is signed (or NEW's signature travels in the changeset), NEW

@@ -14,6 +14,8 @@ struct Patch {
   let console: Console
 
   func run() throws(CommandFailure) -> Int32 {
+    // NEW may replace OLD (an upgrade in place: OLD stays mapped until patch ends), not the changeset.
+    try Inputs.refuseReplacing([changes], with: output, command: "patch")
     let oldReader = try Inputs.openDirectory(old, console: console)
     let input = changes == "-" ? try Inputs.read(changes, console: console) : nil
     let changeset: ChangesetReader

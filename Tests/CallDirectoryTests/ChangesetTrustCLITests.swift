@@ -95,7 +95,14 @@ import Testing
       #expect(result.error.contains("calldir help diff"), "\(result.error)")
     }
     #expect(try (bytes(old), bytes(new)) == before)
-    #expect(calldir("diff", old, new, "-o", scratch.path("c.cdchanges")).status == 0)
+    let changes = scratch.path("c.cdchanges")
+    #expect(calldir("diff", old, new, "-o", changes).status == 0)
+    // Patch may replace OLD, an upgrade in place, but not the changeset it reads.
+    let changesBefore = try bytes(changes)
+    #expect(calldir("patch", old, changes, "-o", changes).status == 2)
+    #expect(try bytes(changes) == changesBefore)
+    #expect(calldir("patch", old, changes, "-o", old).status == 0)
+    #expect(try bytes(old) == before.1)
   }
 
   @Test func signRefusesADamagedChangeset() throws {
