@@ -63,14 +63,17 @@ public enum CLI {
       case .resolve(let options): return try Resolve(options: options, console: console).run()
       case .diff(let old, let new, let output, let json, let quiet, let signKey):
         return try Diff(old: old, new: new, output: output, json: json, quiet: quiet, signKey: signKey, console: console).run()
-      case .patch(let old, let changes, let output, let quiet, let trust):
-        return try Patch(old: old, changes: changes, output: output, quiet: quiet, trust: trust, console: console).run()
+      case .patch(let old, let changes, let output, let quiet, let trust, let installed):
+        return try Patch(
+          old: old, changes: changes, output: output, quiet: quiet, trust: trust, installedVersion: installed, console: console
+        ).run()
       case .keygen(let output): return try Keygen(output: output, console: console).run()
       case .sign(let file, let key, let output): return try Sign(file: file, key: key, output: output, console: console).run()
       }
     } catch let failure as CommandFailure {
       console.diagnose(failure.message)
-      return ExitCode.failure
+      if let topic = failure.usageTopic { console.writeError("Try 'calldir help \(topic)'.\n") }
+      return failure.exitCode
     } catch let error as SystemError {
       console.diagnose(error.description)
       return ExitCode.failure
@@ -81,10 +84,23 @@ public enum CLI {
   }
 }
 
-/// A command that could not do its work: exit code 1 with this message.
+/// A command that could not do its work: exit code 1 with this message, or 2 for wrong usage
+/// that only the files show (an output that is one of the inputs).
 struct CommandFailure: Error {
   let message: String
+  /// The exit code: `CLI.ExitCode.failure`, or `.usage`.
+  private(set) var exitCode = CLI.ExitCode.failure
+  /// For a usage failure, the command whose help the message points to.
+  private(set) var usageTopic: String?
   init(_ message: String) { self.message = message }
+
+  /// Wrong usage of `command`, found once its files were looked at: exit code 2.
+  static func usage(_ message: String, command: String) -> CommandFailure {
+    var failure = CommandFailure(message)
+    failure.exitCode = CLI.ExitCode.usage
+    failure.usageTopic = command
+    return failure
+  }
 }
 
 /// Reading the files commands take, where `-` is standard input.
@@ -103,6 +119,17 @@ enum Inputs {
       return try file.closeAfter { () throws(SystemError) in try file.readAll() }
     } catch {
       throw CommandFailure("\(displayName(path)): cannot read: \(error.message)")
+    }
+  }
+
+  /// Refuses, as wrong usage, an `output` that is one of `inputs`: the same file by device and
+  /// inode, whatever the names (a link, `./x`), since writing it would replace an input.
+  /// Standard output and an output that does not exist yet are never an input.
+  /// - Complexity: one `stat` per path.
+  static func refuseReplacing(_ inputs: [String], with output: String, command: String) throws(CommandFailure) {
+    guard output != "-", let target = try? FileIdentity(path: output) else { return }
+    for input in inputs where input != "-" && (try? FileIdentity(path: input)) == target {
+      throw .usage("-o \(output) is the input \(input): \(command) would replace it; give -o another file", command: command)
     }
   }
 

@@ -133,6 +133,13 @@ extension Command {
     .init(names: ["--trust"], action: .value { $0.trust.append($1) })
   }
 
+  /// `--installed-version N`: the list version a consumer has, below which a file is a rollback.
+  private static func installedVersion(_ command: String) -> OptionTable<ReadState>.Option {
+    .init(
+      names: ["--installed-version"],
+      action: .value { (state, text) throws(UsageError) in state.installedVersion = try listVersion(text, command: command) })
+  }
+
   private static var quiet: OptionTable<ReadState>.Option {
     .init(names: ["--quiet", "-q"], action: .flag { $0.quiet = true })
   }
@@ -159,10 +166,7 @@ extension Command {
   private static func parseVerify(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
     var state = ReadState()
     let callKit = OptionTable<ReadState>.Option(names: ["--callkit"], action: .flag { $0.callKit = true })
-    let installed = OptionTable<ReadState>.Option(
-      names: ["--installed-version"],
-      action: .value { (state, text) throws(UsageError) in state.installedVersion = try listVersion(text, command: "verify") })
-    guard try readTable("verify", [callKit, json, quiet, trust, installed]).parse(arguments, into: &state) else {
+    guard try readTable("verify", [callKit, json, quiet, trust, installedVersion("verify")]).parse(arguments, into: &state) else {
       return .help(topic: "verify")
     }
     guard !state.positionals.isEmpty else { throw UsageError("verify needs at least one file", command: "verify") }
@@ -223,12 +227,15 @@ extension Command {
   private static func parsePatch(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
     var state = ReadState()
     state.output = ""
-    guard try readTable("patch", [output("patch"), quiet, trust]).parse(arguments, into: &state) else { return .help(topic: "patch") }
+    guard try readTable("patch", [output("patch"), quiet, trust, installedVersion("patch")]).parse(arguments, into: &state) else {
+      return .help(topic: "patch")
+    }
     guard state.positionals.count == 2 else { throw UsageError("patch takes exactly two files: OLD CHANGES", command: "patch") }
     guard !state.output.isEmpty else { throw UsageError("patch needs an output file: -o NEW", command: "patch") }
     try readStandardInputOnce(state.positionals, command: "patch")
     return .patch(
-      old: state.positionals[0], changes: state.positionals[1], output: state.output, quiet: state.quiet, trust: state.trust)
+      old: state.positionals[0], changes: state.positionals[1], output: state.output, quiet: state.quiet, trust: state.trust,
+      installedVersion: state.installedVersion)
   }
 
   private static func parseKeygen(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {

@@ -23,7 +23,8 @@ public enum Command: Sendable, Equatable {
   /// `calldir diff`: write the changeset that turns one directory into another.
   case diff(old: String, new: String, output: String, json: Bool, quiet: Bool = false, signKey: String? = nil)
   /// `calldir patch`: apply a changeset to the directory it was made from.
-  case patch(old: String, changes: String, output: String, quiet: Bool = false, trust: [String] = [])
+  case patch(
+    old: String, changes: String, output: String, quiet: Bool = false, trust: [String] = [], installedVersion: UInt64? = nil)
   /// `calldir keygen`: write a new key pair, OUT.key (private) and OUT.pub (public).
   case keygen(output: String)
   /// `calldir sign`: sign a directory or changeset with a private key, in place or to `output`.

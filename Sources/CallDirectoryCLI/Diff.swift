@@ -12,9 +12,11 @@ struct Diff {
   let console: Console
 
   func run() throws(CommandFailure) -> Int32 {
+    try Inputs.refuseReplacing([old, new], with: output, command: "diff")
     let oldReader = try Inputs.openDirectory(old, console: console)
     let newReader = try Inputs.openDirectory(new, console: console)
     let signingKey = try signKey.map { (path) throws(CommandFailure) in try Keys.signingKey(path, console: console) }
+    if signingKey != nil { try Self.requireSigned(newReader, name: new) }
     let changes: ChangesetReader
     var whole: [UInt8]?  // the changeset made in memory, to be written once it is known good
     do throws(ChangesetError) {
@@ -53,6 +55,22 @@ struct Diff {
 }
 
 extension Diff {
+  /// A signed changeset vouches for NEW, and patch carries NEW's signature into the result: with
+  /// `--sign`, a NEW that is unsigned, or whose signature does not verify, is refused, since
+  /// consumers that check signatures would refuse what patch makes of it (`Spec/CHANGESET.md`,
+  /// section 4.2). A changeset between unsigned directories is signed with `calldir sign`.
+  /// - Complexity: one SHA-256 pass over NEW.
+  static func requireSigned(_ reader: CallDirectoryReader, name: String) throws(CommandFailure) {
+    guard let signer = reader.signer else {
+      throw CommandFailure(
+        "\(Inputs.displayName(name)): NEW is not signed, so --sign would vouch for a result that consumers checking "
+          + "signatures refuse: sign it first (calldir sign NEW --key KEY), or diff without --sign")
+    }
+    do throws(FormatError) { try reader.check(TrustPolicy(trustedKeys: [signer])) } catch {
+      throw CommandFailure("\(Inputs.displayName(name)): NEW's signature does not hold, so --sign refuses it: \(error)")
+    }
+  }
+
   /// Whether `path` names something other than a regular file (a device or a named pipe),
   /// which the output is written into in place and cannot be read back from.
   static func isSpecialFile(_ path: String) -> Bool {

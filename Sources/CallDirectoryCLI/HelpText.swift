@@ -243,10 +243,12 @@ enum HelpText {
       --json                 the summary as one JSON object: removals, additions, size,
                              oldSize, newSize, base and result (hex SHA-256)
       -q, --quiet            no progress line on standard error
-      --sign KEY             sign the changeset with the private key file KEY
+      --sign KEY             sign the changeset with the private key file KEY; NEW must be
+                             signed and its signature must verify (exit 1 otherwise)
 
     NEW's list version and signature travel in the changeset, so patch rebuilds a signed NEW
-    whose signature still verifies.
+    whose signature still verifies. CHANGES may not be OLD or NEW (the same file by any name:
+    exit 2).
 
     Examples:
       calldir diff v1.calldir v2.calldir -o v1-v2.cdchanges
@@ -254,7 +256,7 @@ enum HelpText {
     """
 
   static let patch = """
-    Usage: calldir patch OLD CHANGES -o NEW [--quiet] [--trust PUB]...
+    Usage: calldir patch OLD CHANGES -o NEW [--quiet] [--trust PUB]... [--installed-version N]
 
     Apply a changeset to the directory it was made from and write the result atomically. The
     result is byte-identical to the NEW the changeset was made from; its SHA-256 is checked
@@ -263,12 +265,19 @@ enum HelpText {
     (scratch spools go beside NEW, or in $TMPDIR when NEW is standard output).
 
     Options:
-      -o, --output NEW   the directory to write (- for standard output); required
+      -o, --output NEW   the directory to write (- for standard output); required; it may
+                         be OLD (replaced once NEW is whole), not CHANGES (exit 2)
       -q, --quiet        no progress line and no summary on standard error
-      --trust PUB        apply only a changeset signed by one of the given public keys
+      --trust PUB        apply only a changeset signed by one of the given public keys; when
+                         OLD is signed (or NEW's signature travels in the changeset), NEW
+                         must be signed by one of them too, and its signature is checked
+                         before NEW is put in place
+      --installed-version N
+                         refuse a changeset whose result has a list version below N (a
+                         rollback)
 
     Example:
-      calldir patch --trust provider.pub v1.calldir v1-v2.cdchanges -o v2.calldir
+      calldir patch --trust provider.pub --installed-version 41 v1.calldir v1-v2.cdchanges -o v2.calldir
     """
 
   static let keygen = """
@@ -290,8 +299,8 @@ enum HelpText {
 
     Sign a directory or a changeset (told apart by their first bytes) with the private key KEY:
     the file's contents keep their bytes and a signature is added (Spec/FORMAT.md section 16,
-    Spec/CHANGESET.md section 4.1); a signed file is re-signed. Written atomically, in place
-    unless -o is given.
+    Spec/CHANGESET.md section 4.2); a signed file is re-signed. A file that does not read whole
+    (every block checked) is refused. Written atomically, in place unless -o is given.
 
     Options:
       -k, --key KEY       the private key file, from calldir keygen; required

@@ -9,9 +9,13 @@ struct Patch {
   let output: String
   let quiet: Bool
   var trust: [String] = []
+  /// The list version installed: a result below it is refused as a rollback.
+  var installedVersion: UInt64?
   let console: Console
 
   func run() throws(CommandFailure) -> Int32 {
+    // NEW may replace OLD (an upgrade in place: OLD stays mapped until patch ends), not the changeset.
+    try Inputs.refuseReplacing([changes], with: output, command: "patch")
     let oldReader = try Inputs.openDirectory(old, console: console)
     let input = changes == "-" ? try Inputs.read(changes, console: console) : nil
     let changeset: ChangesetReader
@@ -22,7 +26,7 @@ struct Patch {
       throw CommandFailure("\(Inputs.displayName(changes)): \(error)")
     }
     let keys = try Keys.trusted(trust, console: console)
-    let policy = TrustPolicy(trustedKeys: keys.map(\.0))
+    let policy = TrustPolicy(trustedKeys: keys.map(\.0), installedVersion: installedVersion)
     let started = MonotonicClock.nanoseconds()
     let progress = ProgressLine(console: console, label: "patch", quiet: quiet)
     defer { progress.finish() }

@@ -66,10 +66,13 @@ public enum Changeset {
   /// not grow with the number of entries.
   /// - Parameters:
   ///   - trust: what the changeset must satisfy first (`ChangesetReader.check(_:)`): with trusted
-  ///     keys, a signature by one of them; with an installed version, a result no older.
+  ///     keys, a signature by one of them; with an installed version, a result no older. With
+  ///     trusted keys, when OLD is signed or NEW's signature is carried, the result must be signed
+  ///     by one of them and verify, as the consumer's own check of a directory asks; it is
+  ///     checked as it is written, before it is published (`Spec/CHANGESET.md`, section 4.2).
   ///   - progress: called with the number of entries each run adds to NEW or keeps.
   /// - Throws: `ChangesetError`: `.notAuthentic`, `.baseMismatch`, `.removalNotInBase`,
-  ///   `.resultMismatch`, `.format` for damaged input, `.writer`, `.system`.
+  ///   `.resultMismatch`, `.resultNotAuthentic`, `.format` for damaged input, `.writer`, `.system`.
   public static func patch(
     old: CallDirectoryReader, changes: ChangesetReader, to path: String, trust: TrustPolicy = TrustPolicy(),
     progress: ((Int) -> Void)? = nil

@@ -28,6 +28,10 @@ public struct ChangesetError: Error, Sendable, CustomStringConvertible {
     /// The changeset, or the directory it produces, is not trusted: unsigned, signed by an unknown
     /// key, a signature that does not verify, or a rollback to an older list version.
     case notAuthentic(AuthenticityFailure)
+    /// A patch with trusted keys would give a directory its consumer's own check refuses: over a
+    /// signed base, or with a signature carried, one unsigned, signed by a key not trusted, or
+    /// whose signature does not verify (`Spec/CHANGESET.md`, section 4.2). Nothing is published.
+    case resultNotAuthentic(AuthenticityFailure)
   }
 
   /// What went wrong.
@@ -54,6 +58,7 @@ public struct ChangesetError: Error, Sendable, CustomStringConvertible {
     case .writer(let error): return error.description
     case .system(let error): return error.description
     case .notAuthentic(let failure): return failure.description
+    case .resultNotAuthentic(let failure): return "the patched directory would not be trusted: \(failure)"
     }
   }
 

@@ -4,10 +4,16 @@ import CallDirectoryFormat
 /// and what it produces.
 struct ChangesetHeader: Equatable {
   var minor: UInt16 = ChangesetLayout.minor
-  /// Version 2's flags (`ChangesetLayout.signedFlag`, `.carriesSectionsFlag`); 0 in version 1.
+  /// The flags of versions 2 and 3 (`ChangesetLayout.signedFlag`, `.carriesSectionsFlag`); 0 in version 1.
   var flags: UInt16 = 0
-  /// 1 when no flag is set, else 2: the lowest version that can say what the changeset holds.
-  var major: UInt16 { flags == 0 ? 1 : 2 }
+  /// The lowest version that can say what the changeset holds: 1 with no flag, 3 when signed,
+  /// else 2 (carried sections only).
+  var major: UInt16 { Self.major(flags: flags) }
+
+  static func major(flags: UInt16) -> UInt16 {
+    flags == 0 ? 1 : flags & ChangesetLayout.signedFlag != 0 ? 3 : 2
+  }
+
   /// The result's entries per block, which patch must encode with to give the same bytes.
   var entriesPerBlock: UInt16
   /// The length in bytes of the base (OLD).
@@ -64,9 +70,14 @@ struct ChangesetHeader: Equatable {
       throw FormatError(.invalidField(field: "entries per block", value: UInt64(entriesPerBlock)), at: 12)
     }
     flags = file.uncheckedUInt16LE(at: 14)
-    let known = major == 1 ? 0 : ChangesetLayout.signedFlag | ChangesetLayout.carriesSectionsFlag
-    // Version 2 with no flag would be a version 1 file misnamed: only one spelling is valid.
-    guard flags & ~known == 0, major == 1 || flags != 0 else {
+    // Version 2's first signature trailer had no check; its files are refused by name.
+    guard major != 2 || flags & ChangesetLayout.signedFlag == 0 else {
+      throw FormatError(
+        .invalidField(field: "version 2 header flags (a signed changeset is version 3: make it again)", value: UInt64(flags)), at: 14)
+    }
+    // Each set of flags has one spelling, the lowest version that holds it.
+    let known = ChangesetLayout.signedFlag | ChangesetLayout.carriesSectionsFlag
+    guard flags & ~known == 0, Self.major(flags: flags) == major else {
       throw FormatError(.nonzeroReserved(field: major == 1 ? "header reserved" : "header flags"), at: 14)
     }
     baseLength = file.uncheckedUInt64LE(at: 16)

@@ -4,13 +4,17 @@ import CallDirectoryFormat
 enum ChangesetLayout {
   /// `CDCHANGE`, the first eight bytes of every changeset.
   static let magic: [UInt8] = Array("CDCHANGE".utf8)
-  /// The major versions this code reads: 1, and 2, which adds the header flags below. Writers write
-  /// 1 for a changeset that uses neither flag, so that version 1 readers still read it.
-  static let majors: ClosedRange<UInt16> = 1...2
-  /// Header flag (version 2): a 104-byte signature trailer follows the footer.
+  /// The major versions this code reads: 1; 2, which adds carried sections; 3, which adds the
+  /// checked signature trailer. Writers write the lowest that holds what the changeset has, so
+  /// that older readers still read an unsigned changeset.
+  static let majors: ClosedRange<UInt16> = 1...3
+  /// Header flag (version 3): a signature trailer (`trailerSize` bytes) follows the footer.
   static let signedFlag: UInt16 = 1
-  /// Header flag (version 2): NEW's optional sections follow the header, for patch to carry over.
+  /// Header flag (versions 2 and 3): NEW's optional sections follow the header, for patch to carry over.
   static let carriesSectionsFlag: UInt16 = 2
+  /// The signature trailer: a directory's `SIGN` section, then the CRC-32 of its bytes, which
+  /// covers the key and signature for a reader that checks no signature.
+  static let trailerSize = SignatureSection.size + 4
   /// The most sections a changeset may carry, and the most bytes each may hold.
   static let maximumCarriedSections = 8
   static let maximumCarriedSectionBytes = 65_536

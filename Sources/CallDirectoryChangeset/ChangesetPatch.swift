@@ -23,6 +23,8 @@ enum ChangesetPatch {
     guard actual == changes.base, UInt64(old.fileSize) == changes.header.baseLength else {
       throw ChangesetError(.baseMismatch(expected: changes.base, actual: actual))
     }
+    // A consumer that checks signatures must not be handed a result its own check refuses.
+    var resultSignature = try changes.resultMustBeSigned(under: trust, baseSigned: old.signer != nil) ? StreamedSignature() : nil
     var options = DirectoryBuilder.Options()
     options.entriesPerBlock = Int(changes.header.entriesPerBlock)
     var writer: DirectoryStreamWriter
@@ -39,6 +41,7 @@ enum ChangesetPatch {
     do {
       try writer.finish(appending: changes.carried) { (piece) throws(WriterError) in
         hasher.update(piece)
+        resultSignature?.update(piece)
         length += UInt64(piece.count)
         do throws(ChangesetError) { try sink(piece) } catch {
           sinkFailure = error
@@ -52,6 +55,7 @@ enum ChangesetPatch {
     guard result == changes.result, length == changes.header.resultLength else {
       throw ChangesetError(.resultMismatch(expected: changes.result, actual: result))
     }
+    if let resultSignature { _ = try resultSignature.check(trust) }
   }
 
   /// OLD's runs of `kind` without the removals, merged with the additions, into `writer`.

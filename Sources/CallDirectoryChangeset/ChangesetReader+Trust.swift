@@ -15,6 +15,27 @@ extension ChangesetReader {
     return version?.version ?? 0
   }
 
+  /// The key that signed the directory the changeset produces (its carried `SIGN`), whether or
+  /// not that signature verifies; `nil` when it carries none.
+  public var resultSigner: PublicKey? {
+    guard let section = carried.first(where: { $0.type == SectionType.signature.code }) else { return nil }
+    let signature = unsafe section.bytes.withUnsafeBytes { unsafe try? SignatureSection(parsing: ByteView($0)) }
+    return signature?.publicKey
+  }
+
+  /// Whether a patch under `trust` of a base that is signed (`baseSigned`) or not must check the
+  /// result's signature (`Spec/CHANGESET.md`, section 4.2), and, when it must, the checks that
+  /// need no result: a signature carried, by a trusted key.
+  /// - Throws: `ChangesetError` of kind `.resultNotAuthentic` (`.unsigned`, `.unknownKey`).
+  /// - Complexity: O(1).
+  func resultMustBeSigned(under trust: TrustPolicy, baseSigned: Bool) throws(ChangesetError) -> Bool {
+    let signer = resultSigner
+    guard trust.requiresSignature, baseSigned || signer != nil else { return false }
+    guard let signer else { throw ChangesetError(.resultNotAuthentic(.unsigned)) }
+    guard trust.trustedKeys.contains(signer) else { throw ChangesetError(.resultNotAuthentic(.unknownKey(signer))) }
+    return true
+  }
+
   /// Checks the changeset against `trust`: with trusted keys, a signature by one of them over
   /// every other byte (`Spec/CHANGESET.md`, section 4.2); with an installed version, a result
   /// whose list version is at least as high.
@@ -29,8 +50,10 @@ extension ChangesetReader {
       guard trust.trustedKeys.contains(signature.publicKey) else {
         throw ChangesetError(.notAuthentic(.unknownKey(signature.publicKey)))
       }
+      // Everything before the signature field: all but the signature and the trailer CRC after it.
       let file = signedView
-      let signed = (try? file.slice(offset: 0, length: file.count - Ed25519.signatureSize)) ?? ByteView()
+      let unsigned = ChangesetLayout.trailerSize - SignatureSection.signatureOffset
+      let signed = (try? file.slice(offset: 0, length: file.count - unsigned)) ?? ByteView()
       let message = Self.signatureDomain + SHA256Digest.hash(signed)
       guard Ed25519.isValid(signature: signature.signature, of: message, publicKey: signature.publicKey.bytes) else {
         throw ChangesetError(.notAuthentic(.badSignature(signature.publicKey)))

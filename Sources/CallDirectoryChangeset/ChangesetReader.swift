@@ -94,10 +94,35 @@ public final class ChangesetReader: Sendable {
     }
   }
 
+  /// Reads every block of every list as streaming does (CRC, inflate, every run), keeping
+  /// nothing: a changeset that passes reads whole, as a signer must know before it signs.
+  /// - Throws: `ChangesetError.format` naming the first damaged block.
+  /// - Complexity: O(size); memory: one block.
+  public func checkBlocks() throws(ChangesetError) {
+    for list in ChangeList.allCases {
+      var cursor = runs(list)
+      do throws(FormatError) { while try cursor.next() != nil {} } catch { throw .format(error) }
+    }
+  }
+
   /// A pull cursor over one list, for merging it with a directory's runs.
   func runs(_ list: ChangeList) -> ChangeRunCursor {
     ChangeRunCursor(
       file: storage.view, list: list, start: listStarts[Int(list.rawValue)], blocks: Int(footer.lists[Int(list.rawValue)].blocks))
+  }
+
+  /// The signature trailer at `at`, the file's last `ChangesetLayout.trailerSize` bytes: its CRC
+  /// first, so that a changed key or signature is refused without trusted keys too.
+  private static func signatureTrailer(_ file: ByteView, at: Int) throws(FormatError) -> SignatureSection {
+    let size = SignatureSection.size
+    let section = try file.slice(offset: at, length: size)
+    // The footer parse proved the trailer's bytes present: at = count - size - 4.
+    let stored = file.uncheckedUInt32LE(at: at &+ size)
+    let computed = CRC32.checksum(section)
+    guard stored == computed else {
+      throw FormatError(.sectionChecksumMismatch(stored: stored, computed: computed), at: at &+ size, section: "signature")
+    }
+    do { return try SignatureSection(parsing: section) } catch { throw error.placed(in: "signature", base: at) }
   }
 
   /// Checks the header, the footer and that the blocks tile the space between them, list by
@@ -107,16 +132,13 @@ public final class ChangesetReader: Sendable {
   ) throws(ChangesetError) -> (ChangesetHeader, ChangesetFooter, [Int], [RawSection], SignatureSection?) {
     do throws(FormatError) {
       let header = try ChangesetHeader(parsing: file)
-      let trailer = header.flags & ChangesetLayout.signedFlag != 0 ? SignatureSection.size : 0
+      let trailer = header.flags & ChangesetLayout.signedFlag != 0 ? ChangesetLayout.trailerSize : 0
       let footer = try ChangesetFooter(parsing: file, trailer: trailer)
       // The footer parse proved count >= header + footer + trailer.
       let end = file.count &- ChangesetLayout.footerSize &- trailer
       var signature: SignatureSection?
       if trailer > 0 {
-        let at = file.count &- trailer
-        do { signature = try SignatureSection(parsing: try file.slice(offset: at, length: trailer)) } catch {
-          throw error.placed(in: "signature", base: at)
-        }
+        signature = try Self.signatureTrailer(file, at: file.count &- trailer)
       }
       var offset = ChangesetLayout.headerSize
       var carried: [RawSection] = []

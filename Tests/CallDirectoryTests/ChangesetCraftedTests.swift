@@ -96,12 +96,12 @@ import Foundation
   @Test func laterMajorVersionIsRefusedAsSuch() throws {
     let (old, bytes) = try Self.old()
     var changes = Self.crafted(base: old.contentHash, baseLength: bytes.count, result: old.contentHash, resultLength: bytes.count, removals: [], additions: [])
-    changes[8] = 3
+    changes[8] = 4
     #expect {
       _ = try ChangesetReader(bytes: changes)
     } throws: { error in
       guard let error = error as? ChangesetError, case .format(let format) = error.kind,
-        case .unsupportedVersion(3, 0) = format.kind
+        case .unsupportedVersion(4, 0) = format.kind
       else { return false }
       return true
     }

@@ -1,4 +1,6 @@
+@testable import CallDirectoryChangeset
 import CallDirectory
+import CallDirectoryFormat
 import Foundation
 import Testing
 
@@ -30,17 +32,43 @@ import Testing
     #expect(try Self.bytes("old.calldir") == old)
     #expect(try Self.bytes("new.calldir") == new)
     #expect(try Self.bytes("changes.cdchanges") == diff)
+    try signedVectorMatches(diff)
     let changes = try ChangesetReader(path: Self.directory.appendingPathComponent("changes.cdchanges").path)
     let expected = String(decoding: try Self.bytes("changes.txt"), as: UTF8.self)
     #expect(try ChangesetListing.read(changes).text == expected)
     #expect(try Changeset.patched(old: CallDirectoryReader(bytes: old), changes: changes) == new)
   }
 
-  /// The worked example's `xxd` dump in `CHANGESET.md` section 12 is the vector's bytes.
-  @Test func specDumpMatchesTheVector() throws {
+  /// RFC 8032 section 7.1 test 1's key, which signs `changes-signed.cdchanges`.
+  static let vectorKey = SigningKey(seed: Hex.bytes("9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60")!)!
+
+  /// `changes-signed.cdchanges` is `changes.cdchanges` signed with `vectorKey` (section 12): Ed25519
+  /// signs deterministically, so the bytes are fixed where libsodium signs; CryptoKit signs with
+  /// fresh randomness, so there only the signature is checked.
+  func signedVectorMatches(_ unsigned: [UInt8]) throws {
+    let signed = try ChangesetSigner.sign(unsigned, key: Self.vectorKey)
+    if ProcessInfo.processInfo.environment["CALLDIR_WRITE_VECTORS"] == "1" {
+      try Data(signed).write(to: Self.directory.appendingPathComponent("changes-signed.cdchanges"))
+    }
+    let stored = try Self.bytes("changes-signed.cdchanges")
+    #if canImport(CryptoKit)
+      #expect(stored.count == signed.count)
+    #else
+      #expect(stored == signed)
+    #endif
+    let reader = try ChangesetReader(bytes: stored)
+    #expect(try reader.check(TrustPolicy(trustedKeys: [Self.vectorKey.publicKey])) == Self.vectorKey.publicKey)
+    #expect(try ChangesetListing.read(reader).text == String(decoding: try Self.bytes("changes.txt"), as: UTF8.self))
+  }
+
+  /// The `xxd` dumps in `CHANGESET.md` section 12 are the vectors' bytes: the whole worked example,
+  /// and the signed one's last 108 bytes (its trailer).
+  @Test(arguments: [("changes.cdchanges", nil), ("changes-signed.cdchanges", 108)] as [(String, Int?)])
+  func specDumpMatchesTheVector(_ name: String, _ suffix: Int?) throws {
     let spec = try String(contentsOf: SpecVectorTests.root.appendingPathComponent("Spec/CHANGESET.md"), encoding: .utf8)
-    let start = try #require(spec.range(of: "<!-- xxd changes.cdchanges -->"))
-    let end = try #require(spec.range(of: "<!-- end xxd -->"))
+    let marker = try #require(spec.range(of: "<!-- xxd \(suffix == nil ? "" : "-s -\(suffix!) ")\(name) -->"))
+    let start = marker
+    let end = try #require(spec.range(of: "<!-- end xxd -->", range: marker.upperBound..<spec.endIndex))
     var dumped: [UInt8] = []
     for line in spec[start.upperBound..<end.lowerBound].split(separator: "\n") {
       // `00000010: 9801 0000 ...  text`: the groups of hex after the offset, before two spaces.
@@ -54,7 +82,20 @@ import Testing
         }
       }
     }
-    let file = try [UInt8](Data(contentsOf: SpecVectorTests.vectors.appendingPathComponent("changesets/changes.cdchanges")))
-    #expect(dumped == file)
+    let file = try Self.bytes(name)
+    #expect(dumped == Array(file.suffix(suffix ?? file.count)))
+  }
+
+  /// The signature messages' domain texts, as `FORMAT.md` section 16.2 and `CHANGESET.md` section
+  /// 4.2 state them (`the N ASCII bytes `TEXT``, then one zero byte), are the ones the code signs.
+  @Test(arguments: [
+    ("Spec/FORMAT.md", SignedDirectoryBytes.domain), ("Spec/CHANGESET.md", ChangesetReader.signatureDomain),
+  ])
+  func signatureDomainTextIsTheSpecs(_ file: String, _ domain: [UInt8]) throws {
+    let spec = try String(contentsOf: SpecVectorTests.root.appendingPathComponent(file), encoding: .utf8)
+    let match = try #require(spec.firstMatch(of: /the (\d+)\s+ASCII bytes `([^`]+)`,? (followed by )?one zero byte/))
+    let text = Array(String(match.output.2).utf8)
+    #expect(Int(match.output.1) == text.count)
+    #expect(domain == text + [0])
   }
 }
