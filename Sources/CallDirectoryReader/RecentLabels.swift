@@ -36,6 +36,8 @@ struct RecentLabels {
   @usableFromInline var bytes = 0
   @usableFromInline let budget: Int
   @usableFromInline var peak = 0
+  /// The slots that hold a label, each once: what emptying the table visits.
+  @usableFromInline var filled: [Int] = []
 
   /// The labels of `cache`: its whole table when it has one (with `load`, after decoding the
   /// blocks it lacks, if the table fits its budget), else a table with a slot for each of
@@ -93,6 +95,7 @@ struct RecentLabels {
     guard whole.isEmpty else {
       labels = whole
       ids = []
+      filled = []
       bytes = 0
       return Int(id)
     }
@@ -109,18 +112,23 @@ struct RecentLabels {
   /// Puts `label` in the slot of `id`, counting what it costs instead of the label it replaces.
   private mutating func put(_ label: String, id: Int) {
     let slot = id & mask
-    if ids[slot] != .max { bytes &-= LabelMemory.cost(ofLabelBytes: labels[slot].utf8.count) }
+    if ids[slot] != .max {
+      bytes &-= LabelMemory.cost(ofLabelBytes: labels[slot].utf8.count)
+    } else {
+      filled.append(slot)
+    }
     labels[slot] = label
     ids[slot] = UInt32(truncatingIfNeeded: id)
     bytes &+= LabelMemory.cost(ofLabelBytes: label.utf8.count)  // at most the budget plus one block
   }
 
-  /// Empties every slot: O(slots), after labels costing about the budget were put in them.
+  /// Empties every slot: O(slots filled), each of which a fill paid for.
   private mutating func empty() {
-    for slot in labels.indices where ids[slot] != .max {
+    for slot in filled {
       labels[slot] = ""
       ids[slot] = .max
     }
+    filled.removeAll(keepingCapacity: true)
     bytes = 0
   }
 }
