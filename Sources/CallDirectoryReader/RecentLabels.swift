@@ -9,9 +9,10 @@ import CallDirectoryFormat
 /// labels. The cache's whole table makes a label one array access with nothing to fill or free.
 /// Without it, a slot an id (`id mod capacity`) turns a repeated id into an array access: the
 /// table belongs to one stream, so it needs no lock, and it is bounded: at most 65,536 slots
-/// (20 bytes each, about 1.25 MiB), fewer for a smaller label table, and labels costing at most
-/// `defaultBudget` bytes (`LabelMemory`) plus one block: a fill that would pass the budget
-/// empties the table first, so long labels cannot make slots a table of gigabytes.
+/// (22 bytes each, about 1.4 MiB), fewer for a smaller label table, and labels costing at most
+/// `defaultBudget` bytes (`LabelMemory`), or one block when a block costs more: a fill that
+/// would pass the budget empties the table first, so long labels cannot make slots a table of
+/// gigabytes.
 ///
 /// Its hits are inlinable, so that a stream inlined into its consumer hands out a label without
 /// a call, and the consumer's optimizer can drop the reference count of a label it only reads.
@@ -36,8 +37,9 @@ struct RecentLabels {
   @usableFromInline var bytes = 0
   @usableFromInline let budget: Int
   @usableFromInline var peak = 0
-  /// The slots that hold a label, each once: what emptying the table visits.
-  @usableFromInline var filled: [Int] = []
+  /// The slots that hold a label, each once: what emptying the table visits (a slot is below
+  /// `maximumCapacity`, 2^16, so two bytes hold it).
+  @usableFromInline var filled: [UInt16] = []
 
   /// The labels of `cache`: its whole table when it has one (with `load`, after decoding the
   /// blocks it lacks, if the table fits its budget), else a table with a slot for each of
@@ -99,7 +101,7 @@ struct RecentLabels {
       bytes = 0
       return Int(id)
     }
-    if bytes > budget &- LabelMemory.cost(of: block) { empty() }  // both at most 2^31: no wrap
+    if bytes > budget &- LabelMemory.cost(of: block) { empty() }  // both >= 0: the difference cannot wrap
     for (position, label) in block.enumerated() {
       put(label, id: first + position)  // below the label count, a u32
     }
@@ -115,7 +117,7 @@ struct RecentLabels {
     if ids[slot] != .max {
       bytes &-= LabelMemory.cost(ofLabelBytes: labels[slot].utf8.count)
     } else {
-      filled.append(slot)
+      filled.append(UInt16(truncatingIfNeeded: slot))  // slot <= mask < 2^16
     }
     labels[slot] = label
     ids[slot] = UInt32(truncatingIfNeeded: id)
@@ -125,8 +127,8 @@ struct RecentLabels {
   /// Empties every slot: O(slots filled), each of which a fill paid for.
   private mutating func empty() {
     for slot in filled {
-      labels[slot] = ""
-      ids[slot] = .max
+      labels[Int(slot)] = ""
+      ids[Int(slot)] = .max
     }
     filled.removeAll(keepingCapacity: true)
     bytes = 0
