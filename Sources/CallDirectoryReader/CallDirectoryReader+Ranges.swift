@@ -38,7 +38,9 @@ extension CallDirectoryReader {
   /// Checked as `forEachBlockingRange`.
   /// - Throws: `FormatError` for a damaged section, or what `body` throws.
   /// - Complexity: O(r).
-  public func forEachIdentificationRangeLabelId<E: Error>(_ body: (ClosedRange<Int64>, UInt32) throws(E) -> Void) throws(StreamError<E>) {
+  public func forEachIdentificationRangeLabelId<E: Error>(
+    _ body: (ClosedRange<Int64>, UInt32) throws(E) -> Void
+  ) throws(StreamError<E>) {
     try forEachRange(.identification) { (range, id) throws(StreamError<E>) in
       do throws(E) { try body(range, id) } catch { throw .consumer(error) }
     }

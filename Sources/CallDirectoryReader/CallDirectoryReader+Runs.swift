@@ -32,7 +32,9 @@ extension CallDirectoryReader {
   /// and `Verifier` checks the labels. Memory: one block.
   /// - Throws: `FormatError` for a damaged block or range section, or what `body` throws.
   /// - Complexity: O(n + r).
-  public func forEachIdentificationRunLabelId<E: Error>(_ body: (ClosedRange<Int64>, UInt32) throws(E) -> Void) throws(StreamError<E>) {
+  public func forEachIdentificationRunLabelId<E: Error>(
+    _ body: (ClosedRange<Int64>, UInt32) throws(E) -> Void
+  ) throws(StreamError<E>) {
     try forEachRun(.identification, body) { .consumer($0) }
   }
 

@@ -10,9 +10,10 @@ import Synchronization
 /// Blocks are decoded with every check (`LabelDecoder`), outside the lock; when the budget is
 /// exceeded the oldest blocks are dropped. The budget counts what the labels cost in memory
 /// (`LabelMemory`), not how many there are, so a table of long labels that deflate to little (a
-/// few bytes in the file inflating to 64 KiB each) costs no more than one of short ones. Once every block has been decoded without one dropped,
-/// the blocks become one array of every label by id (`whole`), which a stream reads directly
-/// instead of copying labels into a table of its own. Safe to share between threads.
+/// few bytes in the file inflating to 64 KiB each) costs no more than one of short ones. Once
+/// every block has been decoded without one dropped, the blocks become one array of every label
+/// by id (`whole`), which a stream reads directly instead of copying labels into a table of its
+/// own. Safe to share between threads.
 @usableFromInline
 final class LabelCache: Sendable {
   /// The default budget, 5 MiB: what the labels of the blocks kept cost in memory

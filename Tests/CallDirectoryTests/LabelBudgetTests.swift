@@ -186,7 +186,9 @@ import Testing
     let seed: UInt64 = 0x0DE5
     var random = SeededGenerator(seed: seed)
     func check(_ a: [UInt8], _ b: [UInt8]) {
-      let precedes = unsafe a.withUnsafeBytes { x in unsafe b.withUnsafeBytes { y in unsafe ByteView(x).precedesInByteOrder(ByteView(y)) } }
+      let precedes = unsafe a.withUnsafeBytes { x in
+        unsafe b.withUnsafeBytes { y in unsafe ByteView(x).precedesInByteOrder(ByteView(y)) }
+      }
       #expect(precedes == a.lexicographicallyPrecedes(b), "seed \(seed): \(a) \(b)")
     }
     for length in 0...20 {
