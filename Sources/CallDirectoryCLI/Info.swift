@@ -13,7 +13,7 @@ struct Info {
     let content: ContentSummary
     do {
       summary = try DirectorySummary(reader)
-      content = try ContentSummary(reader)
+      content = try ContentSummary(reader, labels: true)
     } catch {
       throw CommandFailure("\(Inputs.displayName(file)): \(error)")
     }

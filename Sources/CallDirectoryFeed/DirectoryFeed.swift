@@ -45,14 +45,14 @@ public struct DirectoryFeed: Sendable {
 
   /// How many additions a full feed sends, ranges counted by their numbers, and whether they fit
   /// one load.
-  /// - Throws: `FormatError` when a range section (or an identification range's label) is damaged.
-  /// - Complexity: O(r), the number of ranges; no entry block is read.
+  /// - Throws: `FormatError` when a range section is damaged.
+  /// - Complexity: O(r), the number of ranges; no entry or label block is read.
   public func plan() throws(FormatError) -> FeedPlan {
     var blocking = directory.blockingCount
     var identification = directory.identificationCount
     do throws(StreamError<Never>) {
       try directory.forEachBlockingRange { blocking = Saturating.add(blocking, Saturating.count($0)) }
-      try directory.forEachIdentificationRange { range, _ in
+      try directory.forEachIdentificationRangeLabelId { range, _ in
         identification = Saturating.add(identification, Saturating.count(range))
       }
     } catch {

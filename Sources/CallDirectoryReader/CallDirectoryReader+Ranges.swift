@@ -14,10 +14,7 @@ extension CallDirectoryReader {
   /// - Throws: `FormatError` for a damaged section, or what `body` throws.
   /// - Complexity: O(r).
   public func forEachBlockingRange<E: Error>(_ body: (ClosedRange<Int64>) throws(E) -> Void) throws(StreamError<E>) {
-    do throws(FormatError) { try checkRanges(.blocking) } catch { throw .format(error) }
-    let table = layout.blockingRanges
-    for index in 0..<table.count {
-      let range = Int64(table.first(index))...Int64(table.last(index))  // checked above
+    try forEachRange(.blocking) { (range, _) throws(StreamError<E>) in
       do throws(E) { try body(range) } catch { throw .consumer(error) }
     }
   }
@@ -27,13 +24,37 @@ extension CallDirectoryReader {
   /// Checked as `forEachBlockingRange`; labels come through the reader's label cache.
   /// - Throws: `FormatError` for a damaged section or label, or what `body` throws.
   public func forEachIdentificationRange<E: Error>(_ body: (ClosedRange<Int64>, String) throws(E) -> Void) throws(StreamError<E>) {
-    do throws(FormatError) { try checkRanges(.identification) } catch { throw .format(error) }
-    let table = layout.identificationRanges
+    try forEachRange(.identification) { (range, id) throws(StreamError<E>) in
+      let label: String
+      do throws(FormatError) { label = try labelCache.label(Int(id)) } catch { throw .format(error) }
+      do throws(E) { try body(range, label) } catch { throw .consumer(error) }
+    }
+  }
+
+  /// Calls `body` with every identification range and its label id in ascending order, reading
+  /// no label block (every id is below `labelCount`): for consumers that need no label text,
+  /// such as a count of the numbers the ranges cover.
+  ///
+  /// Checked as `forEachBlockingRange`.
+  /// - Throws: `FormatError` for a damaged section, or what `body` throws.
+  /// - Complexity: O(r).
+  public func forEachIdentificationRangeLabelId<E: Error>(
+    _ body: (ClosedRange<Int64>, UInt32) throws(E) -> Void
+  ) throws(StreamError<E>) {
+    try forEachRange(.identification) { (range, id) throws(StreamError<E>) in
+      do throws(E) { try body(range, id) } catch { throw .consumer(error) }
+    }
+  }
+
+  /// Checks `kind`'s range section, then calls `body` with each range and its label id.
+  private func forEachRange<E: Error>(
+    _ kind: EntryKind, _ body: (ClosedRange<Int64>, UInt32) throws(StreamError<E>) -> Void
+  ) throws(StreamError<E>) {
+    do throws(FormatError) { try checkRanges(kind) } catch { throw .format(error) }
+    let table = layout.ranges(kind)
     for index in 0..<table.count {
       let range = Int64(table.first(index))...Int64(table.last(index))  // checked above
-      let label: String
-      do throws(FormatError) { label = try labelCache.label(Int(table.labelId(index))) } catch { throw .format(error) }
-      do throws(E) { try body(range, label) } catch { throw .consumer(error) }
+      try body(range, table.labelId(index))
     }
   }
 

@@ -26,6 +26,18 @@ extension CallDirectoryReader {
     } failure: { $0 }
   }
 
+  /// Calls `body` with every identification entry and range, with its label id, in ascending
+  /// order, a single number as a range of one: for consumers that count or keep labels by id
+  /// (`label(id:)` gives an id's text). No label block is read: every id is below `labelCount`,
+  /// and `Verifier` checks the labels. Memory: one block.
+  /// - Throws: `FormatError` for a damaged block or range section, or what `body` throws.
+  /// - Complexity: O(n + r).
+  public func forEachIdentificationRunLabelId<E: Error>(
+    _ body: (ClosedRange<Int64>, UInt32) throws(E) -> Void
+  ) throws(StreamError<E>) {
+    try forEachRun(.identification, body) { .consumer($0) }
+  }
+
   /// Merges `kind`'s single entries (from the block cursor) and its ranges by first number,
   /// calling `body` with each run and its label id; `failure` turns what `body` throws into the
   /// stream's error.

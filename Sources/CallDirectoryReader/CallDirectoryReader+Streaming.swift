@@ -19,10 +19,11 @@ extension CallDirectoryReader {
   /// Calls `body` with every identification number and its label in ascending number order.
   ///
   /// Checksums are checked as in `forEachBlocking`; the label blocks are decoded and checked
-  /// first, in order, into the reader's label cache (up to its budget, 2 MiB of label bytes by
-  /// default), so a damaged label block stops the stream before its first entry. Memory: one
-  /// entry block and that cache, which the stream reads in place; for a table over the budget, a
-  /// table of the labels last handed out besides (at most 65,536, about 1.25 MiB).
+  /// first, in order, into the reader's label cache (up to its budget, 5 MiB of memory by
+  /// default, however long the labels), so a damaged label block stops the stream before its
+  /// first entry. Memory: one entry block and that cache, which the stream reads in place; for a
+  /// table over the budget, a table of the labels last handed out besides (at most 65,536 slots,
+  /// about 1.4 MiB, and labels costing 2 MiB: `Spec/FORMAT.md` section 13.1).
   /// - Throws: `FormatError` for a damaged block or label, or what `body` throws.
   /// - Complexity: O(n), plus decoding each label block once while the cache holds them.
   @inlinable @inline(__always)  // as `forEachBlocking`; a label the consumer only reads costs no reference count

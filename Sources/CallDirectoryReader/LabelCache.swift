@@ -8,15 +8,19 @@ import Synchronization
 /// order (a CallKit feed) or at random (calls coming in) touch label blocks at random: a cache that
 /// holds the whole table when it fits the budget turns every later read into an array access.
 /// Blocks are decoded with every check (`LabelDecoder`), outside the lock; when the budget is
-/// exceeded the oldest blocks are dropped. Once every block has been decoded without one dropped,
-/// the blocks become one array of every label by id (`whole`), which a stream reads directly
-/// instead of copying labels into a table of its own. Safe to share between threads.
+/// exceeded the oldest blocks are dropped. The budget counts what the labels cost in memory
+/// (`LabelMemory`), not how many there are, so a table of long labels that deflate to little (a
+/// few bytes in the file inflating to 64 KiB each) costs no more than one of short ones. Once
+/// every block has been decoded without one dropped, the blocks become one array of every label
+/// by id (`whole`), which a stream reads directly instead of copying labels into a table of its
+/// own. Safe to share between threads.
 @usableFromInline
 final class LabelCache: Sendable {
-  /// The default budget: the label bytes of the blocks kept, about the table of a 50,000-label
-  /// directory. The memory used is the label bytes plus about 70 bytes a label (a String's
-  /// storage and its place in an array): 4.5 MB for a table of 45,000 labels of 20 to 30 bytes.
-  static let defaultBudget = 2 << 20
+  /// The default budget, 5 MiB: what the labels of the blocks kept cost in memory
+  /// (`LabelMemory`), about the table of a 50,000-label directory of 20- to 30-byte labels
+  /// (4.5 MB for 45,000 of them). The cache holds at most its budget plus the block read last
+  /// (`LabelMemory.maximumBlockCost`), whatever the labels inflate to.
+  static let defaultBudget = 5 << 20
 
   private struct State {
     /// Block `i`'s labels, or empty when block `i` is not cached (a block holds at least one
@@ -25,7 +29,12 @@ final class LabelCache: Sendable {
     /// Cached blocks, oldest first from `next`.
     var order: [Int] = []
     var next = 0
+    /// What the cached labels cost (`LabelMemory`), the whole table's once it is whole.
     var bytes = 0
+    /// The most `bytes` has been, or a table being loaded whole: what the budget bounds.
+    var peak = 0
+    /// Label blocks decoded so far, for tests that show a reader inflates no label it needs not.
+    var decodedBlocks = 0
     /// Every label by id, once every block is cached and none was dropped; `blocks` and `order`
     /// are then released, and nothing changes any more.
     var whole: [String] = []
@@ -83,6 +92,12 @@ final class LabelCache: Sendable {
     state.withLock { $0.whole }
   }
 
+  /// What the cache holds now and has held at most, in `LabelMemory`'s bytes, and how many label
+  /// blocks it has decoded: what tests hold the budget and "no label read" to.
+  var usage: (bytes: Int, peak: Int, decodedBlocks: Int) {
+    state.withLock { ($0.bytes, $0.peak, $0.decodedBlocks) }
+  }
+
   /// Every label by id, decoding in order the blocks not cached yet, for a reader about to meet
   /// every label (a stream of all entries); empty when the table is over the budget (found once:
   /// a stream then fills its own table from the blocks as it meets them).
@@ -102,11 +117,16 @@ final class LabelCache: Sendable {
     var labels: [String] = []
     var size = 0
     for block in 0..<index.blockCount {
-      size += try LabelDecoder.decode(layout: layout, block: block, into: &labels)
-      if size > budget {
-        state.withLock { $0.overBudget = true }
-        return []
+      let before = labels.count
+      try LabelDecoder.decode(layout: layout, block: block, into: &labels)
+      size += LabelMemory.cost(of: labels[before...])
+      let over = size > budget
+      state.withLock { state in
+        state.decodedBlocks += 1
+        state.peak = max(state.peak, state.bytes + size)
+        if over { state.overBudget = true }
       }
+      if over { return [] }
     }
     // Every index record was checked on the way: the labels are the table's.
     guard labels.count == index.labelCount else { return [] }
@@ -149,19 +169,22 @@ final class LabelCache: Sendable {
     }
     if !cached.isEmpty { return (first, cached) }
     let labels = try LabelDecoder.decode(layout: layout, block: located.block)
-    let size = labels.reduce(0) { $0 + $1.utf8.count }
+    let size = LabelMemory.cost(of: labels)
     let blockCount = layout.labelIndex.blockCount
     state.withLock { state in
+      state.decodedBlocks += 1
       guard state.whole.isEmpty else { return }
       if state.blocks.isEmpty { state.blocks = Array(repeating: [], count: blockCount) }  // 8 bytes a block
       guard state.blocks[located.block].isEmpty else { return }
       state.blocks[located.block] = labels
       state.order.append(located.block)
       state.bytes += size
+      state.peak = max(state.peak, state.bytes)
+      // The block just decoded stays, so the cache holds at most its budget plus one block.
       while state.bytes > budget && state.next < state.order.count - 1 {
         state.overBudget = true
         let dropped = state.order[state.next]
-        state.bytes -= state.blocks[dropped].reduce(0) { $0 + $1.utf8.count }
+        state.bytes -= LabelMemory.cost(of: state.blocks[dropped])
         state.blocks[dropped] = []
         state.next += 1
       }

@@ -50,9 +50,9 @@ extension VerificationPass {
         ends = try LabelDecoder.forEachLabel(layout: layout, block: block) { (position, label) throws(FormatError) in
           let ordered: Bool
           if let before {
-            ordered = Self.precedes(before.count, { before.uncheckedByte(at: $0) }, label)
+            ordered = before.precedesInByteOrder(label)
           } else if let last {
-            ordered = Self.precedes(last.count, { last[$0] }, label)
+            ordered = unsafe last.withUnsafeBytes { unsafe ByteView($0).precedesInByteOrder(label) }
           } else {
             ordered = true
           }
@@ -82,19 +82,6 @@ extension VerificationPass {
           .malformedIndex("the index declares \(index.labelCount) labels, the blocks hold \(decodedLabels)"),
           at: Int(indexSection.offset), section: SectionType.labelIndex.rawValue))
     }
-  }
-
-  /// Whether the label of `count` bytes given by `byte` sorts strictly before `label` in unsigned
-  /// byte order (a proper prefix first): the table's order, which is not `String`'s.
-  private static func precedes(_ count: Int, _ byte: (Int) -> UInt8, _ label: ByteView) -> Bool {
-    let common = min(count, label.count)
-    var position = 0
-    while position < common {
-      let (a, b) = (byte(position), label.uncheckedByte(at: position))  // position < both counts
-      if a != b { return a < b }
-      position &+= 1
-    }
-    return count < label.count
   }
 
   /// Checks the frame and checksum of a label block whose labels cannot be placed.
