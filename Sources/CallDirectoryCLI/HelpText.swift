@@ -196,7 +196,8 @@ enum HelpText {
     the others are numbers. Without numbers (or with - or --stdin) numbers are read from
     standard input, one a line, and answered as they arrive, one line each (a blank line too,
     with an error), so a program can write a number and wait for its answer; a directory file
-    replaced on disk (by rename, as pack writes) is reloaded before the next line.
+    replaced on disk (by rename, as pack writes) is reloaded before the next line. A line of
+    more than 4096 bytes gets one error answer, and the rest of it is dropped.
 
     Options:
       -a, --allow FILE     an allow list, at this position in the stack
