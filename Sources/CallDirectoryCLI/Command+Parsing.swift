@@ -73,6 +73,14 @@ extension Command {
             state.memoryLimit = mebibytes << 20
           }),
         Table.Option(
+          names: ["--gzip-limit"],
+          action: .value { (state, text) throws(UsageError) in
+            guard let mebibytes = Int(text), mebibytes >= 1, mebibytes <= 1 << 20 else {
+              throw UsageError("--gzip-limit takes MiB, 1...1048576, not \(text)", command: "pack")
+            }
+            state.gzipLimit = mebibytes << 20
+          }),
+        Table.Option(
           names: ["--list-version"],
           action: .value { (state, text) throws(UsageError) in state.listVersion = try listVersion(text, command: "pack") }),
       ],

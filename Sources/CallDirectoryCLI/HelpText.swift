@@ -66,8 +66,8 @@ enum HelpText {
       -i, --identify FILE    CSV number,label (RFC 4180 quoting), TSV (.tsv) or JSON Lines (.jsonl)
 
     A first line naming the columns (number, label, kind; any case, any order) is a header and
-    maps them by name. A file ending in .gz (or starting with gzip's magic) is inflated first,
-    up to 4 GiB.
+    maps them by name. A file ending in .gz (or starting with gzip's magic) is inflated as it
+    is read, up to 4 GiB (--gzip-limit). A line of more than 1 MiB is an error.
 
     A range is FIRST..LAST (+33899000000..+33899999999) or a pattern whose last digits are
     wildcards, # or X (+33899######, +1 202 555 XXXX); it is stored as an interval, and
@@ -86,6 +86,8 @@ enum HelpText {
                              published list a higher one); consumers refuse older versions
       --memory MIB           entries held in memory before a sorted run is spilled beside the
                              output (default 256); any number of entries packs in this bound
+      --gzip-limit MIB       the most a gzip input may inflate to (default 4096); more is an
+                             error, reached in time proportional to the limit
 
     Numbers are accepted as people write them: +1 (202) 555-0100, +1-202-555-0100,
     tel:+1-202-555-0100, 12025550100 (CallKit's form: full international digits).

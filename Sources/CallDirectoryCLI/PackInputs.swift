@@ -16,6 +16,8 @@ struct PackInputs {
   /// Numbers as listings write them: every number the format holds.
   let listings: PhoneNumberParser
   let console: Console
+  /// The most bytes a gzip input may inflate to.
+  let gzipLimit: Int
 
   init(_ options: Command.PackOptions, console: Console) {
     inputs =
@@ -25,6 +27,7 @@ struct PackInputs {
     people = PhoneNumberParser(defaultCountryCode: options.country)
     listings = PhoneNumberParser(defaultCountryCode: options.country, digitLimits: PhoneNumberParser.formatDomainDigits)
     self.console = console
+    gzipLimit = options.gzipLimit
   }
 
   /// Calls `body` with each entry of every input in turn, with its label's bytes (empty for a
@@ -45,7 +48,6 @@ struct PackInputs {
         let label = record.labelUTF8 ?? []
         try body(ListingEntry(kind: record.kind, numbers: record.numbers, line: record.line + lineOffset), label.span, path)
       }
-      // Tables are read whole, each label lent from the input rather than sliced out of it.
       func eachEntry(_ entry: ListingEntry, _ label: Span<UInt8>) throws(ListingError) { try body(entry, label, path) }
       func parse(_ read: () throws(ListingError) -> Int) throws(CommandFailure) {
         do throws(ListingError) { skipped += try read() } catch {
@@ -53,26 +55,31 @@ struct PackInputs {
             (error.line < 1 ? error : ListingError(file: error.file, line: error.line + lineOffset, message: error.message)).description)
         }
       }
-      if role == .blockList, var pieces = try Self.pieces(of: path) {
-        // A plain block list is read a few MiB at a time: its text never has to fit in memory.
+      var pieces = LinePieces(try InputChunks(path, console: console, gzipLimit: gzipLimit))
+      if role == .blockList || format == .jsonl {
+        // One number, or one JSON object, a line: read a few MiB at a time, the text never has
+        // to fit in memory.
         while let (bytes, lines) = try pieces.next() {
-          try parse { () throws(ListingError) in try BlockListParser.parse(bytes: bytes, file: path, parser: people, each: each) }
+          try parse { () throws(ListingError) -> Int in
+            if role == .blockList {
+              return try BlockListParser.parse(bytes: bytes, file: path, parser: people, each: each)
+            }
+            // A JSON Lines record names its kind, so one reader serves listings and identify files.
+            return try ListingJSONLines.parse(bytes: bytes, file: path, parser: role == .listing ? listings : people, each: each)
+          }
           lineOffset += lines
         }
         continue
       }
-      let bytes = try Self.readInflating(path, console: console)
+      // Tables are read whole (a quoted field may span lines; a header rules every record), each
+      // label lent from the input rather than sliced out of it.
+      let bytes = try pieces.all()
       try parse { () throws(ListingError) -> Int in
-        switch (role, format) {
-        case (.blockList, _):
-          return try BlockListParser.parse(bytes: bytes, file: path, parser: people, each: each)
-        case (_, .jsonl):
-          // A JSON Lines record names its kind, so one reader serves listings and identify files.
-          return try ListingJSONLines.parse(bytes: bytes, file: path, parser: role == .listing ? listings : people, each: each)
-        case (.listing, _):
+        switch role {
+        case .listing:
           return try ListingParser.forEachEntry(
             bytes: bytes, file: path, parser: listings, format: format == .tsv ? .tsv : .csv, eachEntry)
-        case (.identify, _):
+        case .identify, .blockList:
           return try IdentifyCSVParser.forEachEntry(
             bytes: bytes, file: path, parser: people, format: format == .tsv ? .tsv : .csv, eachEntry)
         }
@@ -102,28 +109,6 @@ struct PackInputs {
     return true
   }
 
-  /// A plain file read in pieces that end at a line break, or `nil` for standard input and
-  /// gzip files (read whole).
-  static func pieces(of path: String) throws(CommandFailure) -> LinePieces? {
-    guard path != "-", !path.lowercased().hasSuffix(".gz") else { return nil }
-    let file: FileDescriptor
-    do { file = try FileDescriptor.openForReading(path) } catch {
-      throw CommandFailure("\(path): cannot read: \(error.message)")
-    }
-    var pieces = LinePieces(file: file)
-    // A gzip file without the .gz ending is read whole, so that it can be inflated.
-    guard let first = try pieces.peekMagic(), !Gzip.hasMagic(first) else { return nil }
-    return pieces
-  }
-
-  /// All bytes of `path`, inflated when the name ends in `.gz` or the bytes begin with gzip's magic.
-  static func readInflating(_ path: String, console: Console) throws(CommandFailure) -> [UInt8] {
-    let bytes = try Inputs.read(path, console: console)
-    guard path.lowercased().hasSuffix(".gz") || Gzip.hasMagic(bytes) else { return bytes }
-    do { return try Gzip.inflate(bytes) } catch {
-      throw CommandFailure("\(Inputs.displayName(path)): \(error.message)")
-    }
-  }
 }
 
 extension WriterError {
