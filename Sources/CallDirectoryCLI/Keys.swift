@@ -67,15 +67,21 @@ struct Keygen {
     return CLI.ExitCode.success
   }
 
+  /// Creates `path` holding `text`; when the write fails after the file was made (a full
+  /// disk), the file is removed again, so that no empty key is left to make the retry fail.
   private func write(_ text: String, to path: String, mode: UInt32) throws(CommandFailure) {
-    do {
-      let file = try FileDescriptor.createExclusive(path, mode: .init(mode))
+    let file: FileDescriptor
+    do { file = try FileDescriptor.createExclusive(path, mode: .init(mode)) } catch {
+      throw CommandFailure("\(path): cannot create: \(error.message)")
+    }
+    do throws(SystemError) {
       try file.closeAfter { () throws(SystemError) in
         try file.writeAll(Array(text.utf8))
         try file.sync()
       }
     } catch {
-      throw CommandFailure("\(path): cannot create: \(error.message)")
+      try? FileDescriptor.remove(path)
+      throw CommandFailure("\(path): cannot write: \(error.message)")
     }
   }
 }

@@ -24,10 +24,23 @@ struct Pack {
     var read = 0
     let progress = ProgressLine(console: console, label: "pack", quiet: options.quiet)
     let inputs = PackInputs(options, console: console)
-    let skipped = try inputs.forEachEntry { (entry, label, path) throws(ListingError) in
-      try add(entry, label: label, to: &writer, file: path)
-      read += 1
-      progress.advance()
+    // A spill that cannot be written (a full disk) is the output's failure, not the line's.
+    var spillFailure: CommandFailure?
+    let skipped: Int
+    do {
+      skipped = try inputs.forEachEntry { (entry, label, path) throws(ListingError) in
+        do throws(WriterError) { try add(entry, label: label, to: &writer) } catch {
+          if case .system(let failure) = error {
+            spillFailure = CommandFailure(
+              "\(Inputs.outputName(options.output)): cannot write: \(failure.message) (spilling sorted runs to \(scratch))")
+          }
+          throw ListingError(file: path, line: entry.line, message: error.description)
+        }
+        read += 1
+        progress.advance()
+      }
+    } catch {
+      throw spillFailure ?? error
     }
     progress.finish()
     var size = 0
@@ -81,17 +94,11 @@ struct Pack {
     return CommandFailure("\(first): \(error.description)" + (others.isEmpty ? "" : " (and \(others.joined(separator: ", ")))"))
   }
 
-  /// Adds one parsed entry with its label's bytes; a writer error names the entry's file and line.
-  private func add(
-    _ entry: ListingEntry, label: Span<UInt8>, to writer: inout SortingDirectoryWriter, file: String
-  ) throws(ListingError) {
-    do {
-      switch entry.kind {
-      case .blocking: try writer.block(entry.numbers)
-      case .identification: try writer.identify(entry.numbers, utf8: label)
-      }
-    } catch {
-      throw ListingError(file: file, line: entry.line, message: error.description)
+  /// Adds one parsed entry with its label's bytes.
+  private func add(_ entry: ListingEntry, label: Span<UInt8>, to writer: inout SortingDirectoryWriter) throws(WriterError) {
+    switch entry.kind {
+    case .blocking: try writer.block(entry.numbers)
+    case .identification: try writer.identify(entry.numbers, utf8: label)
     }
   }
 }
