@@ -18,6 +18,9 @@ struct PackInputs {
   let console: Console
   /// The most bytes a gzip input may inflate to.
   let gzipLimit: Int
+  /// The size of the pieces line-by-line inputs are read in: an eighth of `--memory`, within
+  /// 1 ... 8 MiB, so that the input's share of memory shrinks with the bound.
+  let pieceSize: Int
 
   init(_ options: Command.PackOptions, console: Console) {
     inputs =
@@ -28,6 +31,7 @@ struct PackInputs {
     listings = PhoneNumberParser(defaultCountryCode: options.country, digitLimits: PhoneNumberParser.formatDomainDigits)
     self.console = console
     gzipLimit = options.gzipLimit
+    pieceSize = min(8 << 20, max(1 << 20, options.memoryLimit / 8))
   }
 
   /// Calls `body` with each entry of every input in turn, with its label's bytes (empty for a
@@ -55,7 +59,7 @@ struct PackInputs {
             (error.line < 1 ? error : ListingError(file: error.file, line: error.line + lineOffset, message: error.message)).description)
         }
       }
-      var pieces = LinePieces(try InputChunks(path, console: console, gzipLimit: gzipLimit))
+      var pieces = LinePieces(try InputChunks(path, console: console, gzipLimit: gzipLimit), pieceSize: pieceSize)
       if role == .blockList || format == .jsonl {
         // One number, or one JSON object, a line: read a few MiB at a time, the text never has
         // to fit in memory.
