@@ -141,21 +141,11 @@ import CZlib
   /// 32-bit count) into the window.
   private func inflateOnce() -> (status: Int32, produced: Int) {
     let feed = min(input.count - consumed, 1 << 30)
-    var status: Int32 = Z_OK
-    var produced = 0
-    unsafe input.withUnsafeBytes { source in
-      unsafe window.withUnsafeMutableBytes { target in
-        unsafe stream.pointee.next_in = UnsafeMutablePointer(
-          mutating: source.baseAddress.map { unsafe $0.assumingMemoryBound(to: Bytef.self) + consumed })
-        unsafe stream.pointee.avail_in = uInt(feed)
-        unsafe stream.pointee.next_out = target.baseAddress?.assumingMemoryBound(to: Bytef.self)
-        unsafe stream.pointee.avail_out = uInt(target.count)
-        status = unsafe CZlib.inflate(stream, Z_NO_FLUSH)
-        produced = target.count - Int(unsafe stream.pointee.avail_out)
-      }
+    let (status, used, produced) = unsafe zlibStep(stream, input: input, from: consumed, feed: feed, into: &window) {
+      unsafe CZlib.inflate($0, Z_NO_FLUSH)
     }
-    // What zlib took is the feed less what it left; both are within the input.
-    consumed += feed - Int(unsafe stream.pointee.avail_in)
+    // What zlib took is within the feed, itself within the input.
+    consumed += used
     return (status, produced)
   }
 }
