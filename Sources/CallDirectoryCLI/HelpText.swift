@@ -86,10 +86,10 @@ enum HelpText {
                              published list a higher one); consumers refuse older versions
       --memory MIB           the memory for entries (default 256): half holds them, half sorts
                              a run before it is spilled beside the output. Peak memory stays
-                             within MIB + 40 MiB, plus 128 KiB per spilled run, the distinct
-                             labels and, for CSV and TSV inputs (read whole), their size;
-                             any number of entries packs in this bound (measured, 20 M numbers:
-                             288 MB at 256, 100 MB at 64, 41 MB at 16, 25 MB at 4)
+                             within MIB + 40 MiB, plus 128 KiB per spilled run and the
+                             distinct labels; any number of entries packs in this bound, every
+                             input being read in pieces (measured, 20 M numbers: 288 MB at
+                             256, 100 MB at 64, 41 MB at 16, 25 MB at 4)
       --gzip-limit MIB       the most a gzip input may inflate to (default 4096); more is an
                              error, reached in time proportional to the limit
 

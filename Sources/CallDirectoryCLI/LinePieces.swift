@@ -14,16 +14,27 @@ struct LinePieces {
 
   private let chunks: InputChunks
   private var carry: [UInt8] = []
-  /// Where the last line of `carry`, not yet ended, begins: 0 when `carry` holds no LF.
+  /// Where the next piece may end, just after an LF (outside quotes, for CSV): 0 when `carry`
+  /// holds no such place.
   private var lastBreak = 0
+  /// The bytes of the line that `carry` leaves open.
+  private var openLength = 0
   /// The lines handed out in pieces so far.
   private var linesBefore = 0
   private var ended = false
   private let pieceSize: Int
+  /// Whether pieces end only where a CSV record does: at an LF outside a quoted field.
+  private let quotedFields: Bool
+  /// Whether the end of `carry` is inside a quoted field.
+  private var inQuotes = false
 
-  init(_ chunks: InputChunks, pieceSize: Int = 8 << 20) {
+  /// Pieces of about `pieceSize` bytes of `chunks`; with `quotedFields`, pieces end only at an
+  /// LF outside a quoted field (RFC 4180: quotes inside one come doubled, so an even count of
+  /// quotes before an LF puts it outside), so that no CSV record is cut.
+  init(_ chunks: InputChunks, pieceSize: Int = 8 << 20, quotedFields: Bool = false) {
     self.chunks = chunks
     self.pieceSize = max(1, pieceSize)
+    self.quotedFields = quotedFields
   }
 
   private mutating func fill() throws(CommandFailure) {
@@ -35,22 +46,31 @@ struct LinePieces {
     // Every line the chunk ends, and the one it leaves open, is measured before it is kept. A
     // line that begins and ends inside the chunk is no longer than the chunk: only the first
     // and the last need measuring unless the chunk itself is longer than a line may be.
-    let open = carry.count - lastBreak
-    guard let firstBreak = chunk.firstIndex(of: 0x0A), let finalBreak = chunk.lastIndex(of: 0x0A) else {
-      try check(open + chunk.count, in: chunk, from: 0)
-      carry += chunk
-      return
+    if let firstBreak = chunk.firstIndex(of: 0x0A), let finalBreak = chunk.lastIndex(of: 0x0A) {
+      try check(openLength + firstBreak, in: chunk, from: 0)
+      if chunk.count > Self.maximumLineLength {
+        var start = firstBreak + 1
+        while let lineEnd = chunk[start...].firstIndex(of: 0x0A) {
+          try check(lineEnd - start, in: chunk, from: start)
+          start = lineEnd + 1
+        }
+      }
+      openLength = chunk.count - finalBreak - 1
+      try check(openLength, in: chunk, from: finalBreak + 1)
+      if !quotedFields { lastBreak = carry.count + finalBreak + 1 }
+    } else {
+      openLength += chunk.count
+      try check(openLength, in: chunk, from: 0)
     }
-    try check(open + firstBreak, in: chunk, from: 0)
-    if chunk.count > Self.maximumLineLength {
-      var start = firstBreak + 1
-      while let lineEnd = chunk[start...].firstIndex(of: 0x0A) {
-        try check(lineEnd - start, in: chunk, from: start)
-        start = lineEnd + 1
+    if quotedFields {
+      for index in chunk.indices {
+        if chunk[index] == 0x22 {
+          inQuotes.toggle()
+        } else if chunk[index] == 0x0A && !inQuotes {
+          lastBreak = carry.count + index + 1
+        }
       }
     }
-    try check(chunk.count - finalBreak - 1, in: chunk, from: finalBreak + 1)
-    lastBreak = carry.count + finalBreak + 1
     carry += chunk
   }
 
@@ -59,7 +79,7 @@ struct LinePieces {
   private func check(_ length: Int, in chunk: [UInt8], from start: Int) throws(CommandFailure) {
     guard length > Self.maximumLineLength else { return }
     func breaks(_ bytes: ArraySlice<UInt8>) -> Int { bytes.reduce(0) { $1 == 0x0A ? $0 + 1 : $0 } }
-    let line = linesBefore + breaks(carry[..<lastBreak]) + breaks(chunk[..<start]) + 1
+    let line = linesBefore + breaks(carry[...]) + breaks(chunk[..<start]) + 1
     throw CommandFailure("\(chunks.name):\(line): line longer than \(Self.maximumLineLength) bytes")
   }
 

@@ -46,47 +46,56 @@ struct PackInputs {
     var skipped = 0
     for (path, role) in inputs where !(skipStandardInput && path == "-") {
       let format = self.format ?? ListingFormat.implied(by: path) ?? .csv
-      // Added to line numbers of a block list read in pieces, so that messages name the file's line.
+      // Added to line numbers of an input read in pieces, so that messages name the file's line.
       var lineOffset = 0
+      // What `body` throws names the file's line already: kept apart from the parser's errors,
+      // whose lines count from the piece.
+      var bodyError: ListingError?
+      func eachEntry(_ entry: ListingEntry, _ label: Span<UInt8>) throws(ListingError) {
+        do throws(ListingError) {
+          try body(ListingEntry(kind: entry.kind, numbers: entry.numbers, line: entry.line + lineOffset), label, path)
+        } catch {
+          bodyError = error
+          throw error
+        }
+      }
       func each(_ record: ListingRecord) throws(ListingError) {
         let label = record.labelUTF8 ?? []
-        try body(ListingEntry(kind: record.kind, numbers: record.numbers, line: record.line + lineOffset), label.span, path)
+        try eachEntry(ListingEntry(kind: record.kind, numbers: record.numbers, line: record.line), label.span)
       }
-      func eachEntry(_ entry: ListingEntry, _ label: Span<UInt8>) throws(ListingError) { try body(entry, label, path) }
       func parse(_ read: () throws(ListingError) -> Int) throws(CommandFailure) {
         do throws(ListingError) { skipped += try read() } catch {
+          if let bodyError { throw CommandFailure(bodyError.description) }
           throw CommandFailure(
             (error.line < 1 ? error : ListingError(file: error.file, line: error.line + lineOffset, message: error.message)).description)
         }
       }
-      var pieces = LinePieces(try InputChunks(path, console: console, gzipLimit: gzipLimit), pieceSize: pieceSize)
-      if role == .blockList || format == .jsonl {
-        // One number, or one JSON object, a line: read a few MiB at a time, the text never has
-        // to fit in memory.
-        while let (bytes, lines) = try pieces.next() {
-          try parse { () throws(ListingError) -> Int in
-            if role == .blockList {
-              return try BlockListParser.parse(bytes: bytes, file: path, parser: people, each: each)
-            }
+      // Every form is read a few MiB at a time, so that its text never has to fit in memory: CSV
+      // in pieces that end between records, the header carried from piece to piece in `table`.
+      var pieces = LinePieces(
+        try InputChunks(path, console: console, gzipLimit: gzipLimit), pieceSize: pieceSize,
+        quotedFields: role != .blockList && format == .csv)
+      var table = TableReadState()
+      var atStart = true
+      while let (bytes, lines) = try pieces.next() {
+        try parse { () throws(ListingError) -> Int in
+          switch (role, format) {
+          case (.blockList, _):
+            return try BlockListParser.parse(bytes: bytes, file: path, parser: people, atStart: atStart, each: each)
+          case (_, .jsonl):
             // A JSON Lines record names its kind, so one reader serves listings and identify files.
-            return try ListingJSONLines.parse(bytes: bytes, file: path, parser: role == .listing ? listings : people, each: each)
+            return try ListingJSONLines.parse(
+              bytes: bytes, file: path, parser: role == .listing ? listings : people, atStart: atStart, each: each)
+          case (.listing, _):
+            return try ListingParser.forEachEntry(
+              bytes: bytes, file: path, parser: listings, format: format == .tsv ? .tsv : .csv, state: &table, eachEntry)
+          case (.identify, _):
+            return try IdentifyCSVParser.forEachEntry(
+              bytes: bytes, file: path, parser: people, format: format == .tsv ? .tsv : .csv, state: &table, eachEntry)
           }
-          lineOffset += lines
         }
-        continue
-      }
-      // Tables are read whole (a quoted field may span lines; a header rules every record), each
-      // label lent from the input rather than sliced out of it.
-      let bytes = try pieces.all()
-      try parse { () throws(ListingError) -> Int in
-        switch role {
-        case .listing:
-          return try ListingParser.forEachEntry(
-            bytes: bytes, file: path, parser: listings, format: format == .tsv ? .tsv : .csv, eachEntry)
-        case .identify, .blockList:
-          return try IdentifyCSVParser.forEachEntry(
-            bytes: bytes, file: path, parser: people, format: format == .tsv ? .tsv : .csv, eachEntry)
-        }
+        atStart = false
+        lineOffset += lines
       }
     }
     return skipped

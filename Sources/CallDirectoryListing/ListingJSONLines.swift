@@ -38,8 +38,21 @@ public enum ListingJSONLines {
     bytes: [UInt8], file: String, parser: PhoneNumberParser,
     each body: (ListingRecord) throws(ListingError) -> Void
   ) throws(ListingError) -> Int {
+    try parse(bytes: bytes, file: file, parser: parser, atStart: true, each: body)
+  }
+
+  /// Parses `bytes`, the whole input or (`atStart` false) a later piece of an input read in
+  /// pieces, where a byte order mark is not skipped, as ``parse(bytes:file:parser:each:)`` does.
+  /// - Throws: ``ListingError`` at the first bad line.
+  /// - Returns: The count of blank lines skipped.
+  /// - Complexity: O(*n*) in the input.
+  @discardableResult
+  public static func parse(
+    bytes: [UInt8], file: String, parser: PhoneNumberParser, atStart: Bool,
+    each body: (ListingRecord) throws(ListingError) -> Void
+  ) throws(ListingError) -> Int {
     var skipped = 0
-    var lines = TextLines(bytes)
+    var lines = TextLines(bytes, atStart: atStart)
     while let (range, line) = lines.next() {
       var scanner = ObjectScanner(bytes: bytes, position: range.lowerBound, end: range.upperBound)
       scanner.skipWhitespace()
