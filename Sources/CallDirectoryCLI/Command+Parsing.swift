@@ -66,12 +66,10 @@ extension Command {
         Table.Option(names: ["--sign"], action: .value { $0.signKey = $1 }),
         Table.Option(
           names: ["--memory"],
-          action: .value { (state, text) throws(UsageError) in
-            guard let mebibytes = Int(text), mebibytes >= 1, mebibytes <= 1 << 20 else {
-              throw UsageError("--memory takes MiB, 1...1048576, not \(text)", command: "pack")
-            }
-            state.memoryLimit = mebibytes << 20
-          }),
+          action: .value { (state, text) throws(UsageError) in state.memoryLimit = try bytes(mebibytes: text, option: "--memory") }),
+        Table.Option(
+          names: ["--gzip-limit"],
+          action: .value { (state, text) throws(UsageError) in state.gzipLimit = try bytes(mebibytes: text, option: "--gzip-limit") }),
         Table.Option(
           names: ["--list-version"],
           action: .value { (state, text) throws(UsageError) in state.listVersion = try listVersion(text, command: "pack") }),
@@ -260,6 +258,14 @@ extension Command {
       throw UsageError("signing standard input needs an output: -o OUT", command: "sign")
     }
     return .sign(file: state.positionals[0], key: keyPath, output: state.output.isEmpty ? nil : state.output)
+  }
+
+  /// The bytes in a pack option's count of MiB, 1...1048576.
+  private static func bytes(mebibytes text: String, option: String) throws(UsageError) -> Int {
+    guard let mebibytes = Int(text), mebibytes >= 1, mebibytes <= 1 << 20 else {
+      throw UsageError("\(option) takes MiB, 1...1048576, not \(text)", command: "pack")
+    }
+    return mebibytes << 20
   }
 
   static func listVersion(_ text: String, command: String) throws(UsageError) -> UInt64 {

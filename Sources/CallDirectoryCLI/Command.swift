@@ -63,6 +63,8 @@ public enum Command: Sendable, Equatable {
     public var listVersion: UInt64?
     /// The bytes of entries held in memory before a sorted run is spilled to disk.
     public var memoryLimit = 256 << 20
+    /// The most bytes a gzip input may inflate to (`--gzip-limit`, in MiB on the command line).
+    public var gzipLimit = Gzip.maximumInflatedBytes
 
     /// Empty options.
     public init() {}

@@ -5,6 +5,8 @@ import CallDirectorySystem
 public final class Console {
   /// Reads all of standard input.
   let readInput: () throws(SystemError) -> [UInt8]
+  /// Reads the next bytes of standard input as they arrive, at most 1 MiB; empty at the end.
+  let readChunk: () throws(SystemError) -> [UInt8]
   /// Reads the next line of standard input, without its line end; `nil` at the end of the input.
   let readLine: () throws(SystemError) -> [UInt8]?
   /// Writes bytes to standard output.
@@ -20,25 +22,32 @@ public final class Console {
   ///   - readInput: reads all of standard input.
   ///   - readLine: reads the next line without its line end (LF, or CRLF), `nil` at the end; when
   ///     not given, lines are split from what `readInput` returns, read on the first call.
+  ///   - readChunk: reads the next bytes of standard input, empty at the end; when not given,
+  ///     what `readInput` returns is the one chunk.
   ///   - writeOutput: writes bytes to standard output.
   ///   - writeError: writes text to standard error.
   ///   - errorIsTerminal: whether standard error is a terminal.
   public init(
     readInput: @escaping () throws(SystemError) -> [UInt8], readLine: (() throws(SystemError) -> [UInt8]?)? = nil,
-    writeOutput: @escaping ([UInt8]) throws(SystemError) -> Void, writeError: @escaping (String) -> Void,
+    readChunk: (() throws(SystemError) -> [UInt8])? = nil, writeOutput: @escaping ([UInt8]) throws(SystemError) -> Void, writeError: @escaping (String) -> Void,
     errorIsTerminal: Bool = false
   ) {
     self.errorIsTerminal = errorIsTerminal
     self.readInput = readInput
-    if let readLine {
-      self.readLine = readLine
+    if let readChunk {
+      self.readChunk = readChunk
     } else {
-      var delivered = false  // `readInput` gives all of the input at once: the next chunk is its end
-      let lines = LineReader { () throws(SystemError) in
+      var delivered = false  // all of the input at once: the next chunk is its end
+      self.readChunk = { () throws(SystemError) in
         if delivered { return [] }
         delivered = true
         return try readInput()
       }
+    }
+    if let readLine {
+      self.readLine = readLine
+    } else {
+      let lines = LineReader(self.readChunk)
       self.readLine = { () throws(SystemError) in try lines.next() }
     }
     self.writeOutput = writeOutput
@@ -54,6 +63,7 @@ public final class Console {
     return Console(
       readInput: { () throws(SystemError) in try FileDescriptor.standardInput.readAll() },
       readLine: { () throws(SystemError) in try lines.next() },
+      readChunk: { () throws(SystemError) in try FileDescriptor.standardInput.readAvailable(maximum: 1 << 20) },
       writeOutput: { (bytes) throws(SystemError) in try FileDescriptor.standardOutput.writeAll(bytes) },
       writeError: { text in try? FileDescriptor.standardError.writeAll(Array(text.utf8)) },
       errorIsTerminal: FileDescriptor.standardError.isTerminal)

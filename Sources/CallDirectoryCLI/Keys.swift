@@ -5,7 +5,7 @@ import CallDirectorySystem
 enum Keys {
   /// The public key in the file at `path` (a `.pub` file, or 64 hex digits).
   static func publicKey(_ path: String, console: Console) throws(CommandFailure) -> PublicKey {
-    let text = String(decoding: try Inputs.read(path, console: console), as: UTF8.self)
+    let text = String(decoding: try keyFile(path), as: UTF8.self)
     guard let key = PublicKey(text: text) else {
       throw CommandFailure("\(path): not a public key (expected one line: calldir-ed25519-public-key HEX)")
     }
@@ -21,11 +21,17 @@ enum Keys {
 
   /// The private key in the file at `path` (a `.key` file from `calldir keygen`).
   static func signingKey(_ path: String, console: Console) throws(CommandFailure) -> SigningKey {
-    let text = String(decoding: try Inputs.read(path, console: console), as: UTF8.self)
+    let text = String(decoding: try keyFile(path), as: UTF8.self)
     guard let key = SigningKey(text: text) else {
       throw CommandFailure("\(path): not a private key (expected one line: calldir-ed25519-secret-key HEX)")
     }
     return key
+  }
+
+  /// The bytes of the key file at `path`: a regular file of at most
+  /// `Inputs.maximumKeyFileBytes`, so that a device, a FIFO or a huge file is refused at once.
+  private static func keyFile(_ path: String) throws(CommandFailure) -> [UInt8] {
+    try Inputs.readRegularFile(path, limit: Inputs.maximumKeyFileBytes, role: "a key file")
   }
 
   /// `key` described with the file that holds it, for messages: `key 0123abcd… (provider.pub)`.
@@ -61,15 +67,21 @@ struct Keygen {
     return CLI.ExitCode.success
   }
 
+  /// Creates `path` holding `text`; when the write fails after the file was made (a full
+  /// disk), the file is removed again, so that no empty key is left to make the retry fail.
   private func write(_ text: String, to path: String, mode: UInt32) throws(CommandFailure) {
-    do {
-      let file = try FileDescriptor.createExclusive(path, mode: .init(mode))
+    let file: FileDescriptor
+    do { file = try FileDescriptor.createExclusive(path, mode: .init(mode)) } catch {
+      throw CommandFailure("\(path): cannot create: \(error.message)")
+    }
+    do throws(SystemError) {
       try file.closeAfter { () throws(SystemError) in
         try file.writeAll(Array(text.utf8))
         try file.sync()
       }
     } catch {
-      throw CommandFailure("\(path): cannot create: \(error.message)")
+      try? FileDescriptor.remove(path)
+      throw CommandFailure("\(path): cannot write: \(error.message)")
     }
   }
 }
@@ -83,6 +95,8 @@ struct Sign {
 
   func run() throws(CommandFailure) -> Int32 {
     let signingKey = try Keys.signingKey(key, console: console)
+    // A FIFO would hang the read and a device would never end: only files and standard input.
+    if file != "-" { try Inputs.requireRegularFile(file, role: "the file to sign") }
     let target = output ?? file
     if file != "-", FileDescriptor.isRegularFile(file), try !isChangeset() {
       // A directory file is mapped and signed into the output as it is copied: no copy of it in

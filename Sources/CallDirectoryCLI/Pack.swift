@@ -17,22 +17,42 @@ struct Pack {
     let scratch = options.output == "-" ? AtomicFile.scratchDirectory : AtomicFile.directory(of: options.output)
     var writer: SortingDirectoryWriter
     do {
-      writer = try SortingDirectoryWriter(options: directoryOptions, temporaryDirectory: scratch, memoryLimit: options.memoryLimit)
+      // Half of --memory holds entries; sorting a run before it is spilled takes as much again.
+      writer = try SortingDirectoryWriter(
+        options: directoryOptions, temporaryDirectory: scratch, memoryLimit: options.memoryLimit / 2)
     } catch {
       throw CommandFailure(error.description)
     }
     var read = 0
     let progress = ProgressLine(console: console, label: "pack", quiet: options.quiet)
     let inputs = PackInputs(options, console: console)
-    let skipped = try inputs.forEachEntry { (entry, label, path) throws(ListingError) in
-      try add(entry, label: label, to: &writer, file: path)
-      read += 1
-      progress.advance()
+    // A spill that cannot be written (a full disk) is the output's failure, not the line's.
+    var spillFailure: CommandFailure?
+    let skipped: Int
+    do {
+      skipped = try inputs.forEachEntry { (entry, label, path) throws(ListingError) in
+        do throws(WriterError) { try add(entry, label: label, to: &writer) } catch {
+          if case .system(let failure) = error {
+            spillFailure = CommandFailure(
+              "\(Inputs.outputName(options.output)): cannot write: \(failure.message) (spilling sorted runs to \(scratch))")
+          }
+          throw ListingError(file: path, line: entry.line, message: error.description)
+        }
+        read += 1
+        progress.advance()
+      }
+    } catch {
+      throw spillFailure ?? error
     }
     progress.finish()
     var size = 0
     var statistics = CanonicalStatistics()
+    // Moved, not copied, into the closure that finishes it: a writer the closure only
+    // captured would be copied to be consumed, and sorting the copy's entries would copy them
+    // all (two owners of one buffer), a third of the peak memory at the default --memory.
+    var unfinished = Optional(consume writer)
     try Inputs.write(to: options.output, console: console) { (sink) throws(CommandFailure) in
+      guard let writer = unfinished.take() else { return }
       func output(_ bytes: [UInt8]) throws(CommandFailure) {
         size += bytes.count
         do throws(SystemError) { try sink(bytes) } catch {
@@ -81,17 +101,11 @@ struct Pack {
     return CommandFailure("\(first): \(error.description)" + (others.isEmpty ? "" : " (and \(others.joined(separator: ", ")))"))
   }
 
-  /// Adds one parsed entry with its label's bytes; a writer error names the entry's file and line.
-  private func add(
-    _ entry: ListingEntry, label: Span<UInt8>, to writer: inout SortingDirectoryWriter, file: String
-  ) throws(ListingError) {
-    do {
-      switch entry.kind {
-      case .blocking: try writer.block(entry.numbers)
-      case .identification: try writer.identify(entry.numbers, utf8: label)
-      }
-    } catch {
-      throw ListingError(file: file, line: entry.line, message: error.description)
+  /// Adds one parsed entry with its label's bytes.
+  private func add(_ entry: ListingEntry, label: Span<UInt8>, to writer: inout SortingDirectoryWriter) throws(WriterError) {
+    switch entry.kind {
+    case .blocking: try writer.block(entry.numbers)
+    case .identification: try writer.identify(entry.numbers, utf8: label)
     }
   }
 }

@@ -16,6 +16,11 @@ struct PackInputs {
   /// Numbers as listings write them: every number the format holds.
   let listings: PhoneNumberParser
   let console: Console
+  /// The most bytes a gzip input may inflate to.
+  let gzipLimit: Int
+  /// The size of the pieces line-by-line inputs are read in: an eighth of `--memory`, within
+  /// 1 ... 8 MiB, so that the input's share of memory shrinks with the bound.
+  let pieceSize: Int
 
   init(_ options: Command.PackOptions, console: Console) {
     inputs =
@@ -25,6 +30,8 @@ struct PackInputs {
     people = PhoneNumberParser(defaultCountryCode: options.country)
     listings = PhoneNumberParser(defaultCountryCode: options.country, digitLimits: PhoneNumberParser.formatDomainDigits)
     self.console = console
+    gzipLimit = options.gzipLimit
+    pieceSize = min(8 << 20, max(1 << 20, options.memoryLimit / 8))
   }
 
   /// Calls `body` with each entry of every input in turn, with its label's bytes (empty for a
@@ -39,43 +46,56 @@ struct PackInputs {
     var skipped = 0
     for (path, role) in inputs where !(skipStandardInput && path == "-") {
       let format = self.format ?? ListingFormat.implied(by: path) ?? .csv
-      // Added to line numbers of a block list read in pieces, so that messages name the file's line.
+      // Added to line numbers of an input read in pieces, so that messages name the file's line.
       var lineOffset = 0
+      // What `body` throws names the file's line already: kept apart from the parser's errors,
+      // whose lines count from the piece.
+      var bodyError: ListingError?
+      func eachEntry(_ entry: ListingEntry, _ label: Span<UInt8>) throws(ListingError) {
+        do throws(ListingError) {
+          try body(ListingEntry(kind: entry.kind, numbers: entry.numbers, line: entry.line + lineOffset), label, path)
+        } catch {
+          bodyError = error
+          throw error
+        }
+      }
       func each(_ record: ListingRecord) throws(ListingError) {
         let label = record.labelUTF8 ?? []
-        try body(ListingEntry(kind: record.kind, numbers: record.numbers, line: record.line + lineOffset), label.span, path)
+        try eachEntry(ListingEntry(kind: record.kind, numbers: record.numbers, line: record.line), label.span)
       }
-      // Tables are read whole, each label lent from the input rather than sliced out of it.
-      func eachEntry(_ entry: ListingEntry, _ label: Span<UInt8>) throws(ListingError) { try body(entry, label, path) }
       func parse(_ read: () throws(ListingError) -> Int) throws(CommandFailure) {
         do throws(ListingError) { skipped += try read() } catch {
+          if let bodyError { throw CommandFailure(bodyError.description) }
           throw CommandFailure(
             (error.line < 1 ? error : ListingError(file: error.file, line: error.line + lineOffset, message: error.message)).description)
         }
       }
-      if role == .blockList, var pieces = try Self.pieces(of: path) {
-        // A plain block list is read a few MiB at a time: its text never has to fit in memory.
-        while let (bytes, lines) = try pieces.next() {
-          try parse { () throws(ListingError) in try BlockListParser.parse(bytes: bytes, file: path, parser: people, each: each) }
-          lineOffset += lines
+      // Every form is read a few MiB at a time, so that its text never has to fit in memory: CSV
+      // in pieces that end between records, the header carried from piece to piece in `table`.
+      var pieces = LinePieces(
+        try InputChunks(path, console: console, gzipLimit: gzipLimit), pieceSize: pieceSize,
+        quotedFields: role != .blockList && format == .csv)
+      var table = TableReadState()
+      var atStart = true
+      while let (bytes, lines) = try pieces.next() {
+        try parse { () throws(ListingError) -> Int in
+          switch (role, format) {
+          case (.blockList, _):
+            return try BlockListParser.parse(bytes: bytes, file: path, parser: people, atStart: atStart, each: each)
+          case (_, .jsonl):
+            // A JSON Lines record names its kind, so one reader serves listings and identify files.
+            return try ListingJSONLines.parse(
+              bytes: bytes, file: path, parser: role == .listing ? listings : people, atStart: atStart, each: each)
+          case (.listing, _):
+            return try ListingParser.forEachEntry(
+              bytes: bytes, file: path, parser: listings, format: format == .tsv ? .tsv : .csv, state: &table, eachEntry)
+          case (.identify, _):
+            return try IdentifyCSVParser.forEachEntry(
+              bytes: bytes, file: path, parser: people, format: format == .tsv ? .tsv : .csv, state: &table, eachEntry)
+          }
         }
-        continue
-      }
-      let bytes = try Self.readInflating(path, console: console)
-      try parse { () throws(ListingError) -> Int in
-        switch (role, format) {
-        case (.blockList, _):
-          return try BlockListParser.parse(bytes: bytes, file: path, parser: people, each: each)
-        case (_, .jsonl):
-          // A JSON Lines record names its kind, so one reader serves listings and identify files.
-          return try ListingJSONLines.parse(bytes: bytes, file: path, parser: role == .listing ? listings : people, each: each)
-        case (.listing, _):
-          return try ListingParser.forEachEntry(
-            bytes: bytes, file: path, parser: listings, format: format == .tsv ? .tsv : .csv, eachEntry)
-        case (.identify, _):
-          return try IdentifyCSVParser.forEachEntry(
-            bytes: bytes, file: path, parser: people, format: format == .tsv ? .tsv : .csv, eachEntry)
-        }
+        atStart = false
+        lineOffset += lines
       }
     }
     return skipped
@@ -102,28 +122,6 @@ struct PackInputs {
     return true
   }
 
-  /// A plain file read in pieces that end at a line break, or `nil` for standard input and
-  /// gzip files (read whole).
-  static func pieces(of path: String) throws(CommandFailure) -> LinePieces? {
-    guard path != "-", !path.lowercased().hasSuffix(".gz") else { return nil }
-    let file: FileDescriptor
-    do { file = try FileDescriptor.openForReading(path) } catch {
-      throw CommandFailure("\(path): cannot read: \(error.message)")
-    }
-    var pieces = LinePieces(file: file)
-    // A gzip file without the .gz ending is read whole, so that it can be inflated.
-    guard let first = try pieces.peekMagic(), !Gzip.hasMagic(first) else { return nil }
-    return pieces
-  }
-
-  /// All bytes of `path`, inflated when the name ends in `.gz` or the bytes begin with gzip's magic.
-  static func readInflating(_ path: String, console: Console) throws(CommandFailure) -> [UInt8] {
-    let bytes = try Inputs.read(path, console: console)
-    guard path.lowercased().hasSuffix(".gz") || Gzip.hasMagic(bytes) else { return bytes }
-    do { return try Gzip.inflate(bytes) } catch {
-      throw CommandFailure("\(Inputs.displayName(path)): \(error.message)")
-    }
-  }
 }
 
 extension WriterError {

@@ -34,6 +34,11 @@ struct Resolve {
     if options.standardInput {
       while let line = try readLine() {
         for directory in directories { reload(directory) }
+        if line.count > LineReader.maximumLineLength {
+          try refuseLongLine(line)
+          status = CLI.ExitCode.failure
+          continue
+        }
         if try !answer(String(decoding: line, as: UTF8.self), resolver) { status = CLI.ExitCode.failure }
       }
     } else {
@@ -57,15 +62,32 @@ struct Resolve {
       case .invalidNumber: console.diagnose("invalid number: \(error)")
       case .damagedDirectory: console.diagnose("cannot resolve \(oneLine(text)): \(error)")
       }
-      line =
-        options.json
-        ? JSON.render(.object([("input", .string(text)), ("error", .string(error.description))]))
-        : [oneLine(text), "error", oneLine(error.description), ""].joined(separator: "\t")
+      line = errorLine(text, error.description)
       resolved = false
     }
+    try write(line)
+    return resolved
+  }
+
+  /// The answer to an input that has no answer: `INPUT<TAB>error<TAB>MESSAGE<TAB>`, or its JSON.
+  private func errorLine(_ input: String, _ message: String) -> String {
+    options.json
+      ? JSON.render(.object([("input", .string(input)), ("error", .string(message))]))
+      : [oneLine(input), "error", oneLine(message), ""].joined(separator: "\t")
+  }
+
+  /// Answers a line longer than any caller string with one error, quoting its start only
+  /// (the reader has already dropped the rest of it).
+  private func refuseLongLine(_ line: [UInt8]) throws(CommandFailure) {
+    let message = "line longer than \(LineReader.maximumLineLength) bytes"
+    let start = String(String(decoding: line, as: UTF8.self).prefix(PhoneNumberError.quotedCharacters)) + "..."
+    console.diagnose("cannot resolve \(oneLine(start)): \(message)")
+    try write(errorLine(start, message))
+  }
+
+  private func write(_ line: String) throws(CommandFailure) {
     // When nobody reads the answers any more, stop, as a pipeline expects.
     do { try console.print(line) } catch { throw CommandFailure("cannot write: \(error.message)") }
-    return resolved
   }
 
   /// Reloads `directory` if its file was replaced, saying so once when the new file fails.

@@ -84,23 +84,9 @@ import CZlib
       // zlib counts in 32 bits: feed at most 1 GiB a call, and finish only with the last piece.
       let feed = min(input.count - consumed, 1 << 30)
       let flush = finish && consumed + feed == input.count ? Z_FINISH : Z_NO_FLUSH
-      var status: Int32 = Z_OK
-      var used = 0
-      var produced = 0
-      unsafe input.withUnsafeBytes { source in
-        unsafe chunk.withUnsafeMutableBytes { target in
-          unsafe stream.pointee.next_in = UnsafeMutablePointer(
-            mutating: source.baseAddress.map { unsafe $0.assumingMemoryBound(to: Bytef.self) + consumed })
-          unsafe stream.pointee.avail_in = uInt(feed)
-          unsafe stream.pointee.next_out = target.baseAddress?.assumingMemoryBound(to: Bytef.self)
-          unsafe stream.pointee.avail_out = uInt(target.count)
-          status = unsafe deflate(stream, flush)
-          used = feed - Int(unsafe stream.pointee.avail_in)
-          produced = target.count - Int(unsafe stream.pointee.avail_out)
-        }
+      let (status, used, produced) = unsafe zlibStep(stream, input: input, from: consumed, feed: feed, into: &chunk) {
+        unsafe deflate($0, flush)
       }
-      unsafe stream.pointee.next_in = nil
-      unsafe stream.pointee.next_out = nil
       // After a good init, deflate fails only on a stream used against its contract (a bug
       // here, never the bytes given): Z_BUF_ERROR just means it had nothing to do.
       precondition(status == Z_OK || status == Z_STREAM_END || status == Z_BUF_ERROR, "deflate: status \(status)")

@@ -48,56 +48,15 @@ public enum Gzip {
   ///   another member, or a result over `limit`.
   /// - Complexity: O(*n*) in the inflated size.
   public static func inflate(_ input: [UInt8], limit: Int = maximumInflatedBytes) throws(Failure) -> [UInt8] {
-    var stream = unsafe z_stream()
-    guard unsafe inflateInit2_(&stream, 15 + 16, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-      throw Failure("zlib could not start")
-    }
-    defer { _ = unsafe inflateEnd(&stream) }
+    let inflater = try GzipInflater(limit: limit)
+    inflater.supply(input)
     var output: [UInt8] = []
-    let chunkSize = 1 << 16
-    var chunk = [UInt8](repeating: 0, count: chunkSize)
-    var consumed = 0
     while true {
-      // Feed at most 1 GiB at a time: avail_in is a 32-bit count.
-      let feed = min(input.count - consumed, 1 << 30)
-      var status: Int32 = Z_OK
-      var produced = 0
-      unsafe input.withUnsafeBytes { source in
-        unsafe chunk.withUnsafeMutableBytes { target in
-          unsafe stream.next_in = UnsafeMutablePointer(
-            mutating: source.baseAddress.map { unsafe $0.assumingMemoryBound(to: Bytef.self) + consumed })
-          unsafe stream.avail_in = uInt(feed)
-          unsafe stream.next_out = target.baseAddress?.assumingMemoryBound(to: Bytef.self)
-          unsafe stream.avail_out = uInt(target.count)
-          status = unsafe CZlib.inflate(&stream, Z_NO_FLUSH)
-          produced = target.count - Int(unsafe stream.avail_out)
-        }
-      }
-      // What zlib took is the feed less what it left; both are within the input.
-      consumed += feed - Int(unsafe stream.avail_in)
-      // Subtraction form: `output.count <= limit` holds before every append.
-      guard produced <= limit - output.count else {
-        throw Failure("inflates to more than \(limit) bytes (the cap on inflated input)")
-      }
-      output.append(contentsOf: chunk[0..<produced])
-      switch status {
-      case Z_STREAM_END:
-        if consumed == input.count { return output }
-        // Another member may follow; anything else after the stream is an error, as gzip -d says.
-        guard input.count - consumed >= 2, input[consumed] == 0x1F, input[consumed + 1] == 0x8B else {
-          throw Failure("\(input.count - consumed) bytes after the end of the gzip stream")
-        }
-        guard unsafe inflateReset(&stream) == Z_OK else { throw Failure("zlib could not restart") }
-      case Z_OK:
-        continue
-      case Z_BUF_ERROR:
-        // No progress possible: the input ran out before the stream ended.
-        if produced == 0 { throw Failure("the gzip stream is cut short") }
-      default:
-        // zlib's own words name the damage ("incorrect data check" for a bad CRC-32).
-        let detail = unsafe stream.msg.map { unsafe String(cString: $0) } ?? "zlib status \(status)"
-        throw Failure("corrupt gzip stream (\(detail))")
-      }
+      let piece = try inflater.next()
+      if piece.isEmpty { break }
+      output += piece
     }
+    try inflater.finish()
+    return output
   }
 }

@@ -19,17 +19,19 @@ public enum BlockListParser {
   ///   - bytes: The whole input, UTF-8.
   ///   - file: The input's name for messages; `-` is shown as `<stdin>`.
   ///   - parser: How numbers are read.
+  ///   - atStart: Whether `bytes` begins the input; false for a later piece of an input read
+  ///     in pieces, where a byte order mark is data rather than skipped.
   ///   - body: Called once per number; an error it throws stops parsing and is rethrown.
   /// - Throws: ``ListingError`` at the first bad line, naming `file`, the line and the text.
   /// - Returns: The count of blank and comment lines skipped.
   /// - Complexity: O(*n*) in the input; allocates nothing per line unless it throws.
   @discardableResult
   public static func parse(
-    bytes: [UInt8], file: String, parser: PhoneNumberParser,
+    bytes: [UInt8], file: String, parser: PhoneNumberParser, atStart: Bool = true,
     each body: (ListingRecord) throws(ListingError) -> Void
   ) throws(ListingError) -> Int {
     var skipped = 0
-    var lines = TextLines(bytes)
+    var lines = TextLines(bytes, atStart: atStart)
     while let (range, line) = lines.next() {
       var first = range.lowerBound
       var last = range.upperBound

@@ -31,8 +31,17 @@ public struct CSVReader: Sendable {
   ///
   /// - Complexity: O(1); the input is shared, not copied.
   public init(_ input: [UInt8]) {
+    self.init(input, atStart: true)
+  }
+
+  /// Creates a reader over `input`, which begins the input when `atStart` is true (a leading
+  /// byte order mark is then skipped) and is a later piece of an input read in pieces when it
+  /// is false (a byte order mark is then data).
+  ///
+  /// - Complexity: O(1); the input is shared, not copied.
+  public init(_ input: [UInt8], atStart: Bool) {
     self.input = input
-    let hasBOM = input.count >= 3 && input[0] == 0xEF && input[1] == 0xBB && input[2] == 0xBF
+    let hasBOM = atStart && input.count >= 3 && input[0] == 0xEF && input[1] == 0xBB && input[2] == 0xBF
     self.position = hasBOM ? 3 : 0
   }
 

@@ -32,7 +32,8 @@ public enum IdentifyCSVParser {
     bytes: [UInt8], file: String, parser: PhoneNumberParser, format: TableFormat = .csv,
     each body: (ListingRecord) throws(ListingError) -> Void
   ) throws(ListingError) -> Int {
-    try read(bytes, file: file, parser: parser, format: format, general: body) { (entry, line) throws(ListingError) in
+    var state = TableReadState()
+    return try read(bytes, file: file, parser: parser, format: format, state: &state, general: body) { (entry, line) throws(ListingError) in
       let numbers = entry.number...entry.number
       try body(ListingRecord(kind: .identification, numbers: numbers, labelUTF8: bytes[entry.label], line: line))
     }
@@ -50,7 +51,23 @@ public enum IdentifyCSVParser {
     bytes: [UInt8], file: String, parser: PhoneNumberParser, format: TableFormat = .csv,
     _ body: (ListingEntry, Span<UInt8>) throws(ListingError) -> Void
   ) throws(ListingError) -> Int {
-    try read(bytes, file: file, parser: parser, format: format, general: { (record) throws(ListingError) in try record.lend(body) }) {
+    var state = TableReadState()
+    return try forEachEntry(bytes: bytes, file: file, parser: parser, format: format, state: &state, body)
+  }
+
+  /// Parses `bytes`, one piece of an input read in pieces that each end where a record does,
+  /// as ``forEachEntry(bytes:file:parser:format:_:)`` parses a whole input: `state` carries
+  /// the header from piece to piece. Line numbers count from the piece's first line.
+  ///
+  /// - Throws: ``ListingError`` at the first problem.
+  /// - Returns: The count of blank lines skipped.
+  /// - Complexity: O(*n*) in the piece.
+  @discardableResult
+  public static func forEachEntry(
+    bytes: [UInt8], file: String, parser: PhoneNumberParser, format: TableFormat, state: inout TableReadState,
+    _ body: (ListingEntry, Span<UInt8>) throws(ListingError) -> Void
+  ) throws(ListingError) -> Int {
+    try read(bytes, file: file, parser: parser, format: format, state: &state, general: { (record) throws(ListingError) in try record.lend(body) }) {
       (entry, line) throws(ListingError) in try entry.lend(from: bytes, line: line, to: body)
     }
   }
@@ -58,11 +75,11 @@ public enum IdentifyCSVParser {
   /// The loop both forms share: a plain line goes to `plain` with its line, any other record is
   /// read by the general reader into a record for `general`.
   private static func read(
-    _ bytes: [UInt8], file: String, parser: PhoneNumberParser, format: TableFormat,
+    _ bytes: [UInt8], file: String, parser: PhoneNumberParser, format: TableFormat, state: inout TableReadState,
     general: (ListingRecord) throws(ListingError) -> Void, plain: (PlainLine.Entry, Int) throws(ListingError) -> Void
   ) throws(ListingError) -> Int {
     try forEachRecord(
-      bytes, file: file, format: format, known: header, required: header, parser: parser,
+      bytes, file: file, format: format, known: header, required: header, parser: parser, state: &state,
       plainLine: { (start, line, columns) throws(ListingError) in
         guard columns == nil || columns == .identification,
           let entry = PlainLine.identification(bytes, at: start, parser: parser)

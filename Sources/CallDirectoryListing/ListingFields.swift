@@ -46,15 +46,22 @@ struct Columns: Equatable {
 @discardableResult
 func forEachRecord(
   _ bytes: [UInt8], file: String, format: TableFormat, known: [String], required: [String],
-  trailingLabelOptional: Bool = false, parser: PhoneNumberParser,
+  trailingLabelOptional: Bool = false, parser: PhoneNumberParser, state: inout TableReadState,
   plainLine: (_ start: Int, _ line: Int, _ columns: Columns?) throws(ListingError) -> Int? = { _, _, _ in nil },
   _ body: (CSVRecord, Columns?) throws(ListingError) -> Void
 ) throws(ListingError) -> Int {
   // Two optionals rather than an enum, so that `next()` mutates the reader in place.
-  var csv = format == .csv ? CSVReader(bytes) : nil
-  var tsv = format == .tsv ? TSVReader(bytes) : nil
-  var sawRecord = false
-  var columns: Columns?
+  var csv = format == .csv ? CSVReader(bytes, atStart: state.atStart) : nil
+  var tsv = format == .tsv ? TSVReader(bytes, atStart: state.atStart) : nil
+  state.atStart = false
+  var sawRecord: Bool {
+    get { state.sawRecord }
+    set { state.sawRecord = newValue }
+  }
+  var columns: Columns? {
+    get { state.columns }
+    set { state.columns = newValue }
+  }
   var blank = 0
   while true {
     if sawRecord, let start = csv?.position, let line = csv?.currentLine, let next = try plainLine(start, line, columns) {
@@ -81,6 +88,18 @@ func forEachRecord(
     }
     try body(record, columns)
   }
+}
+
+/// Where a table input read in pieces stands between pieces (each piece ending where a record
+/// does): whether the next piece begins the input, whether its first record (a header or not)
+/// was read, and the columns a header named. A fresh state reads a whole input.
+public struct TableReadState: Sendable {
+  var atStart = true
+  var sawRecord = false
+  var columns: Columns?
+
+  /// The state before the first piece.
+  public init() {}
 }
 
 /// The column names any table input may use.

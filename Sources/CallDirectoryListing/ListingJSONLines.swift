@@ -29,17 +29,19 @@ public enum ListingJSONLines {
   ///   - bytes: The whole input, UTF-8.
   ///   - file: The input's name for messages; `-` is shown as `<stdin>`.
   ///   - parser: How numbers are read; usually ``PhoneNumberParser/formatDomain``.
+  ///   - atStart: Whether `bytes` begins the input; false for a later piece of an input read
+  ///     in pieces, where a byte order mark is data rather than skipped.
   ///   - body: Called once per entry; an error it throws stops parsing and is rethrown.
   /// - Returns: The count of blank lines skipped.
   /// - Throws: ``ListingError`` at the first bad line, naming `file` and the line.
   /// - Complexity: O(*n*) in the input.
   @discardableResult
   public static func parse(
-    bytes: [UInt8], file: String, parser: PhoneNumberParser,
+    bytes: [UInt8], file: String, parser: PhoneNumberParser, atStart: Bool = true,
     each body: (ListingRecord) throws(ListingError) -> Void
   ) throws(ListingError) -> Int {
     var skipped = 0
-    var lines = TextLines(bytes)
+    var lines = TextLines(bytes, atStart: atStart)
     while let (range, line) = lines.next() {
       var scanner = ObjectScanner(bytes: bytes, position: range.lowerBound, end: range.upperBound)
       scanner.skipWhitespace()

@@ -40,7 +40,8 @@ public enum ListingParser {
     bytes: [UInt8], file: String, parser: PhoneNumberParser, format: TableFormat = .csv,
     each body: (ListingRecord) throws(ListingError) -> Void
   ) throws(ListingError) -> Int {
-    try read(bytes, file: file, parser: parser, format: format, general: body) { (entry, line) throws(ListingError) in
+    var state = TableReadState()
+    return try read(bytes, file: file, parser: parser, format: format, state: &state, general: body) { (entry, line) throws(ListingError) in
       let label = entry.kind == .identification ? bytes[entry.label] : nil
       try body(ListingRecord(kind: entry.kind, numbers: entry.number...entry.number, labelUTF8: label, line: line))
     }
@@ -59,7 +60,23 @@ public enum ListingParser {
     bytes: [UInt8], file: String, parser: PhoneNumberParser, format: TableFormat = .csv,
     _ body: (ListingEntry, Span<UInt8>) throws(ListingError) -> Void
   ) throws(ListingError) -> Int {
-    try read(bytes, file: file, parser: parser, format: format, general: { (record) throws(ListingError) in try record.lend(body) }) {
+    var state = TableReadState()
+    return try forEachEntry(bytes: bytes, file: file, parser: parser, format: format, state: &state, body)
+  }
+
+  /// Parses `bytes`, one piece of an input read in pieces that each end where a record does,
+  /// as ``forEachEntry(bytes:file:parser:format:_:)`` parses a whole input: `state` carries
+  /// the header from piece to piece. Line numbers count from the piece's first line.
+  ///
+  /// - Throws: ``ListingError`` at the first problem.
+  /// - Returns: The count of blank lines skipped.
+  /// - Complexity: O(*n*) in the piece.
+  @discardableResult
+  public static func forEachEntry(
+    bytes: [UInt8], file: String, parser: PhoneNumberParser, format: TableFormat, state: inout TableReadState,
+    _ body: (ListingEntry, Span<UInt8>) throws(ListingError) -> Void
+  ) throws(ListingError) -> Int {
+    try read(bytes, file: file, parser: parser, format: format, state: &state, general: { (record) throws(ListingError) in try record.lend(body) }) {
       (entry, line) throws(ListingError) in try entry.lend(from: bytes, line: line, to: body)
     }
   }
@@ -67,12 +84,12 @@ public enum ListingParser {
   /// The loop both forms share: a plain line goes to `plain` with its line, any other record is
   /// read by the general reader into a record for `general`.
   private static func read(
-    _ bytes: [UInt8], file: String, parser: PhoneNumberParser, format: TableFormat,
+    _ bytes: [UInt8], file: String, parser: PhoneNumberParser, format: TableFormat, state: inout TableReadState,
     general: (ListingRecord) throws(ListingError) -> Void, plain: (PlainLine.Entry, Int) throws(ListingError) -> Void
   ) throws(ListingError) -> Int {
     try forEachRecord(
       bytes, file: file, format: format, known: header, required: ["kind", "number"],
-      trailingLabelOptional: true, parser: parser,
+      trailingLabelOptional: true, parser: parser, state: &state,
       plainLine: { (start, line, columns) throws(ListingError) in
         // Positional fields, or a header that names them in their own order.
         guard columns == nil || columns == .listing, let entry = PlainLine.listing(bytes, at: start, parser: parser) else {

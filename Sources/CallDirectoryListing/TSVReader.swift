@@ -26,8 +26,17 @@ public struct TSVReader: Sendable {
   ///
   /// - Complexity: O(1); the input is shared, not copied.
   public init(_ input: [UInt8]) {
+    self.init(input, atStart: true)
+  }
+
+  /// Creates a reader over `input`, which begins the input when `atStart` is true (a leading
+  /// byte order mark is then skipped) and is a later piece of an input read in pieces when it
+  /// is false (a byte order mark is then data).
+  ///
+  /// - Complexity: O(1); the input is shared, not copied.
+  public init(_ input: [UInt8], atStart: Bool) {
     self.input = input
-    lines = TextLines(input)
+    lines = TextLines(input, atStart: atStart)
   }
 
   /// Reads the next record, or returns `nil` at the end of the input.

@@ -8,9 +8,11 @@ struct TextLines {
   private var start: Int
   private var number = 1
 
-  init(_ bytes: [UInt8]) {
+  /// Lines of `bytes`; with `atStart` false (a later piece of an input read in pieces) a byte
+  /// order mark is not skipped, since it is not at the input's start.
+  init(_ bytes: [UInt8], atStart: Bool = true) {
     self.bytes = bytes
-    let hasBOM = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
+    let hasBOM = atStart && bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
     start = hasBOM ? 3 : 0
   }
 

@@ -173,11 +173,13 @@ public enum AtomicFile {
     init(_ target: String) {
       path = target
       var info = stat()
-      if unsafe lstat(target, &info) == 0, info.st_mode & 0o170000 == 0o120000,
-        let resolved = unsafe realpath(target, nil)
-      {
-        path = unsafe String(cString: resolved)
-        unsafe free(resolved)
+      if unsafe lstat(target, &info) == 0, info.st_mode & 0o170000 == 0o120000 {
+        if let resolved = unsafe realpath(target, nil) {
+          path = unsafe String(cString: resolved)
+          unsafe free(resolved)
+        } else {
+          path = Self.danglingTarget(of: target)
+        }
       }
       guard unsafe stat(path, &info) == 0 else { return }
       switch info.st_mode & 0o170000 {
@@ -188,7 +190,32 @@ public enum AtomicFile {
       }
     }
   }
+}
 
+extension AtomicFile.Existing {
+  /// The missing file a dangling symbolic link names, through any chain of links (each
+  /// relative target taken from its link's directory): the file a write creates, as it would
+  /// replace the file of a live link, instead of replacing the link. A chain longer than 40
+  /// links (a loop) gives `link` itself.
+  static func danglingTarget(of link: String) -> String {
+    var path = link
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    for _ in 0..<40 {
+      var info = stat()
+      guard unsafe lstat(path, &info) == 0, info.st_mode & 0o170000 == 0o120000 else { return path }
+      let count = unsafe buffer.withUnsafeMutableBufferPointer { pointer -> Int in
+        guard let base = pointer.baseAddress else { return -1 }
+        return unsafe readlink(path, base, pointer.count - 1)
+      }
+      guard count > 0 else { return link }
+      let destination = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      path = destination.hasPrefix("/") ? destination : AtomicFile.split(path).0 + "/" + destination
+    }
+    return link
+  }
+}
+
+extension AtomicFile {
   /// The directory (`.` when none) and the file name of `path`.
   static func split(_ path: String) -> (String, String) {
     guard let slash = path.lastIndex(of: "/") else { return (".", path) }

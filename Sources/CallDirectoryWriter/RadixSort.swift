@@ -34,6 +34,9 @@ enum RadixSort {
       }
     }
     var source = values
+    // `source` must own the values alone: a second reference would make the first write
+    // into it, after the swap below, copy the whole array, a third buffer at the peak.
+    values = []
     var target = [Int64](repeating: 0, count: count)
     var starts = [Int](repeating: 0, count: 256)
     for byte in 0..<8 {

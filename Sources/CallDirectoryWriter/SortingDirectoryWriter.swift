@@ -128,13 +128,21 @@ public struct SortingDirectoryWriter {
     signingWith key: SigningKey? = nil, into sink: ([UInt8]) throws(WriterError) -> Void
   ) throws(WriterError) -> CanonicalStatistics {
     var writer = try DirectoryStreamWriter(options: options, allLabels: labels, temporaryDirectory: temporaryDirectory)
-    var numbers = blocking.merged()
+    var numbers = Self.takeAll(&blocking, directory: temporaryDirectory).merged()
     try writer.add(blocking: &numbers, ranges: DirectoryBuilder.sorted(blockingRanges))
-    var entries = identification.merged()
+    var entries = Self.takeAll(&identification, directory: temporaryDirectory).merged()
     try writer.add(identification: &entries, ranges: DirectoryBuilder.sorted(identificationRanges))
     let statistics = writer.statistics
     try writer.finish(signingWith: key, into: sink)
     return statistics
+  }
+
+  /// The sorter's records, moved out of it: the sorter left behind is empty, so that sorting
+  /// what is in memory does not copy it (two owners of one array would).
+  private static func takeAll<Record>(_ sorter: inout ExternalSorter<Record>, directory: String) -> ExternalSorter<Record> {
+    var taken = ExternalSorter<Record>(limit: sorter.limit, directory: directory)
+    swap(&taken, &sorter)
+    return taken
   }
 
   /// Merges the runs and writes the file to `path` atomically, signed by `key` when given.

@@ -1,0 +1,85 @@
+import CallDirectory
+import CallDirectoryCLI
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Outputs that must not destroy what they touch: an output that is the input, a symbolic link
+/// whose file does not exist yet, and writes that fail for want of room.
+@Suite struct CLIFileSafetyTests {
+  @Test func unpackRefusesToReplaceItsInput() throws {
+    let scratch = try ScratchDirectory()
+    let block = try scratch.write("block.txt", "+12025550100\n")
+    let list = scratch.path("list.calldir")
+    #expect(calldir("pack", "--block", block, "-o", list).status == 0)
+    let before = try Data(contentsOf: URL(fileURLWithPath: list))
+    #expect(unsafe symlink(list, scratch.path("alias.csv")) == 0)
+    #expect(unsafe link(list, scratch.path("hard.csv")) == 0)
+    for output in [list, scratch.url.path + "/./list.calldir", scratch.path("alias.csv"), scratch.path("hard.csv")] {
+      let result = calldir("unpack", list, "-o", output)
+      #expect(result.status == 1)
+      #expect(result.error.contains("\(output): is the input \(list)"), "\(result.error)")
+    }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: list)) == before)
+    let listing = calldir("unpack", list, "-o", scratch.path("list.csv"))
+    #expect(listing.status == 0, "\(listing.error)")
+  }
+
+  /// A dangling link is followed, as a live one is: the file is created where it points
+  /// (through a chain, each relative target read from its link's directory) and the link stays.
+  @Test func aDanglingLinkAsOutputIsFollowed() throws {
+    let scratch = try ScratchDirectory()
+    try FileManager.default.createDirectory(atPath: scratch.path("sub"), withIntermediateDirectories: false)
+    let block = try scratch.write("block.txt", "+12025550100\n")
+    #expect(unsafe symlink("sub/middle", scratch.path("out.calldir")) == 0)
+    #expect(unsafe symlink("real.calldir", scratch.path("sub/middle")) == 0)
+    let packed = calldir("pack", "--block", block, "-o", scratch.path("out.calldir"))
+    #expect(packed.status == 0, "\(packed.error)")
+    let kind = try FileManager.default.attributesOfItem(atPath: scratch.path("out.calldir"))[.type] as? FileAttributeType
+    #expect(kind == .typeSymbolicLink)
+    #expect(calldir("lookup", scratch.path("sub/real.calldir"), "+12025550100").output.contains("blocked"))
+  }
+
+  /// Runs the `calldir` executable with its file size limit at `blocks` (so that a write past it
+  /// fails as on a full disk, with `EFBIG`), returning its status and standard error.
+  static func runLimited(_ arguments: [String], blocks: Int) throws -> (status: Int32, error: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    // SIGXFSZ is ignored, so the write fails instead of the process dying; `exec` keeps both.
+    process.arguments = ["-c", "trap '' XFSZ; ulimit -f \(blocks); exec \"$0\" \"$@\"", CalldirExecutable.path] + arguments
+    let errors = Pipe()
+    process.standardError = errors
+    process.standardOutput = FileHandle.nullDevice
+    try process.run()
+    let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return (process.terminationStatus, text)
+  }
+
+  @Test func keygenThatCannotWriteLeavesNoKeyBehind() throws {
+    let scratch = try ScratchDirectory()
+    let name = scratch.path("k")
+    let failed = try Self.runLimited(["keygen", "-o", name], blocks: 0)
+    #expect(failed.status == 1)
+    #expect(failed.error.contains("\(name).key: cannot write"), "\(failed.error)")
+    #expect(try scratch.names().isEmpty)
+    #expect(calldir("keygen", "-o", name).status == 0)
+  }
+
+  /// Sorted runs spilled beside the output fail to be written: the output is blamed, not the
+  /// line being read.
+  @Test func aSpillThatCannotBeWrittenNamesTheOutput() throws {
+    let scratch = try ScratchDirectory()
+    let numbers = (0..<200_000).map { "+1202\(5_000_000 + $0 * 7)" }.joined(separator: "\n")
+    let block = try scratch.write("block.txt", numbers)
+    let output = scratch.path("out.calldir")
+    let failed = try Self.runLimited(["pack", "-q", "--memory", "1", "--block", block, "-o", output], blocks: 64)
+    #expect(failed.status == 1)
+    #expect(failed.error.contains("\(output): cannot write: File too large (spilling sorted runs to \(scratch.url.path))"), "\(failed.error)")
+    #expect(!failed.error.contains("block.txt:"), "\(failed.error)")
+    #expect(try scratch.names() == ["block.txt"])
+  }
+}
