@@ -15,7 +15,7 @@ struct Unpack {
   let console: Console
 
   func run() throws(CommandFailure) -> Int32 {
-    try Inputs.refuseReplacingInput(file, with: output)
+    try Inputs.refuseReplacing([file], with: output, command: "unpack")
     let reader = try Inputs.openDirectory(file, console: console)
     let progress = ProgressLine(
       console: console, label: "unpack", total: reader.blockingCount + reader.identificationCount + reader.blockingRangeCount + reader.identificationRangeCount,
