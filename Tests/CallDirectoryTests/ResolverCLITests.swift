@@ -25,6 +25,28 @@ import Testing
     }
   }
 
+  /// Runs `calldir` in-process with standard input handed out a line at a time from `lines`,
+  /// calling `before(n)` before line `n` is: for a long-running command whose files change
+  /// between lines.
+  static func lineByLine(
+    _ arguments: [String], lines: [String], before: @escaping (Int) -> Void
+  ) -> (status: Int32, output: String, errors: String) {
+    var next = 0
+    var output: [UInt8] = []
+    var errors = ""
+    let console = Console(
+      readInput: { () throws(SystemError) in [] },
+      readLine: { () throws(SystemError) -> [UInt8]? in
+        defer { next += 1 }
+        before(next)
+        return next < lines.count ? Array(lines[next].utf8) : nil
+      },
+      writeOutput: { (bytes) throws(SystemError) in output.append(contentsOf: bytes) },
+      writeError: { errors += $0 })
+    let status = CLI.main(arguments, console: console)
+    return (status, String(decoding: output, as: UTF8.self), errors)
+  }
+
   @Test func plainOutput() throws {
     let stack = try Stack()
     let result = calldir(
@@ -103,27 +125,17 @@ import Testing
   @Test func longRunningReloadsReplacedFiles() throws {
     let stack = try Stack()
     let lines = ["+12025550100", "+12025550100", "+12025550100", "+12025550100", "+12025550100"]
-    var next = 0
-    var output: [UInt8] = []
-    var errors = ""
-    let console = Console(
-      readInput: { () throws(SystemError) in [] },
-      readLine: { () throws(SystemError) -> [UInt8]? in
-        defer { next += 1 }
-        switch next {
-        case 1: try? ResolverFixtures.write(stack.spam, identification: [(12_025_550_100, "Pizza Place")])
-        case 2: try? Data("garbage".utf8).write(to: URL(fileURLWithPath: stack.spam), options: .atomic)
-        case 4: try? ResolverFixtures.write(stack.spam, blocking: [12_025_550_100])
-        default: break
-        }
-        return next < lines.count ? Array(lines[next].utf8) : nil
-      },
-      writeOutput: { (bytes) throws(SystemError) in output.append(contentsOf: bytes) },
-      writeError: { errors += $0 })
-    let status = CLI.main(["resolve", stack.spam], console: console)
+    let (status, output, errors) = Self.lineByLine(["resolve", stack.spam], lines: lines) { line in
+      switch line {
+      case 1: try? ResolverFixtures.write(stack.spam, identification: [(12_025_550_100, "Pizza Place")])
+      case 2: try? Data("garbage".utf8).write(to: URL(fileURLWithPath: stack.spam), options: .atomic)
+      case 4: try? ResolverFixtures.write(stack.spam, blocking: [12_025_550_100])
+      default: break
+      }
+    }
     #expect(status == 0, "\(errors)")
     #expect(
-      String(decoding: output, as: UTF8.self).split(separator: "\n") == [
+      output.split(separator: "\n") == [
         "+12025550100\tblock\tSpam Risk\t\(stack.spam)",
         "+12025550100\tidentify\tPizza Place\t\(stack.spam)",
         "+12025550100\tidentify\tPizza Place\t\(stack.spam)",  // the garbage is not served
@@ -159,29 +171,21 @@ import Testing
 
     // Long-running: an unsigned, then an older, then a damaged replacement are refused and
     // reported; a newer signed one is served.
-    var next = 0
-    var output: [UInt8] = []
-    var errors = ""
-    let console = Console(
-      readInput: { () throws(SystemError) in [] },
-      readLine: { () throws(SystemError) -> [UInt8]? in
-        defer { next += 1 }
-        switch next {
-        case 1: try? publish(9, signed: false)
-        case 2: try? publish(4, signed: true)
-        case 3:
-          var damaged = try! ResolverDamageTests.list(8, signedBy: key)
-          damaged[damaged.count / 2] ^= 0x08
-          try? ResolverDamageTests.publish(damaged, at: path)
-        case 4: try? publish(8, signed: true)
-        default: break
-        }
-        return next < 5 ? Array(number.utf8) : nil
-      },
-      writeOutput: { (bytes) throws(SystemError) in output.append(contentsOf: bytes) },
-      writeError: { errors += $0 })
-    #expect(CLI.main(["resolve", "--trust", keyPath, path], console: console) == 0, "\(errors)")
-    let labels = String(decoding: output, as: UTF8.self).split(separator: "\n").map { $0.split(separator: "\t")[2] }
+    let (status, output, errors) = Self.lineByLine(["resolve", "--trust", keyPath, path], lines: Array(repeating: number, count: 5)) {
+      line in
+      switch line {
+      case 1: try? publish(9, signed: false)
+      case 2: try? publish(4, signed: true)
+      case 3:
+        var damaged = try! ResolverDamageTests.list(8, signedBy: key)
+        damaged[damaged.count / 2] ^= 0x08
+        try? ResolverDamageTests.publish(damaged, at: path)
+      case 4: try? publish(8, signed: true)
+      default: break
+      }
+    }
+    #expect(status == 0, "\(errors)")
+    let labels = output.split(separator: "\n").map { $0.split(separator: "\t")[2] }
     #expect(labels == ["v5", "v5", "v5", "v5", "v8"])
     #expect(errors.split(separator: "\n").filter { $0.contains("cannot reload") }.count == 3, "\(errors)")
   }

@@ -17,15 +17,8 @@ import Testing
 
   /// The same for a file with both range sections.
   @Test func everySingleByteChangeOfARangedFileIsReported() throws {
-    var builder = DirectoryBuilder()
-    try builder.block(33_899_000_000...33_899_999_999)
-    try builder.block(12_025_550_100)
-    try builder.block(44_870_000_000...44_870_009_999)
-    try builder.identify(33_140_000_000...33_140_000_999, label: "Mairie")
-    try builder.identify(33_150_000_000...33_150_000_099, label: "Banque")
-    try builder.identify(12_025_550_123, label: "Acme")
-    let bytes = try builder.encoded()
-    let probes: [Int64] = [33_899_000_000, 33_899_999_999, 33_900_000_000, 44_870_000_005, 33_140_000_500, 12_025_550_123]
+    let shape = try LookupDamageTests.ranges()
+    let (bytes, probes) = (shape.bytes, shape.probes)
     var missed: [Int] = []
     for offset in bytes.indices {
       for mask: UInt8 in [0x01, 0x80] {

@@ -15,12 +15,7 @@ enum FuzzChangeset {
   /// each alone), hands out what it hands out, or a first part of it and then an error: never
   /// another run.
   static func differential(_ bytes: [UInt8], truth: [Stream]) {
-    let bits = bytes.count * 8
-    let start = Int(CRC32.checksum(bytes) % UInt32(truncatingIfNeeded: max(bits, 1)))
-    for step in 0..<8 {
-      let bit = (start + step * (bits / 8 + 1)) % bits
-      var damaged = bytes
-      damaged[bit / 8] ^= 1 << UInt8(bit % 8)
+    for (bit, damaged) in oneBitChanges(bytes) {
       guard let changes = try? ChangesetReader(bytes: damaged) else { continue }
       for (got, expected) in zip(transcript(changes), truth) {
         let prefix = got.runs.count <= expected.runs.count && Array(expected.runs.prefix(got.runs.count)) == got.runs

@@ -36,3 +36,17 @@ struct EnoughEntries: Error {}
 
 /// The most entries a harness takes from one stream.
 let entriesPerStream = 20_000
+
+/// Copies of `bytes` with one bit changed each, for the differential oracles: eight bits spread
+/// over the input from a place it picks (its CRC), so that a corpus reaches every part of a file.
+func oneBitChanges(_ bytes: [UInt8]) -> [(bit: Int, bytes: [UInt8])] {
+  let bits = bytes.count * 8
+  guard bits > 0 else { return [] }
+  let start = Int(CRC32.checksum(bytes) % UInt32(truncatingIfNeeded: bits))
+  return (0..<8).map { step in
+    let bit = (start + step * (bits / 8 + 1)) % bits
+    var damaged = bytes
+    damaged[bit / 8] ^= 1 << UInt8(bit % 8)
+    return (bit, damaged)
+  }
+}

@@ -61,12 +61,7 @@ enum FuzzReader {
   static func differential(_ bytes: [UInt8], probes: [Int64]) {
     guard let original = try? CallDirectoryReader(bytes: bytes) else { return }
     let truth = probes.map { try? original.lookup($0) }
-    let bits = bytes.count * 8
-    let start = Int(CRC32.checksum(bytes) % UInt32(truncatingIfNeeded: max(bits, 1)))
-    for step in 0..<8 {
-      let bit = (start + step * (bits / 8 + 1)) % bits
-      var damaged = bytes
-      damaged[bit / 8] ^= 1 << UInt8(bit % 8)
+    for (bit, damaged) in oneBitChanges(bytes) {
       guard let reader = try? CallDirectoryReader(bytes: damaged) else { continue }
       for (number, expected) in zip(probes, truth) {
         guard let answer = try? reader.lookup(number) else { continue }
