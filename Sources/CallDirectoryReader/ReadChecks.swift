@@ -64,8 +64,8 @@ import Synchronization
   /// Whether entry block `block` of `kind` has passed its check (or the whole file has).
   @inlinable
   package func hasPassed(_ kind: EntryKind, block: Int) -> Bool {
-    // The block's own bit first: set for every block a warm lookup lands on. (No conditional
-    // expression picks the set: it would copy a reference, and cost a retain and a release.)
+    // The block's own bit first: set for every block a warm lookup lands on. Each set is a
+    // noncopyable value read in place: no reference is copied, so no count is taken.
     let passed = kind == .blocking ? blockingBlocks.contains(block) : identificationBlocks.contains(block)
     return passed || havePassed(Part.wholeFile.bit)
   }
