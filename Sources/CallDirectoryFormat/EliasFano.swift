@@ -71,8 +71,9 @@ public enum EliasFano {
 /// A view of one block's Elias-Fano parts, for searching and decoding.
 ///
 /// Every read is safe whatever the bytes hold: positions past the parts read as zero bits, and
-/// every loop is bounded by the parts' sizes, so a damaged block gives wrong answers (which the
-/// checksums and the verifier catch) but never a trap, a read outside the block or a hang.
+/// every loop is bounded by the parts' sizes, so a damaged block could give wrong answers but
+/// never a trap, a read outside the block or a hang; readers check the block's CRC before they
+/// answer from it (`Spec/FORMAT.md` section 14).
 public struct EliasFanoView: Sendable {
   /// The number of offsets (`m - 1`).
   public let count: Int

@@ -2,8 +2,9 @@
 /// identification ranges (`Spec/FORMAT.md`, "Range sections").
 ///
 /// Records have a fixed size, so a lookup binary-searches them in place. Parsing checks only the
-/// section's size (O(1)); record values are checked by the verifier, and a damaged table gives
-/// wrong answers, never a trap.
+/// section's size (O(1)); record values are checked by the verifier, and by a reader with the
+/// section's CRC before its first lookup (`Spec/FORMAT.md` section 14). Unchecked, a damaged
+/// table could give wrong answers, never a trap.
 public struct RangeTable: Sendable {
   /// The number of ranges.
   public let count: Int
