@@ -39,8 +39,10 @@ public struct SystemError: Error, Sendable, Equatable, CustomStringConvertible {
 
 /// The calling thread's `errno`.
 func currentErrno() -> Int32 {
-  #if canImport(Glibc) || canImport(Musl)
+  #if canImport(Glibc)
     return Glibc.errno
+  #elseif canImport(Musl)
+    return Musl.errno
   #else
     return Darwin.errno
   #endif
