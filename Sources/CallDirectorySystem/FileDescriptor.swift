@@ -63,27 +63,35 @@ public struct FileDescriptor: Sendable {
     _ = try FileDescriptor.retrying("fchmod", path) { fchmod(rawValue, mode) }
   }
 
+  /// What one `fstat` says of the file: its type bits, size and identity.
+  public struct Status: Sendable, Equatable {
+    /// The type bits (`st_mode & S_IFMT`): `0o100000` for a regular file, `0o040000` for a directory.
+    public var typeBits: mode_t
+    /// The size in bytes.
+    public var size: Int
+    /// The device and inode numbers, which change when the path is replaced by a rename.
+    public var identity: FileIdentity
+  }
+
+  /// The file's type, size and identity, from one `fstat`.
+  /// - Throws: `SystemError` from `fstat`.
+  public func status() throws(SystemError) -> Status {
+    var info = stat()
+    _ = try FileDescriptor.retrying("fstat", path) { unsafe fstat(rawValue, &info) }
+    return Status(
+      typeBits: info.st_mode & 0o170000, size: Int(info.st_size),
+      identity: FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)))
+  }
+
   /// The file's type bits (`st_mode & S_IFMT`), from `fstat`: `0o100000` for a regular file,
   /// `0o040000` for a directory.
-  public func typeBits() throws(SystemError) -> mode_t {
-    var info = stat()
-    _ = try FileDescriptor.retrying("fstat", path) { unsafe fstat(rawValue, &info) }
-    return info.st_mode & 0o170000
-  }
+  public func typeBits() throws(SystemError) -> mode_t { try status().typeBits }
 
   /// The file's size in bytes, from `fstat`.
-  public func size() throws(SystemError) -> Int {
-    var info = stat()
-    _ = try FileDescriptor.retrying("fstat", path) { unsafe fstat(rawValue, &info) }
-    return Int(info.st_size)
-  }
+  public func size() throws(SystemError) -> Int { try status().size }
 
   /// The file's device and inode numbers, which change when the path is replaced by a rename.
-  public func identity() throws(SystemError) -> FileIdentity {
-    var info = stat()
-    _ = try FileDescriptor.retrying("fstat", path) { unsafe fstat(rawValue, &info) }
-    return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
-  }
+  public func identity() throws(SystemError) -> FileIdentity { try status().identity }
 
   /// Writes all of `bytes`, looping over short writes.
   public func writeAll(_ bytes: UnsafeRawBufferPointer) throws(SystemError) {

@@ -33,13 +33,13 @@
     // would wait for a writer) is refused like a directory or a device, not waited on.
     let file = try FileDescriptor.openForReading(path, nonBlocking: true)
     defer { try? file.close() }
-    switch try file.typeBits() {
+    let status = try file.status()  // one fstat for the type, the size and the identity
+    switch status.typeBits {
     case 0o100000: break
     case 0o040000: throw SystemError(operation: "open", path: path, errno: EISDIR)
     default: throw SystemError(operation: "map (not a regular file)", path: path, errno: ENODEV)
     }
-    let size = try file.size()
-    let identity = try file.identity()
+    let (size, identity) = (status.size, status.identity)
     guard size > 0 else { return unsafe (UnsafeRawBufferPointer(start: nil, count: 0), identity) }
     guard let address = unsafe mmap(nil, size, PROT_READ, MAP_SHARED, file.rawValue, 0), unsafe address != MAP_FAILED else {
       throw SystemError.current("mmap", path: path)
