@@ -1,4 +1,4 @@
-/// Fixed-width bit fields, packed least-significant bit first (`Spec/FORMAT.md`, "Bit packing").
+/// Fixed-width bit fields, packed least-significant bit first (`Spec/FORMAT.md`, "Conventions").
 ///
 /// Field `i` of width `w` occupies bits `i*w ..< (i+1)*w` of the region, where bit `k` is bit
 /// `k % 8` of byte `k / 8`. Widths are at most 64 bits.

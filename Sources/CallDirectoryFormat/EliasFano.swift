@@ -1,5 +1,5 @@
 /// The number codec of entry blocks: Elias-Fano coding of offsets from the block's first number
-/// (`Spec/FORMAT.md`, "Entry payload").
+/// (`Spec/FORMAT.md`, "The number code (Elias-Fano)").
 ///
 /// A block of `m` ascending numbers `n0 < n1 < ... < n(m-1)` stores `n0` in the index and the
 /// `m - 1` offsets `x(j) = n(j) - n0` (strictly ascending, all >= 1) here. Each offset is split into

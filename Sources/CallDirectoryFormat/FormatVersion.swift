@@ -67,7 +67,7 @@ public enum Layout {
   public static let identificationRangeSize = 24
 }
 
-/// How a block's payload is stored (`Spec/FORMAT.md`, "Block codecs").
+/// How a block's payload is stored (`Spec/FORMAT.md`, "Blocks").
 public enum BlockCodec: UInt8, Sendable {
   /// The payload bytes follow the header as they are.
   case raw = 0
