@@ -62,14 +62,29 @@ import Testing
   func aStrideOutOfRangeIsRefusedAtOpen(stride: UInt32) throws {
     var file = try CraftedFile(try Self.file())
     file.patch(.blockingTop, at: 0, uint32: stride)
-    #expect(throws: FormatError.self) { try CallDirectoryReader(bytes: file.bytes) }
+    #expect {
+      try CallDirectoryReader(bytes: file.bytes)
+    } throws: { error in
+      guard let error = error as? FormatError, case .invalidField("top index stride", UInt64(stride)) = error.kind else { return false }
+      return error.section == "BTOP" && error.offset == file.offset(of: .blockingTop)
+    }
   }
 
   @Test func aTopOfTheWrongLengthIsRefusedAtOpen() throws {
     var file = try CraftedFile(try Self.file())
+    /// The top index's sample count does not match its records, at the section's start.
+    func refusedForItsLength() -> Bool {
+      do {
+        _ = try CallDirectoryReader(bytes: file.bytes)
+        return false
+      } catch {
+        guard case .malformedIndex(let reason) = error.kind else { return false }
+        return reason.hasPrefix("a top index over") && error.section == "BTOP" && error.offset == file.offset(of: .blockingTop)
+      }
+    }
     file[.blockingTop] = Array(file[.blockingTop].dropLast(8))
-    #expect(throws: FormatError.self) { try CallDirectoryReader(bytes: file.bytes) }
+    #expect(refusedForItsLength())
     file[.blockingTop] = file[.blockingTop] + [UInt8](repeating: 0, count: 16)
-    #expect(throws: FormatError.self) { try CallDirectoryReader(bytes: file.bytes) }
+    #expect(refusedForItsLength())
   }
 }
