@@ -86,12 +86,7 @@ import Testing
     #expect(!kinds.contains { $0.isSectionChecksumMismatch })
     let reader = try CallDirectoryReader(bytes: bytes)
     #expect(Self.isInflationPastItsCap { try reader.isBlocked(VerifierSamples.blocking[0]) })
-    #expect {
-      try reader.forEachBlocking { _ in }
-    } throws: { error in
-      guard case .format(let error)? = error as? StreamError<Never>, case .inflateFailed(0, _) = error.kind else { return false }
-      return error.section == "BDAT"
-    }
+    #expect(Self.isInflationPastItsCap { try reader.forEachBlocking { _ in } })
     exerciseReader(bytes, probes: VerifierSamples.probes)
   }
 
@@ -112,13 +107,8 @@ import Testing
   /// Whether `read` throws the error of a block 0 whose stream inflates past its declared
   /// payload (the zip bomb stopped at its cap).
   static func isInflationPastItsCap(_ read: () throws -> some Any) -> Bool {
-    do {
-      _ = try read()
-      return false
-    } catch {
-      guard let error = error as? FormatError, case .inflateFailed(0, let reason) = error.kind else { return false }
-      return reason.contains("more than")
-    }
+    guard case .inflateFailed(0, let reason)? = formatError(read)?.kind else { return false }
+    return reason.contains("more than")
   }
 
   @Test(arguments: [Int.max, Layout.maximumEntryPayload + 1, 1 << 32 + 1])

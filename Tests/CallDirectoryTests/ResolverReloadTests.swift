@@ -166,13 +166,8 @@ import Testing
   /// The `errno` of the system error `open` throws, or `nil` when it throws another error or
   /// none.
   static func systemErrno(_ open: () throws -> some Any) -> Int32? {
-    do {
-      _ = try open()
-      return nil
-    } catch {
-      guard let error = error as? FormatError, case .system(_, _, let errno, _) = error.kind else { return nil }
-      return errno
-    }
+    guard case .system(_, _, let errno, _)? = formatError(open)?.kind else { return nil }
+    return errno
   }
 
   /// Many threads resolve while another replaces a directory's file, by atomic rename, again and

@@ -1,5 +1,21 @@
 import CallDirectory
 
+/// The format error `body` throws, directly or as a stream's; `nil` when it throws another error
+/// or none: for tests that name the error they expect.
+func formatError(_ body: () throws -> some Any) -> FormatError? {
+  do {
+    _ = try body()
+    return nil
+  } catch let error as FormatError {
+    return error
+  } catch let error as StreamError<Never> {
+    if case .format(let error) = error { return error }
+    return nil
+  } catch {
+    return nil
+  }
+}
+
 /// SplitMix64: a small seeded generator, so every random test prints its seed and can be replayed.
 struct SeededGenerator: RandomNumberGenerator {
   private var state: UInt64
