@@ -64,7 +64,12 @@ import Testing
       for flip in [0x01, 0x80] as [UInt8] {
         var damaged = signed
         damaged[offset] ^= flip
-        #expect(throws: ChangesetError.self, "byte \(offset) xor \(flip)") { try ChangesetReader(bytes: damaged) }
+        #expect {
+          try ChangesetReader(bytes: damaged)
+        } throws: { error in
+          guard case .format(let error)? = (error as? ChangesetError)?.kind, case .sectionChecksumMismatch = error.kind else { return false }
+          return error.section == "signature" && error.offset == signed.count - 4
+        }
       }
     }
   }
