@@ -43,7 +43,8 @@ import Testing
       #expect(recent[slot] == (try reader.label(id: id)), "seed \(seed), id \(id)")
     }
     #expect(recent.isWhole == (budget > 2_000))
-    #expect(throws: FormatError.self) { try withExtendedLifetime(reader) { try recent.slot(for: UInt32(reader.labelCount), from: cache) } }
+    let beyond = formatError { try withExtendedLifetime(reader) { try recent.slot(for: UInt32(reader.labelCount), from: cache) } }
+    #expect(beyond?.kind == .labelIdOutOfRange(id: UInt32(reader.labelCount), labelCount: reader.labelCount), "\(String(describing: beyond))")
   }
 
   /// A stream loads the whole label table before its first entry and then reads it in place;

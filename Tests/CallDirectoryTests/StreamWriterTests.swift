@@ -217,14 +217,20 @@ struct StreamWriterTests {
       var options = DirectoryBuilder.Options()
       options.entriesPerBlock = entries
       options.labelBlockTarget = target
-      #expect(throws: WriterError.self) { try options.check() }
-      #expect(throws: WriterError.self) { _ = try DirectoryStreamWriter(options: options) }
-      #expect(throws: WriterError.self) {
+      // Every writer refuses the options with the error their own check gives.
+      var found: WriterError?
+      do throws(WriterError) { try options.check() } catch { found = error }
+      guard let refusal = found, case .invalidOption = refusal else {
+        Issue.record("entries \(entries), target \(target): \(String(describing: found))")
+        continue
+      }
+      #expect(throws: refusal) { _ = try DirectoryStreamWriter(options: options) }
+      #expect(throws: refusal) {
         _ = try SortingDirectoryWriter(options: options, temporaryDirectory: NSTemporaryDirectory())
       }
       var builder = DirectoryBuilder(options: options)
       try builder.identify(12_025_550_100, label: "Acme")
-      #expect(throws: WriterError.self) { _ = try builder.encoded() }
+      #expect(throws: refusal) { _ = try builder.encoded() }
     }
   }
 

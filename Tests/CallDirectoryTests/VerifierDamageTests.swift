@@ -51,7 +51,7 @@ import Testing
       return
     }
     #expect(declared + 1 == UInt64(actual))
-    #expect(throws: FormatError.self) { try CallDirectoryReader(bytes: bytes) }
+    #expect(formatError { try CallDirectoryReader(bytes: bytes) } == problems.first?.error)
   }
 
   @Test func damageInTwoBlocksOfOneKindGivesTwoPlacedProblems() throws {
