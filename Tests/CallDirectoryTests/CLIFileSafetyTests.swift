@@ -70,8 +70,11 @@ import Testing
   }
 
   /// Sorted runs spilled beside the output fail to be written: the output is blamed, not the
-  /// line being read.
-  @Test func aSpillThatCannotBeWrittenNamesTheOutput() throws {
+  /// line being read. Not under ThreadSanitizer (`.ci/sanitizers` sets `TSAN_OPTIONS`): under a
+  /// file-size limit its runtime faults with SIGBUS in its own shadow memory (in its `memcpy`
+  /// interceptor, seen with gdb), before the command can fail by itself.
+  @Test(.enabled(if: ProcessInfo.processInfo.environment["TSAN_OPTIONS"] == nil))
+  func aSpillThatCannotBeWrittenNamesTheOutput() throws {
     let scratch = try ScratchDirectory()
     let numbers = (0..<200_000).map { "+1202\(5_000_000 + $0 * 7)" }.joined(separator: "\n")
     let block = try scratch.write("block.txt", numbers)
