@@ -29,7 +29,8 @@ public final class Console {
   ///   - errorIsTerminal: whether standard error is a terminal.
   public init(
     readInput: @escaping () throws(SystemError) -> [UInt8], readLine: (() throws(SystemError) -> [UInt8]?)? = nil,
-    readChunk: (() throws(SystemError) -> [UInt8])? = nil, writeOutput: @escaping ([UInt8]) throws(SystemError) -> Void, writeError: @escaping (String) -> Void,
+    readChunk: (() throws(SystemError) -> [UInt8])? = nil, writeOutput: @escaping ([UInt8]) throws(SystemError) -> Void,
+    writeError: @escaping (String) -> Void,
     errorIsTerminal: Bool = false
   ) {
     self.errorIsTerminal = errorIsTerminal

@@ -15,7 +15,7 @@ struct Diff {
     try Inputs.refuseReplacing([old, new], with: output, command: "diff")
     let oldReader = try Inputs.openDirectory(old, console: console)
     let newReader = try Inputs.openDirectory(new, console: console)
-    let signingKey = try signKey.map { (path) throws(CommandFailure) in try Keys.signingKey(path, console: console) }
+    let signingKey = try signKey.map { (path) throws(CommandFailure) in try Keys.signingKey(path) }
     if signingKey != nil { try Self.requireSigned(newReader, name: new) }
     let changes: ChangesetReader
     var whole: [UInt8]?  // the changeset made in memory, to be written once it is known good

@@ -13,10 +13,8 @@ extension Inputs {
   /// - Throws: `CommandFailure` naming the file.
   /// - Complexity: O(`limit`) time and memory at most.
   static func readRegularFile(_ path: String, limit: Int, role: String) throws(CommandFailure) -> [UInt8] {
-    try withRegularFile(path, role: role) { (file) throws(CommandFailure) in
-      let size: Int
+    try withRegularFile(path, role: role) { (file, size) throws(CommandFailure) in
       let bytes: [UInt8]
-      do throws(SystemError) { size = try file.size() } catch { throw CommandFailure("\(path): cannot read: \(error.message)") }
       guard size <= limit else {
         throw CommandFailure("\(path): \(size) bytes, more than \(role) holds (at most \(limit))")
       }
@@ -31,19 +29,20 @@ extension Inputs {
   /// ``readRegularFile(_:limit:role:)`` does, without reading it.
   /// - Throws: `CommandFailure` naming the file.
   static func requireRegularFile(_ path: String, role: String) throws(CommandFailure) {
-    try withRegularFile(path, role: role) { (_) throws(CommandFailure) in }
+    try withRegularFile(path, role: role) { (_, _) throws(CommandFailure) in }
   }
 
-  /// Opens `path` without blocking, checks that it is a regular file, and calls `body` with it.
+  /// Opens `path` without blocking, checks that it is a regular file, and calls `body` with it
+  /// and its size (one `fstat` for both).
   private static func withRegularFile<R>(
-    _ path: String, role: String, _ body: (FileDescriptor) throws(CommandFailure) -> R
+    _ path: String, role: String, _ body: (FileDescriptor, Int) throws(CommandFailure) -> R
   ) throws(CommandFailure) -> R {
     guard path != "-" else { throw CommandFailure("<stdin>: \(role) must be a regular file, not standard input") }
     let file: FileDescriptor
-    let type: UInt32
+    let status: FileDescriptor.Status
     do throws(SystemError) {
       file = try FileDescriptor.openForReading(path, nonBlocking: true)
-      do throws(SystemError) { type = UInt32(try file.typeBits()) } catch {
+      do throws(SystemError) { status = try file.status() } catch {
         try? file.close()
         throw error
       }
@@ -51,10 +50,11 @@ extension Inputs {
       throw CommandFailure("\(path): cannot read: \(error.message)")
     }
     return try file.closeAfter { () throws(CommandFailure) -> R in
+      let type = UInt32(status.typeBits)
       guard type == 0o100000 else {
         throw CommandFailure("\(path): not a regular file (\(role) must be one, not \(kind(type)))")
       }
-      return try body(file)
+      return try body(file, status.size)
     }
   }
 

@@ -4,7 +4,7 @@ import CallDirectorySystem
 /// Key files: reading public and private keys for the commands that sign and check.
 enum Keys {
   /// The public key in the file at `path` (a `.pub` file, or 64 hex digits).
-  static func publicKey(_ path: String, console: Console) throws(CommandFailure) -> PublicKey {
+  static func publicKey(_ path: String) throws(CommandFailure) -> PublicKey {
     let text = String(decoding: try keyFile(path), as: UTF8.self)
     guard let key = PublicKey(text: text) else {
       throw CommandFailure("\(path): not a public key (expected one line: calldir-ed25519-public-key HEX)")
@@ -13,14 +13,14 @@ enum Keys {
   }
 
   /// The public keys in `paths`, each with the path it came from for messages.
-  static func trusted(_ paths: [String], console: Console) throws(CommandFailure) -> [(PublicKey, String)] {
+  static func trusted(_ paths: [String]) throws(CommandFailure) -> [(PublicKey, String)] {
     var keys: [(PublicKey, String)] = []
-    for path in paths { keys.append((try publicKey(path, console: console), path)) }
+    for path in paths { keys.append((try publicKey(path), path)) }
     return keys
   }
 
   /// The private key in the file at `path` (a `.key` file from `calldir keygen`).
-  static func signingKey(_ path: String, console: Console) throws(CommandFailure) -> SigningKey {
+  static func signingKey(_ path: String) throws(CommandFailure) -> SigningKey {
     let text = String(decoding: try keyFile(path), as: UTF8.self)
     guard let key = SigningKey(text: text) else {
       throw CommandFailure("\(path): not a private key (expected one line: calldir-ed25519-secret-key HEX)")
@@ -94,7 +94,7 @@ struct Sign {
   let console: Console
 
   func run() throws(CommandFailure) -> Int32 {
-    let signingKey = try Keys.signingKey(key, console: console)
+    let signingKey = try Keys.signingKey(key)
     // A FIFO would hang the read and a device would never end: only files and standard input.
     if file != "-" { try Inputs.requireRegularFile(file, role: "the file to sign") }
     let target = output ?? file

@@ -96,11 +96,4 @@ struct LinePieces {
     linesBefore += lines
     return (piece, lines)
   }
-
-  /// Every remaining piece joined: the whole input, each line within the limit.
-  mutating func all() throws(CommandFailure) -> [UInt8] {
-    var bytes: [UInt8] = []
-    while let (piece, _) = try next() { bytes += piece }
-    return bytes
-  }
 }

@@ -12,7 +12,7 @@ struct Pack {
     directoryOptions.entriesPerBlock = options.entriesPerBlock
     directoryOptions.listVersion = options.listVersion
     // Read first, so that a wrong key path fails before the inputs are parsed.
-    let signingKey = try options.signKey.map { (path) throws(CommandFailure) in try Keys.signingKey(path, console: console) }
+    let signingKey = try options.signKey.map { (path) throws(CommandFailure) in try Keys.signingKey(path) }
     // Runs and spools go beside the output, on a file system with room for it.
     let scratch = options.output == "-" ? AtomicFile.scratchDirectory : AtomicFile.directory(of: options.output)
     var writer: SortingDirectoryWriter

@@ -25,7 +25,7 @@ struct Patch {
       if case .system(let failure) = error.kind { throw CommandFailure("\(changes): cannot open: \(failure.message)") }
       throw CommandFailure("\(Inputs.displayName(changes)): \(error)")
     }
-    let keys = try Keys.trusted(trust, console: console)
+    let keys = try Keys.trusted(trust)
     let policy = TrustPolicy(trustedKeys: keys.map(\.0), installedVersion: installedVersion)
     let started = MonotonicClock.nanoseconds()
     let progress = ProgressLine(console: console, label: "patch", quiet: quiet)

@@ -12,7 +12,7 @@ struct Resolve {
   let console: Console
 
   func run() throws(CommandFailure) -> Int32 {
-    let keys = try Keys.trusted(options.trust, console: console)
+    let keys = try Keys.trusted(options.trust)
     let trust = TrustPolicy(trustedKeys: keys.map(\.0), installedVersion: options.installedVersion)
     var directories: [ReloadingDirectory] = []
     for directory in options.directories {

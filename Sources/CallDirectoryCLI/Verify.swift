@@ -14,7 +14,7 @@ struct Verify {
   func run() throws(CommandFailure) -> Int32 {
     var options = VerificationOptions()
     options.callKit = callKit
-    let keys = try Keys.trusted(trust, console: console)
+    let keys = try Keys.trusted(trust)
     options.trust = TrustPolicy(trustedKeys: keys.map(\.0), installedVersion: installedVersion)
     var allValid = true
     for file in files {
