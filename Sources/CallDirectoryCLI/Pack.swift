@@ -25,7 +25,7 @@ struct Pack {
     }
     var read = 0
     let progress = ProgressLine(console: console, label: "pack", quiet: options.quiet)
-    let inputs = PackInputs(options, console: console)
+    let inputs = try PackInputs(options, console: console)
     // A spill that cannot be written (a full disk) is the output's failure, not the line's.
     var spillFailure: CommandFailure?
     let skipped: Int

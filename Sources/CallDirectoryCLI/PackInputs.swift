@@ -22,13 +22,19 @@ struct PackInputs {
   /// 1 ... 8 MiB, so that the input's share of memory shrinks with the bound.
   let pieceSize: Int
 
-  init(_ options: Command.PackOptions, console: Console) {
+  /// - Throws: `CommandFailure` (exit code 2) for a country code the parser refuses; `--country`
+  ///   is checked as the arguments are parsed, so only a caller that skipped that check meets it.
+  init(_ options: Command.PackOptions, console: Console) throws(CommandFailure) {
     inputs =
       options.listings.map { ($0, .listing) } + options.blockFiles.map { ($0, .blockList) }
       + options.identifyFiles.map { ($0, .identify) }
     format = options.format
-    people = PhoneNumberParser(defaultCountryCode: options.country)
-    listings = PhoneNumberParser(defaultCountryCode: options.country, digitLimits: PhoneNumberParser.formatDomainDigits)
+    do {
+      people = try PhoneNumberParser(defaultCountryCode: options.country)
+      listings = try PhoneNumberParser(defaultCountryCode: options.country, digitLimits: PhoneNumberParser.formatDomainDigits)
+    } catch {
+      throw CommandFailure.usage("\(error)", command: "pack")
+    }
     self.console = console
     gzipLimit = options.gzipLimit
     pieceSize = min(8 << 20, max(1 << 20, options.memoryLimit / 8))

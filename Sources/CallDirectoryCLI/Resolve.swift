@@ -24,11 +24,16 @@ struct Resolve {
         throw CommandFailure("\(directory.path): \(error)")
       }
     }
-    let resolver = Resolver(
-      sources: zip(options.directories, directories).map { option, directory in
-        Resolver.Source(name: option.path, role: option.allowList ? .allowList : .standard, provider: directory)
-      },
-      emergencyNumbers: options.emergency, defaultCountryCode: options.country)
+    let resolver: Resolver
+    do {
+      resolver = try Resolver(
+        sources: zip(options.directories, directories).map { option, directory in
+          Resolver.Source(name: option.path, role: option.allowList ? .allowList : .standard, provider: directory)
+        },
+        emergencyNumbers: options.emergency, defaultCountryCode: options.country)
+    } catch {
+      throw CommandFailure.usage("\(error)", command: "resolve")
+    }
 
     var status = CLI.ExitCode.success
     if options.standardInput {
