@@ -43,6 +43,25 @@ import Testing
     #expect(pieces.allSatisfy { piece in piece.lines == piece.bytes.count { $0 == 0x0A } })
   }
 
+  /// Bytes of every value, LFs among them, in chunks of every alignment: each LF is counted
+  /// once, and no byte near 0x0A is taken for one.
+  @Test(arguments: [1, 7, 8, 9, 4_099])
+  func lineCountsHoldForBytesOfEveryValue(chunkSize: Int) throws {
+    var rng = SeededGenerator(seed: 0x0A0A + UInt64(chunkSize))
+    let bytes = (0..<50_000).map { _ in UInt8.random(in: 0...255, using: &rng) } + [0x0A, 0x0B, 0x8A, 0x0A, 0x09]
+    var offset = 0
+    var reader = LineReader(
+      name: "random",
+      chunks: { () throws(SystemError) in
+        defer { offset = min(bytes.count, offset + chunkSize) }
+        return Array(bytes[offset..<min(bytes.count, offset + chunkSize)])
+      })
+    let pieces = try Self.pieces(&reader, size: 3)
+    #expect(pieces.flatMap(\.bytes) == bytes)
+    #expect(pieces.map(\.lines).reduce(0, +) == bytes.count { $0 == 0x0A })
+    #expect(pieces.allSatisfy { piece in piece.lines == piece.bytes.count { $0 == 0x0A } })
+  }
+
   @Test(arguments: [1, 5, 64])
   func gzipIsInflatedAsItIsRead(size: Int) throws {
     let scratch = try ScratchDirectory()
