@@ -6,8 +6,9 @@ import CallDirectorySystem
 ///
 /// Every input of the `calldir` tool is read through one of these. The reader owns its source:
 /// the file is opened once, closed at its end, and closed when the reader is dropped early (an
-/// error in a line), so no descriptor outlives it. It reads into one buffer that it reuses, and
-/// looks at each byte once to find the line ends.
+/// error in a line), so no descriptor outlives it. It reads a file straight into one buffer that
+/// it reuses, hands pieces out of that buffer without copying them, and counts line ends eight
+/// bytes at a time.
 ///
 ///     var reader = try LineReader(path: "list.csv", quotedFields: true)
 ///     while let (bytes, lines) = try reader.nextPiece(size: 8 << 20) {
@@ -16,7 +17,9 @@ import CallDirectorySystem
 ///
 ///     var input = LineReader(name: "<stdin>", chunks: readStandardInput,
 ///                            maximumLineLength: LineReader.maximumCallerLineLength)
-///     while let text = try input.nextLine({ line in String(copying: line) }) { answer(text) }
+///     while let bytes = try input.nextLine({ line in (0..<line.count).map { line[$0] } }) {
+///       answer(bytes)
+///     }
 ///
 /// Lines end at LF; a CR just before the LF is part of no line that ``nextLine(_:)`` hands out,
 /// and the last line may end without either. A line is at most `maximumLineLength` bytes, its CR
