@@ -52,7 +52,8 @@ let package = Package(
     .target(
       name: "CallDirectoryLookup", dependencies: ["CallDirectoryFormat", "CallDirectoryReader"],
       swiftSettings: strict),
-    .target(name: "CallDirectoryListing", dependencies: ["CallDirectoryFormat"], swiftSettings: strict),
+    .target(
+      name: "CallDirectoryListing", dependencies: ["CallDirectoryFormat", "CallDirectorySystem", "CZlib"], swiftSettings: strict),
     // Answers incoming calls across a stack of directories, following files replaced on disk.
     .target(
       name: "CallDirectoryResolver",

@@ -7,8 +7,6 @@ public final class Console {
   let readInput: () throws(SystemError) -> [UInt8]
   /// Reads the next bytes of standard input as they arrive, at most 1 MiB; empty at the end.
   let readChunk: () throws(SystemError) -> [UInt8]
-  /// Reads the next line of standard input, without its line end; `nil` at the end of the input.
-  let readLine: () throws(SystemError) -> [UInt8]?
   /// Writes bytes to standard output.
   let writeOutput: ([UInt8]) throws(SystemError) -> Void
   /// Writes text to standard error.
@@ -20,15 +18,14 @@ public final class Console {
   ///
   /// - Parameters:
   ///   - readInput: reads all of standard input.
-  ///   - readLine: reads the next line without its line end (LF, or CRLF), `nil` at the end; when
-  ///     not given, lines are split from what `readInput` returns, read on the first call.
   ///   - readChunk: reads the next bytes of standard input, empty at the end; when not given,
-  ///     what `readInput` returns is the one chunk.
+  ///     what `readInput` returns is the one chunk. Line-by-line commands (`resolve`) read
+  ///     through it, asking for the next chunk only when no whole line is left.
   ///   - writeOutput: writes bytes to standard output.
   ///   - writeError: writes text to standard error.
   ///   - errorIsTerminal: whether standard error is a terminal.
   public init(
-    readInput: @escaping () throws(SystemError) -> [UInt8], readLine: (() throws(SystemError) -> [UInt8]?)? = nil,
+    readInput: @escaping () throws(SystemError) -> [UInt8],
     readChunk: (() throws(SystemError) -> [UInt8])? = nil, writeOutput: @escaping ([UInt8]) throws(SystemError) -> Void,
     writeError: @escaping (String) -> Void,
     errorIsTerminal: Bool = false
@@ -45,12 +42,6 @@ public final class Console {
         return try readInput()
       }
     }
-    if let readLine {
-      self.readLine = readLine
-    } else {
-      let lines = LineReader(self.readChunk)
-      self.readLine = { () throws(SystemError) in try lines.next() }
-    }
     self.writeOutput = writeOutput
     self.writeError = writeError
   }
@@ -60,10 +51,8 @@ public final class Console {
   /// Lines are read as they arrive, so a program that writes one line and waits for the answer
   /// gets it; output is written unbuffered, so every line is delivered when it is printed.
   public static func standard() -> Console {
-    let lines = LineReader { () throws(SystemError) in try FileDescriptor.standardInput.readAvailable() }
-    return Console(
+    Console(
       readInput: { () throws(SystemError) in try FileDescriptor.standardInput.readAll() },
-      readLine: { () throws(SystemError) in try lines.next() },
       readChunk: { () throws(SystemError) in try FileDescriptor.standardInput.readAvailable(maximum: 1 << 20) },
       writeOutput: { (bytes) throws(SystemError) in try FileDescriptor.standardOutput.writeAll(bytes) },
       writeError: { text in try? FileDescriptor.standardError.writeAll(Array(text.utf8)) },

@@ -11,7 +11,12 @@ struct Lookup {
 
   func run() throws(CommandFailure) -> Int32 {
     let reader = try Inputs.openDirectory(file, console: console)
-    let parser = PhoneNumberParser(defaultCountryCode: country, digitLimits: PhoneNumberParser.formatDomainDigits)
+    let parser: PhoneNumberParser
+    do {
+      parser = try PhoneNumberParser(defaultCountryCode: country, digitLimits: PhoneNumberParser.formatDomainDigits)
+    } catch {
+      throw CommandFailure.usage("\(error)", command: "lookup")
+    }
     var status = CLI.ExitCode.success
     for text in numbers {
       let line: String

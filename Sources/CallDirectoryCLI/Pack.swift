@@ -25,7 +25,7 @@ struct Pack {
     }
     var read = 0
     let progress = ProgressLine(console: console, label: "pack", quiet: options.quiet)
-    let inputs = PackInputs(options, console: console)
+    let inputs = try PackInputs(options, console: console)
     // A spill that cannot be written (a full disk) is the output's failure, not the line's.
     var spillFailure: CommandFailure?
     let skipped: Int
@@ -47,9 +47,8 @@ struct Pack {
     progress.finish()
     var size = 0
     var statistics = CanonicalStatistics()
-    // Moved, not copied, into the closure that finishes it: a writer the closure only
-    // captured would be copied to be consumed, and sorting the copy's entries would copy them
-    // all (two owners of one buffer), a third of the peak memory at the default --memory.
+    // Moved into the closure that finishes it through an Optional: a closure cannot consume a
+    // noncopyable value it captures, but it can take one out of an Optional.
     var unfinished = Optional(consume writer)
     try Inputs.write(to: options.output, console: console) { (sink) throws(CommandFailure) in
       guard let writer = unfinished.take() else { return }

@@ -22,13 +22,19 @@ struct PackInputs {
   /// 1 ... 8 MiB, so that the input's share of memory shrinks with the bound.
   let pieceSize: Int
 
-  init(_ options: Command.PackOptions, console: Console) {
+  /// - Throws: `CommandFailure` (exit code 2) for a country code the parser refuses; `--country`
+  ///   is checked as the arguments are parsed, so only a caller that skipped that check meets it.
+  init(_ options: Command.PackOptions, console: Console) throws(CommandFailure) {
     inputs =
       options.listings.map { ($0, .listing) } + options.blockFiles.map { ($0, .blockList) }
       + options.identifyFiles.map { ($0, .identify) }
     format = options.format
-    people = PhoneNumberParser(defaultCountryCode: options.country)
-    listings = PhoneNumberParser(defaultCountryCode: options.country, digitLimits: PhoneNumberParser.formatDomainDigits)
+    do {
+      people = try PhoneNumberParser(defaultCountryCode: options.country)
+      listings = try PhoneNumberParser(defaultCountryCode: options.country, digitLimits: PhoneNumberParser.formatDomainDigits)
+    } catch {
+      throw CommandFailure.usage("\(error)", command: "pack")
+    }
     self.console = console
     gzipLimit = options.gzipLimit
     pieceSize = min(8 << 20, max(1 << 20, options.memoryLimit / 8))
@@ -72,12 +78,10 @@ struct PackInputs {
       }
       // Every form is read a few MiB at a time, so that its text never has to fit in memory: CSV
       // in pieces that end between records, the header carried from piece to piece in `table`.
-      var pieces = LinePieces(
-        try InputChunks(path, console: console, gzipLimit: gzipLimit), pieceSize: pieceSize,
-        quotedFields: role != .blockList && format == .csv)
+      var reader = try open(path, quotedFields: role != .blockList && format == .csv)
       var table = TableReadState()
       var atStart = true
-      while let (bytes, lines) = try pieces.next() {
+      while let (bytes, lines) = try piece(of: &reader) {
         try parse { () throws(ListingError) -> Int in
           switch (role, format) {
           case (.blockList, _):
@@ -99,6 +103,21 @@ struct PackInputs {
       }
     }
     return skipped
+  }
+
+  /// A reader of `path` (`-`: the console's standard input), inflating gzip up to `--gzip-limit`.
+  private func open(_ path: String, quotedFields: Bool) throws(CommandFailure) -> LineReader {
+    guard path != "-" else {
+      return LineReader(name: Inputs.displayName(path), chunks: console.readChunk, gzipLimit: gzipLimit, quotedFields: quotedFields)
+    }
+    do { return try LineReader(path: path, gzipLimit: gzipLimit, quotedFields: quotedFields) } catch {
+      throw CommandFailure(error.description)
+    }
+  }
+
+  /// The next piece of about `pieceSize` bytes of whole lines, and its count of lines.
+  private func piece(of reader: inout LineReader) throws(CommandFailure) -> (bytes: [UInt8], lines: Int)? {
+    do { return try reader.nextPiece(size: pieceSize) } catch { throw CommandFailure(error.description) }
   }
 
   /// Where the first identification entry of each label in `labels` that holds `number` is,

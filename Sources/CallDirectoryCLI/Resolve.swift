@@ -24,17 +24,24 @@ struct Resolve {
         throw CommandFailure("\(directory.path): \(error)")
       }
     }
-    let resolver = Resolver(
-      sources: zip(options.directories, directories).map { option, directory in
-        Resolver.Source(name: option.path, role: option.allowList ? .allowList : .standard, provider: directory)
-      },
-      emergencyNumbers: options.emergency, defaultCountryCode: options.country)
+    let resolver: Resolver
+    do {
+      resolver = try Resolver(
+        sources: zip(options.directories, directories).map { option, directory in
+          Resolver.Source(name: option.path, role: option.allowList ? .allowList : .standard, provider: directory)
+        },
+        emergencyNumbers: options.emergency, defaultCountryCode: options.country)
+    } catch {
+      throw CommandFailure.usage("\(error)", command: "resolve")
+    }
 
     var status = CLI.ExitCode.success
     if options.standardInput {
-      while let line = try readLine() {
+      // Lines are read as they come: a program that writes one and waits gets its answer.
+      var lines = LineReader(name: "<stdin>", chunks: console.readChunk, maximumLineLength: LineReader.maximumCallerLineLength)
+      while let line = try readLine(&lines) {
         for directory in directories { reload(directory) }
-        if line.count > LineReader.maximumLineLength {
+        if line.count > LineReader.maximumCallerLineLength {
           try refuseLongLine(line)
           status = CLI.ExitCode.failure
           continue
@@ -79,7 +86,7 @@ struct Resolve {
   /// Answers a line longer than any caller string with one error, quoting its start only
   /// (the reader has already dropped the rest of it).
   private func refuseLongLine(_ line: [UInt8]) throws(CommandFailure) {
-    let message = "line longer than \(LineReader.maximumLineLength) bytes"
+    let message = "line longer than \(LineReader.maximumCallerLineLength) bytes"
     let start = String(String(decoding: line, as: UTF8.self).prefix(PhoneNumberError.quotedCharacters)) + "..."
     console.diagnose("cannot resolve \(oneLine(start)): \(message)")
     try write(errorLine(start, message))
@@ -102,8 +109,18 @@ struct Resolve {
     }
   }
 
-  private func readLine() throws(CommandFailure) -> [UInt8]? {
-    do { return try console.readLine() } catch { throw CommandFailure("cannot read standard input: \(error.message)") }
+  private func readLine(_ lines: inout LineReader) throws(CommandFailure) -> [UInt8]? {
+    do {
+      return try lines.nextLine { (line) in
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(line.count)
+        for index in line.indices { bytes.append(line[index]) }
+        return bytes
+      }
+    } catch {
+      guard case .unreadable(let message) = error.kind else { throw CommandFailure(error.description) }
+      throw CommandFailure("cannot read standard input: \(message)")
+    }
   }
 
   /// `NUMBER<TAB>ACTION<TAB>LABEL<TAB>DIRECTORY`, empty fields for no label or no directory.

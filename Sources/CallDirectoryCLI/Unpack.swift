@@ -57,25 +57,30 @@ struct Unpack {
     _ reader: CallDirectoryReader, into output: inout Output, sink: ([UInt8]) throws(SystemError) -> Void,
     progress: ProgressLine
   ) throws(CommandFailure) {
-    func failure(_ error: StreamError<SystemError>) -> CommandFailure {
+    func failure(_ error: StreamError<CommandFailure>) -> CommandFailure {
       switch error {
       case .format(let damage): CommandFailure("\(Inputs.displayName(file)): \(damage)")
-      case .consumer(let failure): writeFailure(failure)
+      case .consumer(let failure): failure
       }
     }
-    do throws(StreamError<SystemError>) {
-      try reader.forEachBlockingRun { (numbers) throws(SystemError) in
+    /// Appends a row and flushes a full buffer; a row no listing can hold is the file's fault.
+    func emit(_ append: (inout Output) throws(ListingRowError) -> Void) throws(CommandFailure) {
+      do throws(ListingRowError) { try append(&output) } catch {
+        throw CommandFailure("\(Inputs.displayName(file)): \(error)")
+      }
+      do throws(SystemError) { try output.flushIfFull(to: sink) } catch { throw writeFailure(error) }
+    }
+    do throws(StreamError<CommandFailure>) {
+      try reader.forEachBlockingRun { (numbers) throws(CommandFailure) in
         progress.advance()
         for run in Unpack.pieces(numbers, expand: expand) {
-          output.appendBlock(run)
-          try output.flushIfFull(to: sink)
+          try emit { (output) throws(ListingRowError) in try output.appendBlock(run) }
         }
       }
-      try reader.forEachIdentificationRun { (numbers, label) throws(SystemError) in
+      try reader.forEachIdentificationRun { (numbers, label) throws(CommandFailure) in
         progress.advance()
         for run in Unpack.pieces(numbers, expand: expand) {
-          output.appendIdentification(run, label: label)
-          try output.flushIfFull(to: sink)
+          try emit { (output) throws(ListingRowError) in try output.appendIdentification(run, label: label) }
         }
       }
     } catch { throw failure(error) }

@@ -7,7 +7,7 @@ import CallDirectoryWriter
 /// must be one of OLD's runs exactly), merged in ascending order with the additions, streamed
 /// through the canonical writer and hashed as they go out.
 ///
-/// Memory: one block of OLD, one changeset block, and what `DirectoryStreamWriter` keeps (NEW's
+/// Memory: one block of OLD, one changeset block, and what `AscendingDirectoryWriter` keeps (NEW's
 /// distinct labels, ranges and index); with a temporary directory, no more.
 enum ChangesetPatch {
   /// Streams NEW to `sink`, then checks its hash and length against the changeset's result.
@@ -27,8 +27,8 @@ enum ChangesetPatch {
     var resultSignature = try changes.resultMustBeSigned(under: trust, baseSigned: old.signer != nil) ? StreamedSignature() : nil
     var options = DirectoryBuilder.Options()
     options.entriesPerBlock = Int(changes.header.entriesPerBlock)
-    var writer: DirectoryStreamWriter
-    do { writer = try DirectoryStreamWriter(options: options, temporaryDirectory: temporaryDirectory) } catch {
+    var writer: AscendingDirectoryWriter
+    do { writer = try AscendingDirectoryWriter(options: options, temporaryDirectory: temporaryDirectory) } catch {
       throw ChangesetError(.writer(error))
     }
     for kind in [EntryKind.blocking, .identification] {
@@ -60,7 +60,7 @@ enum ChangesetPatch {
 
   /// OLD's runs of `kind` without the removals, merged with the additions, into `writer`.
   private static func merge(
-    old: CallDirectoryReader, kind: EntryKind, changes: ChangesetReader, into writer: inout DirectoryStreamWriter,
+    old: CallDirectoryReader, kind: EntryKind, changes: ChangesetReader, into writer: inout AscendingDirectoryWriter,
     progress: ((Int) -> Void)?
   ) throws(ChangesetError) {
     let list = ChangeList(kind, addition: false)
@@ -94,7 +94,7 @@ enum ChangesetPatch {
   }
 
   private static func add(
-    _ numbers: ClosedRange<Int64>, label: String?, to writer: inout DirectoryStreamWriter
+    _ numbers: ClosedRange<Int64>, label: String?, to writer: inout AscendingDirectoryWriter
   ) throws(ChangesetError) {
     do throws(WriterError) {
       if let label { try writer.identify(numbers, label: label) } else { try writer.block(numbers) }

@@ -23,19 +23,42 @@ public struct ChangeFeed<Source: ChangeSource> {
   /// The most removals a change may have, all sent in its first load.
   public let removalLimit: Int
 
+  /// A feed of `changes` in loads of at most CallKit's cap of additions, refusing a change with
+  /// more removals than that cap (`Limits.callKitMaximumEntriesPerLoad`).
+  /// - Parameter fingerprint: the identity its cursors carry; by default the source's own
+  ///   (`ChangeSource.fingerprint`). Give another only if it, too, differs for every change.
+  /// - Complexity: O(1).
+  public init(_ changes: Source, fingerprint: UInt64? = nil) {
+    self.init(
+      checked: changes, fingerprint: fingerprint, limit: Limits.callKitMaximumEntriesPerLoad,
+      removalLimit: Limits.callKitMaximumEntriesPerLoad)
+  }
+
   /// A feed of `changes` in loads of at most `limit` additions.
+  ///
+  ///     let feed = try ChangeFeed(changeset, limit: 100_000, removalLimit: 10_000)
+  ///
   /// - Parameters:
   ///   - fingerprint: the identity its cursors carry; by default the source's own
   ///     (`ChangeSource.fingerprint`). Give another only if it, too, differs for every change.
-  ///   - limit: the most additions a load sends.
-  ///   - removalLimit: the most removals the change may have (CallKit's per-load cap by default).
-  /// - Precondition: `limit > 0`.
+  ///   - limit: the most additions a load sends, at least 1.
+  ///   - removalLimit: the most removals the change may have, at least 0 (CallKit's per-load cap
+  ///     by default).
+  /// - Throws: `ConfigurationError` naming `limit` when it is below 1, or `removalLimit` when it
+  ///   is below 0.
   /// - Complexity: O(1).
   public init(
     _ changes: Source, fingerprint: UInt64? = nil, limit: Int = Limits.callKitMaximumEntriesPerLoad,
     removalLimit: Int = Limits.callKitMaximumEntriesPerLoad
-  ) {
-    precondition(limit > 0, "a load must be allowed at least one entry")
+  ) throws(ConfigurationError) {
+    guard limit > 0 else { throw ConfigurationError(parameter: "limit", value: "\(limit)", allowed: "1...\(Int.max)") }
+    guard removalLimit >= 0 else {
+      throw ConfigurationError(parameter: "removalLimit", value: "\(removalLimit)", allowed: "0...\(Int.max)")
+    }
+    self.init(checked: changes, fingerprint: fingerprint, limit: limit, removalLimit: removalLimit)
+  }
+
+  private init(checked changes: Source, fingerprint: UInt64?, limit: Int, removalLimit: Int) {
     self.changes = changes
     self.fingerprint = fingerprint ?? changes.fingerprint
     self.limit = limit
@@ -146,3 +169,6 @@ struct RunCheck {
     numbers = Saturating.add(numbers, Saturating.count(run))
   }
 }
+
+/// A feed holds its source and three integers: it can cross threads when its source can.
+extension ChangeFeed: Sendable where Source: Sendable {}

@@ -20,11 +20,25 @@ public struct DirectoryFeed: Sendable {
   /// The most additions one load sends.
   public let limit: Int
 
-  /// A feed of `directory` in loads of at most `limit` additions.
-  /// - Precondition: `limit > 0`.
+  /// A feed of `directory` in loads of at most CallKit's cap of additions
+  /// (`Limits.callKitMaximumEntriesPerLoad`).
   /// - Complexity: O(1).
-  public init(_ directory: CallDirectoryReader, limit: Int = Limits.callKitMaximumEntriesPerLoad) {
-    precondition(limit > 0, "a load must be allowed at least one entry")
+  public init(_ directory: CallDirectoryReader) {
+    self.init(checked: directory, limit: Limits.callKitMaximumEntriesPerLoad)
+  }
+
+  /// A feed of `directory` in loads of at most `limit` additions.
+  ///
+  ///     let feed = try DirectoryFeed(reader, limit: 100_000)
+  ///
+  /// - Throws: `ConfigurationError` naming `limit` when it is below 1.
+  /// - Complexity: O(1).
+  public init(_ directory: CallDirectoryReader, limit: Int) throws(ConfigurationError) {
+    guard limit > 0 else { throw ConfigurationError(parameter: "limit", value: "\(limit)", allowed: "1...\(Int.max)") }
+    self.init(checked: directory, limit: limit)
+  }
+
+  private init(checked directory: CallDirectoryReader, limit: Int) {
     self.directory = directory
     self.limit = limit
   }
@@ -32,10 +46,11 @@ public struct DirectoryFeed: Sendable {
   /// A feed of the directory at `path`, opened only if `trust` accepts it: with trusted keys, a
   /// signature by one of them; with an installed version, a list version no older. An extension
   /// that feeds CallKit from a downloaded file should pin its provider's keys here, since a load
-  /// it cannot undo would otherwise carry whatever the file says.
+  /// it cannot undo would otherwise carry whatever the file says. Loads carry CallKit's cap of
+  /// additions; for another, open the reader and give it to `init(_:limit:)`.
   /// - Throws: `FormatError`, of kind `.notAuthentic` for a file that is not trusted.
-  public init(path: String, trust: TrustPolicy, limit: Int = Limits.callKitMaximumEntriesPerLoad) throws(FormatError) {
-    self.init(try CallDirectoryReader(path: path, trust: trust), limit: limit)
+  public init(path: String, trust: TrustPolicy) throws(FormatError) {
+    self.init(try CallDirectoryReader(path: path, trust: trust))
   }
 
   /// The directory's fingerprint: a hash of its header and section table, which hold every

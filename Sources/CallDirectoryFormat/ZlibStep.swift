@@ -6,7 +6,7 @@ import CZlib
 ///
 /// - Precondition: `feed <= input.count - consumed` and `feed <= 1 << 30` (zlib counts in 32 bits).
 /// - Returns: zlib's status, the input bytes it took and the output bytes it made.
-func zlibStep(
+package func zlibStep(
   _ stream: UnsafeMutablePointer<z_stream>, input: [UInt8], from consumed: Int, feed: Int, into output: inout [UInt8],
   _ call: (UnsafeMutablePointer<z_stream>) -> Int32
 ) -> (status: Int32, used: Int, produced: Int) {

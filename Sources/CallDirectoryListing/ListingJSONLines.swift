@@ -280,8 +280,10 @@ public enum ListingJSONLines {
 
     /// Appends `{"kind":"block","number":"+FIRST..+LAST"}` (or a single number).
     ///
-    /// - Precondition: both ends are in `1 ... Int64.max - 1`.
-    public mutating func appendBlock(_ numbers: ClosedRange<Int64>) {
+    /// - Throws: ``ListingRowError/numberOutOfRange(_:)`` when an end is outside
+    ///   `1 ... Int64.max - 1`; nothing is written then.
+    public mutating func appendBlock(_ numbers: ClosedRange<Int64>) throws(ListingRowError) {
+      try ListingRowError.check(numbers)
       bytes.append(contentsOf: #"{"kind":"block","number":""#.utf8)
       bytes.appendInternational(numbers)
       bytes.append(contentsOf: "\"}\n".utf8)
@@ -289,9 +291,10 @@ public enum ListingJSONLines {
 
     /// Appends `{"kind":"identify","number":"...","label":"..."}`.
     ///
-    /// - Precondition: both ends are in `1 ... Int64.max - 1`; `label` has 1 ... 65,534 UTF-8 bytes.
-    public mutating func appendIdentification(_ numbers: ClosedRange<Int64>, label: String) {
-      precondition(Limits.isValidLabelLength(label.utf8.count), "label length is outside 1...65534 bytes")
+    /// - Throws: ``ListingRowError`` when an end is outside `1 ... Int64.max - 1` or `label` does
+    ///   not have 1 ... 65,534 UTF-8 bytes; nothing is written then.
+    public mutating func appendIdentification(_ numbers: ClosedRange<Int64>, label: String) throws(ListingRowError) {
+      try ListingRowError.check(numbers, label: label)
       bytes.append(contentsOf: #"{"kind":"identify","number":""#.utf8)
       bytes.appendInternational(numbers)
       bytes.append(contentsOf: #"","label":""#.utf8)

@@ -12,13 +12,15 @@ public protocol ListingOutput: Sendable {
 
   /// Appends the row of a blocking entry: a range, or a single number as a range of one.
   ///
-  /// - Precondition: both ends are in `1 ... Int64.max - 1`.
-  mutating func appendBlock(_ numbers: ClosedRange<Int64>)
+  /// - Throws: ``ListingRowError/numberOutOfRange(_:)`` when an end is outside
+  ///   `1 ... Int64.max - 1`; nothing is written then.
+  mutating func appendBlock(_ numbers: ClosedRange<Int64>) throws(ListingRowError)
 
   /// Appends the row of an identification entry.
   ///
-  /// - Precondition: both ends are in `1 ... Int64.max - 1`; `label` has 1 ... 65,534 UTF-8 bytes.
-  mutating func appendIdentification(_ numbers: ClosedRange<Int64>, label: String)
+  /// - Throws: ``ListingRowError`` when an end is outside `1 ... Int64.max - 1` or `label` does
+  ///   not have 1 ... 65,534 UTF-8 bytes; nothing is written then.
+  mutating func appendIdentification(_ numbers: ClosedRange<Int64>, label: String) throws(ListingRowError)
 
   /// Empties the buffer, keeping its capacity: what ``flush(to:)`` does once the sink has taken
   /// the bytes.
@@ -31,31 +33,31 @@ extension ListingOutput {
 
   /// Appends the row of a blocking entry for one number.
   ///
-  /// - Precondition: `number` is in `1 ... Int64.max - 1`.
-  public mutating func appendBlock(_ number: Int64) {
-    appendBlock(number...number)
+  /// - Throws: as ``appendBlock(_:)-(ClosedRange<Int64>)``.
+  public mutating func appendBlock(_ number: Int64) throws(ListingRowError) {
+    try appendBlock(number...number)
   }
 
   /// Appends the row of an identification entry for one number.
   ///
-  /// - Precondition: `number` is in `1 ... Int64.max - 1`; `label` has 1 ... 65,534 UTF-8 bytes.
-  public mutating func appendIdentification(_ number: Int64, label: String) {
-    appendIdentification(number...number, label: label)
+  /// - Throws: as ``appendIdentification(_:label:)-(ClosedRange<Int64>,_)``.
+  public mutating func appendIdentification(_ number: Int64, label: String) throws(ListingRowError) {
+    try appendIdentification(number...number, label: label)
   }
 
   /// Appends the row for `record`. The label of an `EntryKind.blocking` record is not written;
   /// the record's line is ignored.
   ///
-  /// - Precondition: as for ``appendBlock(_:)`` and ``appendIdentification(_:label:)``; an
-  ///   identify record has a label.
+  /// - Throws: ``ListingRowError`` as for the rows, and ``ListingRowError/missingLabel(numbers:)``
+  ///   for an identify record without a label.
   /// - Complexity: O(*n*) in the label's length, amortised.
-  public mutating func append(_ record: ListingRecord) {
+  public mutating func append(_ record: ListingRecord) throws(ListingRowError) {
     switch record.kind {
     case .blocking:
-      appendBlock(record.numbers)
+      try appendBlock(record.numbers)
     case .identification:
-      guard let label = record.label else { preconditionFailure("identify record without a label") }
-      appendIdentification(record.numbers, label: label)
+      guard let label = record.label else { throw .missingLabel(numbers: record.numbers) }
+      try appendIdentification(record.numbers, label: label)
     }
   }
 

@@ -13,7 +13,7 @@ import CallDirectoryFormat
 /// ```swift
 /// var writer = ListingWriter()
 /// for record in records {
-///   writer.append(record)
+///   try writer.append(record)
 ///   try writer.flushIfFull { try output.write($0) }
 /// }
 /// try writer.flush { try output.write($0) }
@@ -37,8 +37,10 @@ public struct ListingWriter: ListingOutput {
 
   /// Appends `block,+FIRST..+LAST,` for a range, or `block,+NUMBER,` for a range of one.
   ///
-  /// - Precondition: both ends are in `1 ... Int64.max - 1`.
-  public mutating func appendBlock(_ numbers: ClosedRange<Int64>) {
+  /// - Throws: ``ListingRowError/numberOutOfRange(_:)`` when an end is outside
+  ///   `1 ... Int64.max - 1`; nothing is written then.
+  public mutating func appendBlock(_ numbers: ClosedRange<Int64>) throws(ListingRowError) {
+    try ListingRowError.check(numbers)
     bytes.append(contentsOf: Self.blockPrefix)
     bytes.appendInternational(numbers)
     bytes.append(contentsOf: ",\n".utf8)
@@ -47,9 +49,10 @@ public struct ListingWriter: ListingOutput {
   /// Appends `identify,+FIRST..+LAST,LABEL` for a range, or `identify,+NUMBER,LABEL` for a range
   /// of one, quoting the label where needed.
   ///
-  /// - Precondition: both ends are in `1 ... Int64.max - 1`; `label` has 1 ... 65,534 UTF-8 bytes.
-  public mutating func appendIdentification(_ numbers: ClosedRange<Int64>, label: String) {
-    precondition(Limits.isValidLabelLength(label.utf8.count), "label length is outside 1...65534 bytes")
+  /// - Throws: ``ListingRowError`` when an end is outside `1 ... Int64.max - 1` or `label` does
+  ///   not have 1 ... 65,534 UTF-8 bytes; nothing is written then.
+  public mutating func appendIdentification(_ numbers: ClosedRange<Int64>, label: String) throws(ListingRowError) {
+    try ListingRowError.check(numbers, label: label)
     bytes.append(contentsOf: Self.identifyPrefix)
     bytes.appendInternational(numbers)
     bytes.append(0x2C)
@@ -64,11 +67,11 @@ public struct ListingWriter: ListingOutput {
 
   /// The complete listing of `records`, header first.
   ///
-  /// - Precondition: as for ``append(_:)``.
+  /// - Throws: ``ListingRowError`` for the first record ``append(_:)`` refuses.
   /// - Complexity: O(*n*) in the size of the output.
-  public static func render(_ records: some Sequence<ListingRecord>) -> [UInt8] {
+  public static func render(_ records: some Sequence<ListingRecord>) throws(ListingRowError) -> [UInt8] {
     var writer = ListingWriter()
-    for record in records { writer.append(record) }
+    for record in records { try writer.append(record) }
     return writer.bytes
   }
 

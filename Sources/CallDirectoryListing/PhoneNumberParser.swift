@@ -1,3 +1,5 @@
+import CallDirectoryFormat
+
 /// Turns a phone number as people write it into the integer form a call directory stores
 /// (the digits of the full international number, as CallKit's `CXCallDirectoryPhoneNumber`).
 ///
@@ -45,7 +47,7 @@ public struct PhoneNumberParser: Sendable {
 
   /// A parser for listings written from call directories: no default country code, digit
   /// limits ``formatDomainDigits``.
-  public static let formatDomain = PhoneNumberParser(digitLimits: formatDomainDigits)
+  public static let formatDomain = PhoneNumberParser(checked: nil, digitLimits: formatDomainDigits)
 
   /// The country calling code applied to numbers written without `+`, or `nil` when such
   /// numbers are full international numbers.
@@ -57,7 +59,16 @@ public struct PhoneNumberParser: Sendable {
   let countryCode: Int64
   let countryCodeDigits: Int
 
+  /// A parser with no default country code and the digit limits ``e164Digits``: digits without
+  /// `+` are a full international number (`12025550100`).
+  public init() {
+    self.init(checked: nil, digitLimits: Self.e164Digits)
+  }
+
   /// Creates a parser.
+  ///
+  ///     let parser = try PhoneNumberParser(defaultCountryCode: 44)
+  ///     try parser.parse("020 7946 0958")  // 442079460958
   ///
   /// - Parameters:
   ///   - defaultCountryCode: The calling code (1 ... 999) applied to numbers written without
@@ -65,17 +76,25 @@ public struct PhoneNumberParser: Sendable {
   ///     When `nil`, digits without `+` are a full international number (`12025550100`).
   ///   - digitLimits: The allowed count of digits, country code included; must lie within
   ///     ``formatDomainDigits``. Defaults to ``e164Digits``.
-  /// - Precondition: `defaultCountryCode` is `nil` or in ``countryCodes``; `digitLimits` lies
-  ///   within ``formatDomainDigits``. These are checked because a wrong value is a programming
-  ///   error, not bad input.
-  public init(defaultCountryCode: Int? = nil, digitLimits: ClosedRange<Int> = PhoneNumberParser.e164Digits) {
-    if let code = defaultCountryCode {
-      precondition(Self.countryCodes.contains(code), "country calling code \(code) is not in 1...999")
+  /// - Throws: `ConfigurationError` naming `defaultCountryCode` when it is not in
+  ///   ``countryCodes``, or `digitLimits` when they do not lie within ``formatDomainDigits``.
+  public init(
+    defaultCountryCode: Int? = nil, digitLimits: ClosedRange<Int> = PhoneNumberParser.e164Digits
+  ) throws(ConfigurationError) {
+    if let code = defaultCountryCode, !Self.countryCodes.contains(code) {
+      throw ConfigurationError(parameter: "defaultCountryCode", value: "\(code)", allowed: "\(Self.countryCodes)")
     }
-    precondition(
+    guard
       digitLimits.lowerBound >= Self.formatDomainDigits.lowerBound
-        && digitLimits.upperBound <= Self.formatDomainDigits.upperBound,
-      "digit limits \(digitLimits) are not within \(Self.formatDomainDigits)")
+        && digitLimits.upperBound <= Self.formatDomainDigits.upperBound
+    else {
+      throw ConfigurationError(parameter: "digitLimits", value: "\(digitLimits)", allowed: "\(Self.formatDomainDigits)")
+    }
+    self.init(checked: defaultCountryCode, digitLimits: digitLimits)
+  }
+
+  /// A parser from values already checked against ``countryCodes`` and ``formatDomainDigits``.
+  private init(checked defaultCountryCode: Int?, digitLimits: ClosedRange<Int>) {
     self.defaultCountryCode = defaultCountryCode
     self.digitLimits = digitLimits
     let code = defaultCountryCode ?? 0

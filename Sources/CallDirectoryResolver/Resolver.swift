@@ -1,3 +1,4 @@
+import CallDirectoryFormat
 import CallDirectoryListing
 
 /// Answers an incoming call across an ordered stack of directories: block, identify or allow,
@@ -8,7 +9,7 @@ import CallDirectoryListing
 /// order that lists the number decides, blocking winning over identification within it; a number
 /// no directory lists is allowed.
 ///
-///     let resolver = Resolver(
+///     let resolver = try Resolver(
 ///       sources: [
 ///         .init(name: "contacts", role: .allowList, provider: try ReloadingDirectory(path: "contacts.calldir")),
 ///         .init(name: "spam", provider: try ReloadingDirectory(path: "spam.calldir")),
@@ -69,14 +70,15 @@ public struct Resolver: Sendable {
   ///     or `nil` when such strings are full international numbers (`12025550100`).
   ///   - digitLimits: the digit counts a caller's international number may have; by default every
   ///     count a directory can store (1 ... 19, as `calldir lookup` reads numbers).
-  /// - Precondition: `defaultCountryCode` and `digitLimits` are valid for `PhoneNumberParser`.
+  /// - Throws: `ConfigurationError` when `defaultCountryCode` or `digitLimits` is outside what
+  ///   `PhoneNumberParser` accepts.
   public init(
     sources: [Source], emergencyNumbers: EmergencyNumbers = .standard, defaultCountryCode: Int? = nil,
     digitLimits: ClosedRange<Int> = PhoneNumberParser.formatDomainDigits
-  ) {
+  ) throws(ConfigurationError) {
     self.sources = sources
     self.emergencyNumbers = emergencyNumbers
-    self.parser = PhoneNumberParser(defaultCountryCode: defaultCountryCode, digitLimits: digitLimits)
+    self.parser = try PhoneNumberParser(defaultCountryCode: defaultCountryCode, digitLimits: digitLimits)
     self.lastAllowList = sources.lastIndex { $0.role == .allowList } ?? -1
   }
 

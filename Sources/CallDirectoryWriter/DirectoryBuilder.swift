@@ -15,6 +15,28 @@ import CallDirectorySystem
 ///
 /// Memory: about 8 bytes per blocking entry and 12 per identification entry, plus each distinct
 /// label once.
+///
+/// ## Which writer
+///
+/// Three writers make the same bytes of the same entries; choose by the order the entries come in
+/// and whether they fit in memory:
+///
+/// | Entries come          | They fit in memory      | Use                        | Memory                          |
+/// |-----------------------|-------------------------|----------------------------|---------------------------------|
+/// | in any order          | yes                     | `DirectoryBuilder`         | 8 or 12 bytes an entry          |
+/// | ascending, each kind  | need not                | `AscendingDirectoryWriter` | one block, the index, the labels|
+/// | in any order          | need not                | `SortingDirectoryWriter`   | a set bound; runs spill to disk |
+///
+/// The builder is the one to start with. It is a plain copyable value, because nothing it holds
+/// is shared: a copy is an independent builder, and `encoded()` and `write(to:)` leave it as it
+/// was, so the same entries can be written twice. The other two own spool files and are
+/// `~Copyable`, finished by a `consuming` call.
+///
+/// Each writer has one method per kind of entry, for a number or a range: `block`, and
+/// `identify` with the label as a `String` or as UTF-8 bytes lent as a `Span<UInt8>` (from an
+/// array, `array.span`; from a listing parser's `forEachEntry`, as it lends them). The bytes are
+/// a `Span<UInt8>` rather than a `UTF8Span` so that they are validated by the writer, once per
+/// distinct label, when it first sees them, and not by every caller for every entry.
 public struct DirectoryBuilder: Sendable {
   /// Encoding choices; the defaults suit lists of any size.
   public struct Options: Sendable, Equatable {
@@ -82,23 +104,6 @@ public struct DirectoryBuilder: Sendable {
     identification.append(IdentificationEntry(number: number, label: try labels.id(of: label, for: number)))
   }
 
-  /// Adds a number to identify with a label given as UTF-8 bytes.
-  /// - Throws: `WriterError` when the number is out of range, or the label is not valid UTF-8,
-  ///   empty or too long.
-  public mutating func identify(_ number: Int64, utf8 label: [UInt8]) throws(WriterError) {
-    try identify(number, utf8: label[...])
-  }
-
-  /// Adds a number to identify with a label given as UTF-8 bytes, such as a slice of a listing's
-  /// text (`ListingRecord.labelUTF8`): no `String` is made. Each distinct label's bytes are
-  /// checked once, when first seen.
-  /// - Throws: `WriterError` when the number is out of range, or the label is not valid UTF-8,
-  ///   empty or too long.
-  /// - Complexity: amortised O(label length).
-  public mutating func identify(_ number: Int64, utf8 label: ArraySlice<UInt8>) throws(WriterError) {
-    try identify(number, utf8: label.span)
-  }
-
   /// Adds a number to identify with a label's UTF-8 bytes lent for the call, as a listing
   /// parser's `forEachEntry` lends them: no `String` and no array is made. Each distinct label's
   /// bytes are checked once, when first seen.
@@ -136,13 +141,6 @@ public struct DirectoryBuilder: Sendable {
     identificationRanges.append(IdentificationRange(range: range, label: try labels.id(of: label, for: range.lowerBound)))
   }
 
-  /// Adds a range of numbers, both ends included, to identify with a label given as UTF-8 bytes;
-  /// a one-number range is a single entry. Merged and refused as for a `String` label.
-  /// - Throws: `WriterError` when an end is out of range or the label is invalid.
-  public mutating func identify(_ range: ClosedRange<Int64>, utf8 label: ArraySlice<UInt8>) throws(WriterError) {
-    try identify(range, utf8: label.span)
-  }
-
   /// Adds a range of numbers, both ends included, to identify with a label's UTF-8 bytes lent for
   /// the call; a one-number range is a single entry. Merged and refused as for a `String` label.
   /// - Throws: `WriterError` when an end is out of range or the label is invalid.
@@ -153,7 +151,7 @@ public struct DirectoryBuilder: Sendable {
   }
 
   private static func check(_ range: ClosedRange<Int64>) throws(WriterError) {
-    try DirectoryStreamWriter.check(range)
+    try AscendingDirectoryWriter.check(range)
   }
 
   /// The directory file's bytes.
@@ -173,10 +171,10 @@ public struct DirectoryBuilder: Sendable {
     try writeAtomically(to: path) { (sink) throws(WriterError) in try encode(sink) }
   }
 
-  /// Sorts the entries and streams them through a `DirectoryStreamWriter`, which merges and
+  /// Sorts the entries and streams them through a `AscendingDirectoryWriter`, which merges and
   /// checks them and hands the file to `sink` in pieces.
   func encode(_ sink: ([UInt8]) throws(WriterError) -> Void) throws(WriterError) {
-    var writer = try DirectoryStreamWriter(options: options, allLabels: labels)
+    var writer = try AscendingDirectoryWriter(options: options, allLabels: labels)
     var sorted = blocking
     RadixSort.sort(&sorted)
     var numbers = ArraySource(sorted)

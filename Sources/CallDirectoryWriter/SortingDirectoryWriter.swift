@@ -5,19 +5,26 @@ import CallDirectorySystem
 ///
 /// Entries gather in memory up to `memoryLimit` bytes; then the larger kind is sorted and spilled
 /// to a run in an unlinked spool file in `temporaryDirectory`. When the file is written the runs
-/// are merged and streamed through `DirectoryStreamWriter`, which spools the encoded sections, so
+/// are merged and streamed through `AscendingDirectoryWriter`, which spools the encoded sections, so
 /// the whole job holds about `memoryLimit` bytes of entries, 64 KiB per run, the distinct labels,
 /// the ranges and the index (16 bytes per block of entries), whatever the number of entries.
 /// Disk: about 8 bytes per blocking entry and 12 per identification entry for the runs, plus the
 /// output, in `temporaryDirectory`.
 ///
-/// The file is byte-identical to what `DirectoryBuilder` makes of the same entries. Spilled runs
-/// belong to the writer, not to its value: use one copy of a writer, as the examples do.
+/// The file is byte-identical to what `DirectoryBuilder` makes of the same entries.
 ///
 ///     var writer = try SortingDirectoryWriter(temporaryDirectory: "/var/tmp", memoryLimit: 256 << 20)
 ///     for number in numbersInAnyOrder { try writer.block(number) }
 ///     let report = try writer.write(to: "big.calldir")
-public struct SortingDirectoryWriter {
+///
+/// The writer is `~Copyable`: its spilled runs are files that one value owns, so a copy could only
+/// corrupt them, and `finish` and `write(to:)` consume it, so that adding after finishing does not
+/// compile. It is `Sendable`: a writer filled on one task can be finished on another. It needs no
+/// `deinit`: its runs are unlinked as they are made and closed with their last reference.
+@safe public struct SortingDirectoryWriter: ~Copyable, @unchecked Sendable {
+  // Unchecked because the runs are `SpoolFile` objects, which are not `Sendable`: each is made by
+  // this writer, never handed out, and reachable from this one value only, so moving the writer
+  // moves them all.
   /// The encoding options.
   public let options: DirectoryBuilder.Options
   private let temporaryDirectory: String
@@ -55,7 +62,7 @@ public struct SortingDirectoryWriter {
   /// Adds a range of numbers to block, both ends included.
   /// - Throws: `WriterError.invalidRange`.
   public mutating func block(_ range: ClosedRange<Int64>) throws(WriterError) {
-    try DirectoryStreamWriter.check(range)
+    try AscendingDirectoryWriter.check(range)
     if range.count == 1 { return try block(range.lowerBound) }
     blockingRanges.append(range)
   }
@@ -71,17 +78,10 @@ public struct SortingDirectoryWriter {
   /// Adds a range of numbers, both ends included, to identify with `label`.
   /// - Throws: `WriterError` for an invalid range or label.
   public mutating func identify(_ range: ClosedRange<Int64>, label: String) throws(WriterError) {
-    try DirectoryStreamWriter.check(range)
+    try AscendingDirectoryWriter.check(range)
     if range.count == 1 { return try identify(range.lowerBound, label: label) }
     identificationRanges.append(
       IdentificationRange(range: range, label: try labels.id(of: label, for: range.lowerBound)))
-  }
-
-  /// Adds a number to identify with a label given as UTF-8 bytes, such as a slice of a listing's
-  /// text: no `String` is made, and each distinct label's bytes are checked once.
-  /// - Throws: `WriterError` for an invalid number or label, or `.system`.
-  public mutating func identify(_ number: Int64, utf8 label: ArraySlice<UInt8>) throws(WriterError) {
-    try identify(number, utf8: label.span)
   }
 
   /// Adds a number to identify with a label's UTF-8 bytes lent for the call, as a listing
@@ -93,17 +93,11 @@ public struct SortingDirectoryWriter {
     try spillIfFull()
   }
 
-  /// Adds a range of numbers, both ends included, to identify with a label given as UTF-8 bytes.
-  /// - Throws: `WriterError` for an invalid range or label.
-  public mutating func identify(_ range: ClosedRange<Int64>, utf8 label: ArraySlice<UInt8>) throws(WriterError) {
-    try identify(range, utf8: label.span)
-  }
-
   /// Adds a range of numbers, both ends included, to identify with a label's UTF-8 bytes lent for
   /// the call.
   /// - Throws: `WriterError` for an invalid range or label.
   public mutating func identify(_ range: ClosedRange<Int64>, utf8 label: Span<UInt8>) throws(WriterError) {
-    try DirectoryStreamWriter.check(range)
+    try AscendingDirectoryWriter.check(range)
     if range.count == 1 { return try identify(range.lowerBound, utf8: label) }
     identificationRanges.append(
       IdentificationRange(range: range, label: try labels.id(of: label, for: range.lowerBound)))
@@ -117,7 +111,7 @@ public struct SortingDirectoryWriter {
   /// Merges the runs and hands the file to `sink`, header first.
   /// - Returns: what the canonical form dropped or joined.
   /// - Throws: `WriterError` for conflicting labels or ranges, or `.system`.
-  /// - Parameter key: signs the file as it is written, as `DirectoryStreamWriter.finish` does.
+  /// - Parameter key: signs the file as it is written, as `AscendingDirectoryWriter.finish` does.
   public consuming func finish(
     signingWith key: SigningKey? = nil, into sink: ([UInt8]) throws(WriterError) -> Void
   ) throws(WriterError) -> CanonicalStatistics {
@@ -127,7 +121,7 @@ public struct SortingDirectoryWriter {
   private mutating func finishOnce(
     signingWith key: SigningKey? = nil, into sink: ([UInt8]) throws(WriterError) -> Void
   ) throws(WriterError) -> CanonicalStatistics {
-    var writer = try DirectoryStreamWriter(options: options, allLabels: labels, temporaryDirectory: temporaryDirectory)
+    var writer = try AscendingDirectoryWriter(options: options, allLabels: labels, temporaryDirectory: temporaryDirectory)
     var numbers = Self.takeAll(&blocking, directory: temporaryDirectory).merged()
     try writer.add(blocking: &numbers, ranges: DirectoryBuilder.sorted(blockingRanges))
     var entries = Self.takeAll(&identification, directory: temporaryDirectory).merged()
@@ -150,8 +144,7 @@ public struct SortingDirectoryWriter {
   /// - Throws: `WriterError`; `path` is then left as it was.
   public consuming func write(to path: String, signingWith key: SigningKey? = nil) throws(WriterError) -> CanonicalStatistics {
     var statistics = CanonicalStatistics()
-    var me = self
-    try writeAtomically(to: path) { (sink) throws(WriterError) in statistics = try me.finishOnce(signingWith: key, into: sink) }
+    try writeAtomically(to: path) { (sink) throws(WriterError) in statistics = try finishOnce(signingWith: key, into: sink) }
     return statistics
   }
 }

@@ -14,7 +14,7 @@ extension DatasetBench {
       try build(numbers: dataset.numbers, labels: dataset.labelIndices).encoded().count
     }
     let streamed = try measure(repetitions, sink: sink) {
-      var writer = try DirectoryStreamWriter()
+      var writer = try AscendingDirectoryWriter()
       if dataset.kind == .blocking {
         for number in dataset.numbers { try writer.block(number) }
       } else {
@@ -48,7 +48,7 @@ extension DatasetBench {
       ])
     }
     row("DirectoryBuilder add + encoded(), sorted distinct entries", dataset.count, sorted)
-    row("DirectoryStreamWriter add + finish, sorted distinct entries (spool in memory)", dataset.count, streamed)
+    row("AscendingDirectoryWriter add + finish, sorted distinct entries (spool in memory)", dataset.count, streamed)
     row("DirectoryBuilder add + encoded(), shuffled", dataset.count, shuffled)
     row("DirectoryBuilder add + encoded(), shuffled, 10% duplicates", duplicated.count, withDuplicates)
     summary.packSortedRate = Double(dataset.count) / min(sorted.median, streamed.median)

@@ -83,7 +83,7 @@ enum FeedBench {
     for list in lists {
       let directory = try CallDirectoryReader(path: list.path)
       let plan = try DirectoryFeed(directory).plan()
-      let feed = DirectoryFeed(directory, limit: .max)
+      let feed = try DirectoryFeed(directory, limit: .max)
       var growth = 0
       let samples = try measure(configuration.streamRepetitions, sink: sink) {
         var counter = CountingSink()

@@ -86,8 +86,8 @@ enum ResolverBench {
     let readers = try paths.map { try CallDirectoryReader(path: $0) }
     let reloading = try paths.map { try ReloadingDirectory(path: $0) }
     let roles: [Resolver.Role] = [.allowList, .standard, .standard]
-    func stack(_ providers: [any DirectoryProvider]) -> Resolver {
-      Resolver(
+    func stack(_ providers: [any DirectoryProvider]) throws -> Resolver {
+      try Resolver(
         sources: zip(zip(["contacts", "spam", "business"], roles), providers).map {
           Resolver.Source(name: $0.0.0, role: $0.0.1, provider: $0.1)
         })
@@ -103,7 +103,7 @@ enum ResolverBench {
       default: return allowed.randomElement(using: &random) ?? 0
       }
     }
-    let resolver = stack(readers)
+    let resolver = try stack(readers)
     var reasons: [Resolution.Reason: Int] = [:]
     for number in queries { reasons[try resolver.resolve(number).reason, default: 0] += 1 }
     let mix = Resolution.Reason.allCases.compactMap { reason in
@@ -111,7 +111,7 @@ enum ResolverBench {
     }.joined(separator: ", ")
     let sizes = [readers[0].blockingCount + readers[0].identificationCount, spam.count, business.count].map(Format.grouped)
     return Setup(
-      resolver: resolver, reloading: stack(reloading), readers: readers, queries: queries,
+      resolver: resolver, reloading: try stack(reloading), readers: readers, queries: queries,
       callers: queries.map(formatInternational),
       description: "allow list (\(sizes[0]) numbers), spam list (\(sizes[1]) numbers, each blocked and labelled), "
         + "business caller ID (\(sizes[2]) numbers); answers: \(mix)")

@@ -312,7 +312,7 @@ private final class TextBox: @unchecked Sendable {
     ])
     // The writer escapes only what it must, so the non-BMP character comes back as UTF-8.
     var writer = ListingJSONLines.Writer()
-    for record in records { writer.append(record) }
+    for record in records { try writer.append(record) }
     let lines = example.split(separator: "\n")
     #expect(String(decoding: writer.bytes, as: UTF8.self) == lines[0] + "\n" + lines[1] + "\n"
       + #"{"kind":"identify","number":"+12025550123","label":"Acme \"Support\" 📞"}"# + "\n")

@@ -7,18 +7,20 @@ import Testing
 /// Lines longer than any caller string in `calldir resolve`'s standard-input form: one error
 /// answer each, and their tails never answered as numbers.
 @Suite struct CLILongLineTests {
-  static let limit = LineReader.maximumLineLength
+  static let limit = LineReader.maximumCallerLineLength
 
   /// The lines a `LineReader` hands out when its input comes `chunkSize` bytes at a time.
   static func lines(_ input: [UInt8], chunkSize: Int) throws -> [[UInt8]] {
     var offset = 0
-    let reader = LineReader { () throws(SystemError) -> [UInt8] in
-      let chunk = Array(input[offset..<min(input.count, offset + chunkSize)])
-      offset += chunk.count
-      return chunk
-    }
+    var reader = LineReader(
+      name: "<stdin>",
+      chunks: { () throws(SystemError) -> [UInt8] in
+        let chunk = Array(input[offset..<min(input.count, offset + chunkSize)])
+        offset += chunk.count
+        return chunk
+      }, maximumLineLength: limit)
     var lines: [[UInt8]] = []
-    while let line = try reader.next() { lines.append(line) }
+    while let line = try reader.nextLine({ (span) in (0..<span.count).map { span[$0] } }) { lines.append(line) }
     return lines
   }
 

@@ -93,7 +93,7 @@ import Testing
     var rng = SeededGenerator(seed: 11)
     let old = try CallDirectoryReader(bytes: try SlotVersion.random(slots: 200, fill: 0.5, using: &rng).encoded(entriesPerBlock: 512))
     func new(_ sections: [RawSection]) throws -> [UInt8] {
-      var writer = try DirectoryStreamWriter()
+      var writer = try AscendingDirectoryWriter()
       try writer.block(5)
       var bytes: [UInt8] = []
       try writer.finish(appending: sections) { (piece) throws(WriterError) in bytes += piece }

@@ -46,10 +46,10 @@ struct ExternalSortTests {
     let text = (0..<500).map { "+1202555\(String(1_000 + $0))" + ($0 % 50 == 0 ? "   # a comment" : "") }.joined(separator: "\n")
     let path = directory + "/list.txt"
     try text.write(toFile: path, atomically: false, encoding: .utf8)
-    var pieces = LinePieces(try InputChunks(path, console: CapturedConsole().console, gzipLimit: 1 << 20), pieceSize: pieceSize)
+    var reader = try LineReader(path: path, gzipLimit: 1 << 20)
     var joined: [UInt8] = []
     var lines = 0
-    while let (piece, count) = try pieces.next() {
+    while let (piece, count) = try reader.nextPiece(size: pieceSize) {
       #expect(piece.last == 0x0A || joined.count + piece.count == text.utf8.count)
       joined += piece
       lines += count

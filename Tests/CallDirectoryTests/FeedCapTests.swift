@@ -8,7 +8,7 @@ import Testing
     let feedCase = try FeedCase.random(seed: 41, items: 60, extremes: true)
     let total = feedCase.expected.blocking.count + feedCase.expected.identification.count
     print("feed case: \(feedCase), \(total) entries, cap \(cap)")
-    let feed = DirectoryFeed(try CallDirectoryReader(bytes: feedCase.bytes), limit: cap)
+    let feed = try DirectoryFeed(try CallDirectoryReader(bytes: feedCase.bytes), limit: cap)
     let plan = try feed.plan()
     #expect(plan.additions == total && !plan.fits)
     let sinks = try feedInLoads(feed, cap: cap)
@@ -24,7 +24,7 @@ import Testing
   func atTheCapIsOneLoad(extra: Int) throws {
     let feedCase = try FeedCase.random(seed: 42, items: 30, extremes: false)
     let total = feedCase.expected.blocking.count + feedCase.expected.identification.count
-    let feed = DirectoryFeed(try CallDirectoryReader(bytes: feedCase.bytes), limit: total + extra)
+    let feed = try DirectoryFeed(try CallDirectoryReader(bytes: feedCase.bytes), limit: total + extra)
     #expect(try feed.plan().fits)
     let sinks = try feedInLoads(feed, cap: total + extra)
     #expect(sinks.count == 1 && sinks[0].contents == feedCase.expected)
@@ -32,7 +32,7 @@ import Testing
 
   @Test func feedWholeRefusesOverTheCapBeforeSendingAnything() throws {
     let feedCase = try FeedCase.random(seed: 43, items: 30, extremes: false)
-    let feed = DirectoryFeed(try CallDirectoryReader(bytes: feedCase.bytes), limit: 10)
+    let feed = try DirectoryFeed(try CallDirectoryReader(bytes: feedCase.bytes), limit: 10)
     var sink = RuleCheckingSink(cap: 10)
     #expect {
       try feed.feedWhole(into: &sink)
@@ -45,7 +45,7 @@ import Testing
 
   @Test func cursorSurvivesStorageAsJSON() throws {
     let feedCase = try FeedCase.random(seed: 44, items: 40, extremes: false)
-    let feed = DirectoryFeed(try CallDirectoryReader(bytes: feedCase.bytes), limit: 100)
+    let feed = try DirectoryFeed(try CallDirectoryReader(bytes: feedCase.bytes), limit: 100)
     var sinks: [RuleCheckingSink] = []
     var stored: Data?
     repeat {
@@ -64,8 +64,8 @@ import Testing
   }
 
   @Test func cursorIsRefusedForAnotherDirectoryOrAFullLoad() throws {
-    let first = DirectoryFeed(try CallDirectoryReader(bytes: try FeedCase.random(seed: 45, items: 30, extremes: false).bytes), limit: 10)
-    let second = DirectoryFeed(try CallDirectoryReader(bytes: try FeedCase.random(seed: 46, items: 30, extremes: false).bytes), limit: 10)
+    let first = try DirectoryFeed(try CallDirectoryReader(bytes: try FeedCase.random(seed: 45, items: 30, extremes: false).bytes), limit: 10)
+    let second = try DirectoryFeed(try CallDirectoryReader(bytes: try FeedCase.random(seed: 46, items: 30, extremes: false).bytes), limit: 10)
     #expect(first.fingerprint != second.fingerprint)
     var sink = RuleCheckingSink(cap: 10)
     let cursor = try #require(try first.feed(into: &sink))

@@ -34,7 +34,7 @@ import Testing
 
   @Test(arguments: [1, 2, 5, 12, 13])
   func additionsOverTheCapAreSplitWithRemovalsInTheFirstLoad(cap: Int) throws {
-    let feed = ChangeFeed(changes, fingerprint: 77, limit: cap)
+    let feed = try ChangeFeed(changes, fingerprint: 77, limit: cap)
     var sinks: [RuleCheckingSink] = []
     var cursor: FeedCursor?
     repeat {

@@ -36,7 +36,7 @@ import Testing
     var model = Model(before.expected)
     for cap in [Limits.callKitMaximumEntriesPerLoad, 1_000] {
       var state = model
-      let feed = ChangeFeed(changes, fingerprint: new, limit: cap)
+      let feed = try ChangeFeed(changes, fingerprint: new, limit: cap)
       var cursor: FeedCursor?
       var loads = 0
       repeat {

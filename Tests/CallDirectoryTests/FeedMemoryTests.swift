@@ -21,7 +21,7 @@ import Testing
     try builder.block(1_000...(1_000 + count - 1))
     try builder.block(Limits.maximumNumber)
     try builder.identify(5...(5 + count - 1), label: "Range")
-    let feed = DirectoryFeed(try CallDirectoryReader(bytes: try builder.encoded()), limit: .max)
+    let feed = try DirectoryFeed(try CallDirectoryReader(bytes: try builder.encoded()), limit: .max)
     #expect(try feed.plan().additions == Int(2 * count + 1))
     var sink = RuleCheckingSink(cap: .max)
     sink.recording = false

@@ -235,6 +235,7 @@ import Testing
     var byString = DirectoryBuilder()
     var bySlice = DirectoryBuilder()
     var bySpan = try SortingDirectoryWriter(temporaryDirectory: NSTemporaryDirectory())
+    var ascending = try AscendingDirectoryWriter()
     var start = 2
     for (index, label) in labels.enumerated() {
       let count = label.utf8.count
@@ -242,20 +243,26 @@ import Testing
       #expect(slice.startIndex > 0)
       let number = 12_025_550_100 + Int64(index)
       try byString.identify(number, label: label)
-      try bySlice.identify(number...number, utf8: slice)
+      try bySlice.identify(number...number, utf8: slice.span)
       try bySpan.identify(number...number, utf8: text.span.extracting(start..<start + count))
+      try ascending.identify(number, utf8: slice.span)
       start += count + 1
     }
     try byString.identify(12_025_560_000...12_025_560_009, label: "Acme")
-    try bySlice.identify(12_025_560_000...12_025_560_009, utf8: text[16..<20])
+    try bySlice.identify(12_025_560_000...12_025_560_009, utf8: text[16..<20].span)
     try bySpan.identify(12_025_560_000...12_025_560_009, utf8: text.span.extracting(16..<20))
+    try ascending.identify(12_025_560_000...12_025_560_009, utf8: text[16..<20].span)
     let expected = try byString.encoded()
     #expect(try bySlice.encoded() == expected)
     var spanFile: [UInt8] = []
     _ = try bySpan.finish { (piece) throws(WriterError) in spanFile += piece }
     #expect(spanFile == expected)
-    #expect(throws: WriterError.invalidUTF8(number: 5)) { try bySlice.identify(5, utf8: [0x41, 0xFF, 0x42][1...]) }
+    var ascendingFile: [UInt8] = []
+    try ascending.finish { (piece) throws(WriterError) in ascendingFile += piece }
+    #expect(ascendingFile == expected)
     let bad: [UInt8] = [0x41, 0xFF, 0x42]
+    let badSlice = bad[1...]
+    #expect(throws: WriterError.invalidUTF8(number: 5)) { try bySlice.identify(5, utf8: badSlice.span) }
     #expect(throws: WriterError.invalidUTF8(number: 6)) { try bySlice.identify(6...6, utf8: bad.span) }
   }
 

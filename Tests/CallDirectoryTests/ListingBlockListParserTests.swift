@@ -40,7 +40,7 @@ struct ListingBlockListParserTests {
   @Test("The parser's default country applies")
   func defaultCountry() throws {
     #expect(
-      try Self.parse("(202) 555-0100\n", parser: PhoneNumberParser(defaultCountryCode: 1)) == [
+      try Self.parse("(202) 555-0100\n", parser: try PhoneNumberParser(defaultCountryCode: 1)) == [
         .block(12_025_550_100, line: 1)
       ])
   }

@@ -115,7 +115,7 @@ struct ListingIdentifyCSVParserTests {
   @Test("Default country codes apply to the number column")
   func defaultCountry() throws {
     let records = try Self.parse(
-      Support.bytes("020 7946 0958,London office\n"), parser: PhoneNumberParser(defaultCountryCode: 44))
+      Support.bytes("020 7946 0958,London office\n"), parser: try PhoneNumberParser(defaultCountryCode: 44))
     #expect(records == [.identify(442_079_460_958, label: "London office", line: 1)])
   }
 }

@@ -126,8 +126,8 @@ struct ListingPlainLineTests {
   }
 
   @Test("A block list reads + and digits in place as the general scan reads them", arguments: [false, true])
-  func blockListNumbers(countryCode: Bool) {
-    let parser = countryCode ? PhoneNumberParser(defaultCountryCode: 44) : PhoneNumberParser.formatDomain
+  func blockListNumbers(countryCode: Bool) throws {
+    let parser = countryCode ? try PhoneNumberParser(defaultCountryCode: 44) : PhoneNumberParser.formatDomain
     var generator = Support.SplitMix64(seed: countryCode ? 0xB10C_44 : 0xB10C_00)
     for _ in 0..<3_000 {
       let count = Int(generator.next() % 21)
@@ -217,8 +217,8 @@ struct ListingPlainLineTests {
   }
 
   @Test("A default country code leaves + numbers as they are and national ones to the general path")
-  func countryCode() {
-    let parser = PhoneNumberParser(defaultCountryCode: 44)
+  func countryCode() throws {
+    let parser = try PhoneNumberParser(defaultCountryCode: 44)
     let input = Support.bytes("+441234567,A\n+15550000000,B\n02079460958,C\n")
     #expect(
       Self.outcome(input, identifyFile: true, parser: parser)

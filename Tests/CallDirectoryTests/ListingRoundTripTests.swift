@@ -52,7 +52,7 @@ struct ListingRoundTripTests {
         line += 1 + label.utf8.filter { $0 == 0x0A }.count
       }
     }
-    let bytes = ListingWriter.render(records)
+    let bytes = try ListingWriter.render(records)
     let parsed = try ListingParser.parse(bytes: bytes, file: "round-trip-\(seed).csv", parser: .formatDomain)
     #expect(parsed.count == records.count, "seed \(seed)")
     for (written, read) in zip(records, parsed) where written != read {
@@ -81,7 +81,7 @@ struct ListingRoundTripTests {
       let record = ListingRecord.identify(
         Self.randomNumber(using: &generator), label: Self.randomLabel(using: &generator))
       records.append(record)
-      writer.append(record)
+      try writer.append(record)
       writer.flushIfFull { output += $0 }
     }
     writer.flush { output += $0 }

@@ -102,14 +102,14 @@ import Testing
   /// A resolver over a damaged reader answers each call truly or throws.
   @Test func aResolverOverADamagedReaderAnswersTrulyOrThrows() throws {
     let shape = try Self.ranges()
-    let truth = Resolver(sources: [.init(name: "list", provider: try CallDirectoryReader(bytes: shape.bytes))])
+    let truth = try Resolver(sources: [.init(name: "list", provider: try CallDirectoryReader(bytes: shape.bytes))])
     let expected = try shape.probes.map { try truth.resolve($0) }
     var wrong = 0
     for bit in 0..<(shape.bytes.count * 8) {
       var damaged = shape.bytes
       damaged[bit / 8] ^= 1 << UInt8(bit % 8)
       guard let reader = try? CallDirectoryReader(bytes: damaged) else { continue }
-      let resolver = Resolver(sources: [.init(name: "list", provider: reader)])
+      let resolver = try Resolver(sources: [.init(name: "list", provider: reader)])
       for (probe, answer) in zip(shape.probes, expected) {
         if let got = try? resolver.resolve(probe), got != answer { wrong += 1 }
       }

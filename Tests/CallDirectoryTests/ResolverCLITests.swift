@@ -36,10 +36,12 @@ import Testing
     var errors = ""
     let console = Console(
       readInput: { () throws(SystemError) in [] },
-      readLine: { () throws(SystemError) -> [UInt8]? in
+      // One line a chunk: the reader asks for the next only once the last is answered.
+      readChunk: { () throws(SystemError) -> [UInt8] in
+        guard next < lines.count else { return [] }
         defer { next += 1 }
         before(next)
-        return next < lines.count ? Array(lines[next].utf8) : nil
+        return Array((lines[next] + "\n").utf8)
       },
       writeOutput: { (bytes) throws(SystemError) in output.append(contentsOf: bytes) },
       writeError: { errors += $0 })

@@ -88,7 +88,7 @@ import Testing
   func callerRow(_ row: CallerRow) throws {
     var builder = DirectoryBuilder()
     try builder.block(row.expected)
-    let resolver = Resolver(
+    let resolver = try Resolver(
       sources: [.init(name: "list", provider: try CallDirectoryReader(bytes: try builder.encoded()))],
       defaultCountryCode: row.country)
     let answer = try resolver.resolve(caller: row.caller)

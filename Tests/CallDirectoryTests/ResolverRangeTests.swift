@@ -18,7 +18,7 @@ import Testing
     }
     let contacts = try Self.directory { try $0.identify(33_899_123_456, label: "Plumber") }
     let businesses = try Self.directory { try $0.identify(33_140_000_000...33_140_009_999, label: "Mairie de Paris") }
-    let resolver = Resolver(sources: [
+    let resolver = try Resolver(sources: [
       .init(name: "contacts", role: .allowList, provider: contacts), .init(name: "provider", provider: provider),
       .init(name: "businesses", provider: businesses),
     ])

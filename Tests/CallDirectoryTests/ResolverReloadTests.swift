@@ -63,7 +63,7 @@ import Testing
     let path = scratch.path("live.calldir")
     try ResolverFixtures.write(path, blocking: [Self.number])
     let live = try ReloadingDirectory(path: path, checkInterval: .milliseconds(20))
-    let resolver = Resolver(sources: [.init(name: "live", provider: live)])
+    let resolver = try Resolver(sources: [.init(name: "live", provider: live)])
     #expect(try resolver.resolve(Self.number).action == .block)
     try ResolverFixtures.write(path, identification: [(Self.number, "Acme Support")])
     let deadline = Date().addingTimeInterval(5)
@@ -80,7 +80,7 @@ import Testing
     let live = try ReloadingDirectory(path: path, checkInterval: .zero) { directory, error in
       reports.withLock { $0.append("\(directory.path): \(error)") }
     }
-    let resolver = Resolver(sources: [.init(name: "live", provider: live)])
+    let resolver = try Resolver(sources: [.init(name: "live", provider: live)])
 
     // A damaged file renamed into place: not a call directory at all.
     try Data("not a directory, just text that is long enough to be read as a header".utf8)
@@ -144,7 +144,7 @@ import Testing
     let live = try ReloadingDirectory(path: path, checkInterval: .zero) { _, error in
       reports.withLock { $0.append("\(error)") }
     }
-    let resolver = Resolver(sources: [.init(name: "live", provider: live)])
+    let resolver = try Resolver(sources: [.init(name: "live", provider: live)])
     let fifo = scratch.path("fifo")
     #expect(unsafe mkfifo(fifo, 0o600) == 0)
     #expect(unsafe rename(fifo, path) == 0)
@@ -198,8 +198,8 @@ import Testing
       bytes: try ResolverFixtures.bytes(identification: [(numbers[2], "Mum"), (numbers[7], "Dentist")]))
     let business = try CallDirectoryReader(
       bytes: try ResolverFixtures.bytes(identification: [(numbers[8], "Acme Support"), (numbers[9], "Acme Billing")]))
-    func stack(_ live: any DirectoryProvider) -> Resolver {
-      Resolver(sources: [
+    func stack(_ live: any DirectoryProvider) throws -> Resolver {
+      try Resolver(sources: [
         .init(name: "contacts", role: .allowList, provider: contacts), .init(name: "live", provider: live),
         .init(name: "business", provider: business),
       ])
@@ -216,7 +216,7 @@ import Testing
 
     try ResolverFixtures.write(path, blocking: versionA.blocking, identification: versionA.identification)
     let live = try ReloadingDirectory(path: path, checkInterval: .zero)
-    let resolver = stack(live)
+    let resolver = try stack(live)
 
     final class Shared: Sendable {
       let writing = Atomic<Bool>(true)

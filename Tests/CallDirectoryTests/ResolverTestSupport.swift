@@ -77,7 +77,7 @@ enum ResolverFixtures {
     let sources = try entries.enumerated().map { index, entry in
       Resolver.Source(name: "d\(index)", role: entry.role, provider: try directory(entry, number: number))
     }
-    return Resolver(sources: sources, emergencyNumbers: emergency, defaultCountryCode: country)
+    return try Resolver(sources: sources, emergencyNumbers: emergency, defaultCountryCode: country)
   }
 
   /// The bytes of a directory with these entries.

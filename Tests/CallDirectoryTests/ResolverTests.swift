@@ -115,7 +115,7 @@ import Testing
   @Test func notListedAndEmptyStack() throws {
     let answer = try ResolverFixtures.resolver([StackEntry(.standard), StackEntry(.allowList)]).resolve(42)
     #expect(answer == Resolution(reason: .notListed, number: 42))
-    let empty = Resolver(sources: [])
+    let empty = try Resolver(sources: [])
     #expect(try empty.resolve(ResolverFixtures.number).reason == .notListed)
     #expect(try empty.resolve(caller: "911").reason == .emergency)
   }
@@ -163,7 +163,7 @@ import Testing
     let spam = try CallDirectoryReader(
       bytes: try ResolverFixtures.bytes(
         blocking: [12_025_550_100, 442_079_460_958], identification: [(12_025_550_100, "Spam Risk")]))
-    return Resolver(sources: [.init(name: "spam", provider: spam)], defaultCountryCode: country)
+    return try Resolver(sources: [.init(name: "spam", provider: spam)], defaultCountryCode: country)
   }
 
   @Test(arguments: ["+1 (202) 555-0100", "tel:+1-202-555-0100", "tel:+1-202-555-0100;ext=7", "12025550100", "+1.202.555.0100"])
@@ -204,7 +204,7 @@ import Testing
       }
     }
     let bytes = try #require(damaged)
-    let resolver = Resolver(sources: [
+    let resolver = try Resolver(sources: [
       .init(name: "fine", provider: try CallDirectoryReader(bytes: try ResolverFixtures.bytes(blocking: [1_234_567]))),
       .init(name: "broken", provider: try CallDirectoryReader(bytes: bytes)),
     ])

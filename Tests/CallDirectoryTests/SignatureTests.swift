@@ -119,7 +119,7 @@ struct SignatureTests {
         func write(signingWith key: SigningKey?) throws -> [UInt8] {
           var options = DirectoryBuilder.Options()
           options.listVersion = version
-          var writer = try DirectoryStreamWriter(options: options, temporaryDirectory: spooled ? scratch.url.path : nil)
+          var writer = try AscendingDirectoryWriter(options: options, temporaryDirectory: spooled ? scratch.url.path : nil)
           for number in Set(numbers).sorted() {
             if number % 3 == 0 { try writer.identify(number, label: "Caller \(number % 97)") } else { try writer.block(number) }
           }
@@ -146,7 +146,7 @@ struct SignatureTests {
   @Test("A file of 64 sections has no room for a signature: signing refuses it, a signed one re-signs")
   func noRoomForASignature() throws {
     func file(extraSections: Int) throws -> [UInt8] {
-      var writer = try DirectoryStreamWriter()
+      var writer = try AscendingDirectoryWriter()
       try writer.block(12_025_550_100)
       // Optional sections of types the format does not define ("ZAAZ", "ZABZ", ...): readers skip them.
       let extra = (0..<extraSections).map { index in

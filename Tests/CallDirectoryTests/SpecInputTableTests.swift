@@ -28,8 +28,8 @@ import Testing
   /// Number rows give one number (`12025550100`), range rows two (`33899000000 ... 33899999999`),
   /// error rows words of the message (`error: ends below its start`).
   @Test(arguments: try rows())
-  func row(_ row: Row) {
-    let parser = PhoneNumberParser(defaultCountryCode: row.country)
+  func row(_ row: Row) throws {
+    let parser = try PhoneNumberParser(defaultCountryCode: row.country)
     if row.expected.hasPrefix("error:") {
       // The row names the error by words its message holds.
       let words = row.expected.dropFirst("error:".count).trimmingCharacters(in: .whitespaces)

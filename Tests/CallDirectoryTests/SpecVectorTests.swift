@@ -44,8 +44,8 @@ import Testing
 
   static func unpack(_ reader: CallDirectoryReader) throws -> [UInt8] {
     var writer = ListingWriter()
-    try reader.forEachBlockingRun { writer.appendBlock($0) }
-    try reader.forEachIdentificationRun { writer.appendIdentification($0, label: $1) }
+    try reader.forEachBlockingRun { (run) throws(ListingRowError) in try writer.appendBlock(run) }
+    try reader.forEachIdentificationRun { (run, label) throws(ListingRowError) in try writer.appendIdentification(run, label: label) }
     return writer.bytes
   }
 

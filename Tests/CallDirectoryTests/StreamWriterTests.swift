@@ -49,7 +49,7 @@ private struct OverlappingList {
   func streamed(
     _ options: DirectoryBuilder.Options, temporaryDirectory: String?, using rng: inout SeededGenerator
   ) throws -> [UInt8] {
-    var writer = try DirectoryStreamWriter(options: options, temporaryDirectory: temporaryDirectory)
+    var writer = try AscendingDirectoryWriter(options: options, temporaryDirectory: temporaryDirectory)
     var blocks = blocking.shuffled(using: &rng).sorted { $0.lowerBound < $1.lowerBound }[...]
     var identifies = identification.shuffled(using: &rng).sorted { $0.lowerBound < $1.lowerBound }[...]
     while !blocks.isEmpty || !identifies.isEmpty {
@@ -95,14 +95,14 @@ struct StreamWriterTests {
   @Test("An empty stream is the empty directory")
   func emptyStream() throws {
     var output: [UInt8] = []
-    try DirectoryStreamWriter().finish { output.append(contentsOf: $0) }
+    try AscendingDirectoryWriter().finish { output.append(contentsOf: $0) }
     #expect(output == (try DirectoryBuilder().encoded()))
   }
 
   @Test("Int64 extremes stream like they build")
   func extremes() throws {
     var builder = DirectoryBuilder()
-    var writer = try DirectoryStreamWriter()
+    var writer = try AscendingDirectoryWriter()
     for number: Int64 in [1, 2, Int64.max - 2, Int64.max - 1] {
       try builder.block(number)
       try writer.block(number)
@@ -116,7 +116,7 @@ struct StreamWriterTests {
 
   @Test("Out of order entries are refused, naming both numbers")
   func outOfOrder() throws {
-    var writer = try DirectoryStreamWriter()
+    var writer = try AscendingDirectoryWriter()
     try writer.block(12_025_550_100)
     #expect(throws: WriterError.outOfOrder(kind: "blocking", previous: 12_025_550_100, next: 12_025_550_099)) {
       try writer.block(12_025_550_099)
@@ -130,12 +130,12 @@ struct StreamWriterTests {
 
   @Test("Conflicts are refused as the builder refuses them")
   func conflicts() throws {
-    var twoLabels = try DirectoryStreamWriter()
+    var twoLabels = try AscendingDirectoryWriter()
     try twoLabels.identify(12_025_550_100, label: "Acme")
     #expect(throws: WriterError.conflictingLabels(number: 12_025_550_100, first: "Acme", second: "Spam")) {
       try twoLabels.identify(12_025_550_100, label: "Spam")
     }
-    var inside = try DirectoryStreamWriter()
+    var inside = try AscendingDirectoryWriter()
     try inside.identify(12_025_550_100...12_025_550_199, label: "Acme")
     #expect(
       throws: WriterError.numberInsideRange(
@@ -143,7 +143,7 @@ struct StreamWriterTests {
     ) {
       try inside.identify(12_025_550_150, label: "Spam")
     }
-    var overlapping = try DirectoryStreamWriter()
+    var overlapping = try AscendingDirectoryWriter()
     try overlapping.identify(12_025_550_100...12_025_550_199, label: "Acme")
     #expect(
       throws: WriterError.overlappingRanges(
@@ -153,7 +153,7 @@ struct StreamWriterTests {
       try overlapping.identify(12_025_550_150...12_025_550_250, label: "Spam")
     }
     // A single held back, then a range with another label starting at it.
-    var heldSingle = try DirectoryStreamWriter()
+    var heldSingle = try AscendingDirectoryWriter()
     try heldSingle.identify(12_025_550_100, label: "Spam")
     #expect(
       throws: WriterError.numberInsideRange(
@@ -169,11 +169,11 @@ struct StreamWriterTests {
   @Test("A refused entry leaves the writer as it was", arguments: [0, 1, 2, 3])
   func refusedEntriesLeaveNothing(seed: UInt64) throws {
     var rng = SeededGenerator(seed: 0x5EF_05ED &+ seed)
-    var writer = try DirectoryStreamWriter()
+    var writer = try AscendingDirectoryWriter()
     var builder = DirectoryBuilder()
     var refusals = 0
     /// Sends a run that must be refused, twice.
-    func refuse(_ run: ClosedRange<Int64>, _ label: String) {
+    func refuse(_ writer: inout AscendingDirectoryWriter, _ run: ClosedRange<Int64>, _ label: String) {
       for _ in 0..<2 {
         #expect(throws: WriterError.self, "seed \(seed), \(run) \(label)") {
           if run.count == 1 { try writer.identify(run.lowerBound, label: label) } else { try writer.identify(run, label: label) }
@@ -196,10 +196,10 @@ struct StreamWriterTests {
       // Then something the canonical form refuses, most often with a label never used.
       let fresh = "New label \(index)"
       switch Int.random(in: 0..<5, using: &rng) {
-      case 0: refuse((run.lowerBound - 1)...(run.lowerBound - 1), fresh)  // out of order
-      case 1: refuse(run.upperBound...run.upperBound, fresh)  // inside the run, or the same number
-      case 2: refuse(run.lowerBound...(run.upperBound + 3), lastLabel == label ? fresh : lastLabel)  // overlaps
-      case 3: refuse((lastRun.lowerBound - 1)...run.upperBound, label)  // out of order, known label
+      case 0: refuse(&writer, (run.lowerBound - 1)...(run.lowerBound - 1), fresh)  // out of order
+      case 1: refuse(&writer, run.upperBound...run.upperBound, fresh)  // inside the run, or the same number
+      case 2: refuse(&writer, run.lowerBound...(run.upperBound + 3), lastLabel == label ? fresh : lastLabel)  // overlaps
+      case 3: refuse(&writer, (lastRun.lowerBound - 1)...run.upperBound, label)  // out of order, known label
       default: break
       }
       lastRun = run
@@ -224,7 +224,7 @@ struct StreamWriterTests {
         Issue.record("entries \(entries), target \(target): \(String(describing: found))")
         continue
       }
-      #expect(throws: refusal) { _ = try DirectoryStreamWriter(options: options) }
+      #expect(throws: refusal) { _ = try AscendingDirectoryWriter(options: options) }
       #expect(throws: refusal) {
         _ = try SortingDirectoryWriter(options: options, temporaryDirectory: NSTemporaryDirectory())
       }
@@ -257,7 +257,7 @@ struct StreamWriterTests {
   func writeToPath() throws {
     let scratch = try ScratchDirectory()
     let directory = scratch.url.path
-    var writer = try DirectoryStreamWriter(temporaryDirectory: directory)
+    var writer = try AscendingDirectoryWriter(temporaryDirectory: directory)
     var builder = DirectoryBuilder()
     for offset in stride(from: Int64(0), to: 50_000, by: 3) {
       try writer.identify(12_025_550_000 + offset, label: "Label \(offset % 97)")

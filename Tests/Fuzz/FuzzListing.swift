@@ -6,8 +6,8 @@ enum FuzzListing {
   static func run(_ input: [UInt8]) {
     guard let selector = input.first else { return }
     let bytes = Array(input.dropFirst())
-    let parser =
-      selector & 0x10 == 0 ? PhoneNumberParser.formatDomain : PhoneNumberParser(defaultCountryCode: 44)
+    guard let uk = try? PhoneNumberParser(defaultCountryCode: 44) else { fatalError("country code 44 refused") }
+    let parser = selector & 0x10 == 0 ? PhoneNumberParser.formatDomain : uk
     switch selector % 8 {
     case 0:
       agree(

@@ -5,7 +5,9 @@ enum FuzzNumber {
   static func run(_ input: [UInt8]) {
     guard let selector = input.first else { return }
     let codes: [Int?] = [nil, 1, 44, 7]
-    let parser = PhoneNumberParser(defaultCountryCode: codes[Int(selector % 4)])
+    guard let parser = try? PhoneNumberParser(defaultCountryCode: codes[Int(selector % 4)]) else {
+      fatalError("country code \(String(describing: codes[Int(selector % 4)])) refused")
+    }
     let field = input.dropFirst()
     if let number = try? parser.parse(utf8: field) {
       guard (1...(Int64.max - 1)).contains(number) else { fatalError("parse gave \(number), outside the domain") }

@@ -59,7 +59,7 @@ do {
   check("identification labels", labels, ["Acme Support", "Tokyo Office"])
 
   // Resolving callers as people write them, across the contacts and the provider's list.
-  let resolver = Resolver(
+  let resolver = try Resolver(
     sources: [
       .init(name: "contacts", role: .allowList, provider: contactsDirectory),
       .init(name: "provider", provider: directory),

@@ -1,4 +1,5 @@
 import CZlib
+import CallDirectoryFormat
 
 /// gzip streams (RFC 1952) through the system zlib: compressed inputs of the `calldir` tool.
 ///

@@ -9,7 +9,7 @@ import CallDirectorySystem
 /// singles dropped as the canonical form asks, so the file is byte-identical to what
 /// `DirectoryBuilder` makes of the same entries with the same options.
 ///
-///     var writer = try DirectoryStreamWriter(temporaryDirectory: "/var/tmp")
+///     var writer = try AscendingDirectoryWriter(temporaryDirectory: "/var/tmp")
 ///     for number in sortedNumbers { try writer.block(number) }
 ///     try writer.write(to: "list.calldir")
 ///
@@ -22,7 +22,15 @@ import CallDirectorySystem
 /// arrive). With a temporary directory the spool and the encoded blocks live in unlinked files
 /// there, and memory is one block of entries, the index (16 bytes per block of `B` entries), the
 /// distinct labels and the ranges; without one they are kept in memory.
-public struct DirectoryStreamWriter {
+///
+/// The writer is `~Copyable`: its spools are files that one value owns, so a copy could only
+/// corrupt them, and `finish` and `write(to:)` consume it, so that adding after finishing does not
+/// compile. It is `Sendable`: a writer filled on one task can be finished on another. It needs no
+/// `deinit`: its spool files are unlinked as they are made and closed with their last reference.
+@safe public struct AscendingDirectoryWriter: ~Copyable, @unchecked Sendable {
+  // Unchecked because the spools are `SpoolFile` objects, which are not `Sendable`: each is made
+  // by this writer, never handed out, and reachable from this one value only, so moving the
+  // writer moves them all.
   /// The encoding options, as for `DirectoryBuilder`.
   public let options: DirectoryBuilder.Options
   private let temporaryDirectory: String?
@@ -44,22 +52,34 @@ public struct DirectoryStreamWriter {
   /// - Throws: `WriterError.invalidOption` for options out of range, `.system` when a spool
   ///   cannot be created.
   public init(options: DirectoryBuilder.Options = .init(), temporaryDirectory: String? = nil) throws(WriterError) {
+    // Everything that can throw comes before `self` is touched: a noncopyable value cannot be
+    // left half made.
     try options.check()
+    let blocking = try EntrySectionWriter(identification: false, options: options, spoolingIn: temporaryDirectory)
+    // Records with provisional label ids, replayed with the final ones at the end.
+    let identifications = try SectionBuffer(spoolingIn: temporaryDirectory, checksummed: false)
+    self.init(options: options, temporaryDirectory: temporaryDirectory, blocking: blocking, identifications: identifications)
+  }
+
+  private init(
+    options: DirectoryBuilder.Options, temporaryDirectory: String?, blocking: EntrySectionWriter,
+    identifications: SectionBuffer
+  ) {
     self.options = options
     self.temporaryDirectory = temporaryDirectory
-    blocking = try EntrySectionWriter(identification: false, options: options, spoolingIn: temporaryDirectory)
-    // Records with provisional label ids, replayed with the final ones at the end.
-    identifications = try SectionBuffer(spoolingIn: temporaryDirectory, checksummed: false)
+    self.blocking = blocking
+    self.identifications = identifications
     record.reserveCapacity(12)
   }
 
   /// Continues with every label already given (a builder's), so that entries can be given by
   /// their ids; no label may be added after.
   init(options: DirectoryBuilder.Options, allLabels labels: LabelTable, temporaryDirectory: String? = nil) throws(WriterError) {
+    let entries = try EntrySectionWriter(identification: true, options: options, spoolingIn: temporaryDirectory)
     try self.init(options: options, temporaryDirectory: temporaryDirectory)
     self.labels = labels
     numbered = labels.sortedOrder()
-    numberedEntries = try EntrySectionWriter(identification: true, options: options, spoolingIn: temporaryDirectory)
+    numberedEntries = entries
   }
 
   /// What the canonical form dropped or joined among the entries added so far. A range that
@@ -93,9 +113,11 @@ public struct DirectoryStreamWriter {
     try add(identification: number...number, label: try labels.id(of: label, for: number), labelsBefore: known)
   }
 
-  /// Adds a number to identify with a label given as UTF-8 bytes; numbers must not decrease.
+  /// Adds a number to identify with a label's UTF-8 bytes lent for the call, as a listing
+  /// parser's `forEachEntry` lends them: no `String` and no array is made, and each distinct
+  /// label's bytes are checked once, when first seen. Numbers must not decrease.
   /// - Throws: as `identify(_:label:)`, and `.invalidUTF8`.
-  public mutating func identify(_ number: Int64, utf8 label: [UInt8]) throws(WriterError) {
+  public mutating func identify(_ number: Int64, utf8 label: Span<UInt8>) throws(WriterError) {
     guard Limits.isValidNumber(number) else { throw .numberOutOfRange(number) }
     let known = labels.count
     try add(identification: number...number, label: try labels.id(of: label, for: number), labelsBefore: known)
@@ -104,6 +126,15 @@ public struct DirectoryStreamWriter {
   /// Adds a range of numbers, both ends included, to identify with `label`.
   /// - Throws: as `identify(_:label:)`, and `.invalidRange`.
   public mutating func identify(_ range: ClosedRange<Int64>, label: String) throws(WriterError) {
+    try Self.check(range)
+    let known = labels.count
+    try add(identification: range, label: try labels.id(of: label, for: range.lowerBound), labelsBefore: known)
+  }
+
+  /// Adds a range of numbers, both ends included, to identify with a label's UTF-8 bytes lent
+  /// for the call.
+  /// - Throws: as `identify(_:utf8:)`, and `.invalidRange`.
+  public mutating func identify(_ range: ClosedRange<Int64>, utf8 label: Span<UInt8>) throws(WriterError) {
     try Self.check(range)
     let known = labels.count
     try add(identification: range, label: try labels.id(of: label, for: range.lowerBound), labelsBefore: known)
@@ -240,8 +271,7 @@ public struct DirectoryStreamWriter {
   /// Finishes the directory and writes it to `path` atomically, as `DirectoryBuilder.write(to:)`.
   /// - Throws: `WriterError`, with `.system` for file errors; `path` is then left as it was.
   public consuming func write(to path: String) throws(WriterError) {
-    var writer = self
-    try writeAtomically(to: path) { (sink) throws(WriterError) in try writer.finishOnce(into: sink) }
+    try writeAtomically(to: path) { (sink) throws(WriterError) in try finishOnce(into: sink) }
   }
 }
 

@@ -1,4 +1,5 @@
 import CZlib
+import CallDirectoryFormat
 
 /// Inflates a gzip stream (RFC 1952, one or more members) given in pieces, handing its output
 /// out a window at a time as zlib produces it.

@@ -1,0 +1,34 @@
+/// Why a `LineReader` could not go on: its input could not be read, its gzip stream is bad, or a
+/// line is longer than the reader allows.
+public struct LineReaderError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// What went wrong.
+  public enum Kind: Sendable, Equatable {
+    /// Opening or reading the input failed; the system's message.
+    case unreadable(String)
+    /// The input is gzip and cannot be inflated (corrupt, cut short, or over the cap); zlib's or
+    /// the inflater's message.
+    case badGzip(String)
+    /// Line `line` (1-based) is longer than `limit` bytes, its CR counted and its LF not.
+    case lineTooLong(line: Int, limit: Int)
+  }
+
+  /// The input as messages name it (`<stdin>` for standard input).
+  public let file: String
+  /// What went wrong.
+  public let kind: Kind
+
+  /// An error in `file`.
+  public init(file: String, kind: Kind) {
+    self.file = file
+    self.kind = kind
+  }
+
+  /// `FILE: cannot read: MESSAGE`, `FILE: MESSAGE` for gzip, `FILE:LINE: line longer than N bytes`.
+  public var description: String {
+    switch kind {
+    case .unreadable(let message): "\(file): cannot read: \(message)"
+    case .badGzip(let message): "\(file): \(message)"
+    case .lineTooLong(let line, let limit): "\(file):\(line): line longer than \(limit) bytes"
+    }
+  }
+}
