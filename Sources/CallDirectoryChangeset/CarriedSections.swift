@@ -54,7 +54,7 @@ enum CarriedSections {
       guard length <= ChangesetLayout.maximumCarriedSectionBytes, length <= end &- body else {
         throw FormatError(.invalidField(field: "carried section length", value: UInt64(length)), at: at &+ 8, section: "carried sections")
       }
-      let bytes = try file.slice(offset: body, length: length, fileOffset: body)
+      let bytes = try file.slice(offset: body, length: length, in: FilePlace(offset: body, part: "carried sections"))
       let computed = CRC32.checksum(bytes)
       guard computed == stored else {
         throw FormatError(.sectionChecksumMismatch(stored: stored, computed: computed), at: at &+ 12, section: SectionType.name(of: type))

@@ -60,7 +60,10 @@ enum ChangeList: UInt8, CaseIterable {
   var labelled: Bool { self == .identificationAdditions }
 
   /// The list's name, for messages.
-  var name: String {
+  var name: String { part.description }
+
+  /// The list's name as the part of a `FilePlace`.
+  var part: StaticString {
     switch self {
     case .blockingRemovals: "blocking removals"
     case .identificationRemovals: "identification removals"

@@ -122,7 +122,7 @@ public final class ChangesetReader: Sendable {
     guard stored == computed else {
       throw FormatError(.sectionChecksumMismatch(stored: stored, computed: computed), at: at &+ size, section: "signature")
     }
-    do { return try SignatureSection(parsing: section) } catch { throw error.placed(in: "signature", base: at) }
+    return try SignatureSection(parsing: section, at: FilePlace(offset: at, part: "signature"))
   }
 
   /// Checks the header, the footer and that the blocks tile the space between them, list by
@@ -212,8 +212,9 @@ struct ChangeRunCursor {
       // The reader proved at open that every block's prefix and length lie inside the file.
       let size = Int(file.uncheckedUInt32LE(at: offset))
       let body = offset &+ ChangesetLayout.blockPrefixSize
-      let bytes = try file.slice(offset: body, length: size, fileOffset: body)
-      runs = try RunBlockDecoder.decode(bytes, list: list, number: blockNumber, fileOffset: body, previousLast: &previousLast)
+      let place = FilePlace(offset: body, part: list.part)
+      let bytes = try file.slice(offset: body, length: size, in: place)
+      runs = try RunBlockDecoder.decode(bytes, at: place, list: list, number: blockNumber, previousLast: &previousLast)
       offset = body &+ size
       blocksLeft -= 1
       blockNumber += 1

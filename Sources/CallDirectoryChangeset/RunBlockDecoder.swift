@@ -11,37 +11,30 @@ enum RunBlockDecoder {
     var label: String?
   }
 
-  /// The runs of the block `bytes` (from its codec byte to its trailer), which lies at `fileOffset`.
+  /// The runs of the block `bytes` (from its codec byte to its trailer), which lies at `place`.
   /// - Parameters:
   ///   - previousLast: the last number of the list's run before this block (0 for the first);
   ///     updated to the block's last.
-  /// - Throws: `FormatError` with the block's file offset.
+  /// - Throws: `FormatError`, placed in the file.
   static func decode(
-    _ bytes: ByteView, list: ChangeList, number: Int, fileOffset: Int, previousLast: inout UInt64
+    _ bytes: ByteView, at place: FilePlace, list: ChangeList, number: Int, previousLast: inout UInt64
   ) throws(FormatError) -> [Run] {
-    func place(_ error: FormatError) -> FormatError { error.placed(in: list.name, base: fileOffset) }
-    let block: Block
-    do throws(FormatError) {
-      block = try Block(parsing: bytes, number: number, maximumPayload: ChangesetLayout.maximumPayload)
-      try block.checkChecksum()
-    } catch { throw place(error) }
+    let block = try Block(parsing: bytes, at: place, number: number, maximumPayload: ChangesetLayout.maximumPayload)
+    try block.checkChecksum()
     let expected = Int(block.header.2) | Int(block.header.3) << 8
     var last = previousLast
-    let runs: [Run]
-    do throws(FormatError) {
-      runs = try block.withPayload { (payload) throws(FormatError) -> [Run] in
-        try decodePayload(payload, list: list, count: expected, block: number, previousLast: &last)
-      }
-    } catch { throw place(error) }
+    let runs = try block.withPayload { (payload) throws(FormatError) -> [Run] in
+      try decodePayload(payload, list: list, count: expected, block: block, previousLast: &last)
+    }
     previousLast = last
     return runs
   }
 
   private static func decodePayload(
-    _ payload: ByteView, list: ChangeList, count: Int, block: Int, previousLast: inout UInt64
+    _ payload: ByteView, list: ChangeList, count: Int, block: Block, previousLast: inout UInt64
   ) throws(FormatError) -> [Run] {
     func malformed(_ reason: String, _ offset: Int) -> FormatError {
-      FormatError(.malformedBlock(block: block, reason: reason), at: Layout.blockHeaderSize &+ offset)
+      block.payloadError(.malformedBlock(block: block.number, reason: reason), at: offset)
     }
     var runs: [Run] = []
     var offset = 0
@@ -71,7 +64,7 @@ enum RunBlockDecoder {
         guard let length = Varint.read(payload, at: &offset), let size = Int(exactly: length),
           Limits.isValidLabelLength(size), payload.contains(offset: offset, length: size)
         else { throw malformed("run \(runs.count) has no label of 1...\(Limits.maximumLabelBytes) bytes", at) }
-        let text = try payload.slice(offset: offset, length: size)
+        let text = try payload.slice(offset: offset, length: size)  // inside: checked above
         guard UTF8Validation.isValid(text) else { throw malformed("run \(runs.count) has a label that is not UTF-8", at) }
         label = String(decoding: text.bytes, as: UTF8.self)
         offset &+= size  // contains(offset:length:) proved offset + size <= count

@@ -84,7 +84,7 @@ struct StreamedSignature {
   /// - Throws: `ChangesetError` of kind `.resultNotAuthentic`: `.unsigned`, `.unknownKey` or `.badSignature`.
   /// - Complexity: one Ed25519 verification.
   consuming func check(_ trust: TrustPolicy) throws(ChangesetError) -> PublicKey {
-    let parsed = unsafe section.withUnsafeBytes { unsafe try? SignatureSection(parsing: ByteView($0)) }
+    let parsed = unsafe section.withUnsafeBytes { unsafe try? SignatureSection(parsing: ByteView($0), at: FilePlace(offset: 0)) }
     guard signStart != nil, let parsed else { throw ChangesetError(.resultNotAuthentic(.unsigned)) }
     guard trust.trustedKeys.contains(parsed.publicKey) else {
       throw ChangesetError(.resultNotAuthentic(.unknownKey(parsed.publicKey)))

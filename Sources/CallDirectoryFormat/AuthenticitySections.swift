@@ -15,13 +15,13 @@ public struct ListVersionSection: Sendable, Equatable {
     self.version = version
   }
 
-  /// Parses the section's bytes (offsets in errors are section-relative).
-  /// - Throws: `FormatError` for a wrong length or a nonzero reserved field.
-  public init(parsing bytes: ByteView) throws(FormatError) {
+  /// Parses the section's bytes, which lie at `place` in the file.
+  /// - Throws: `FormatError`, placed in the file, for a wrong length or a nonzero reserved field.
+  public init(parsing bytes: ByteView, at place: FilePlace) throws(FormatError) {
     guard bytes.count == Self.size else {
-      throw FormatError(.invalidField(field: "length of the list version section", value: UInt64(bytes.count)), at: 0)
+      throw place.error(.invalidField(field: "length of the list version section", value: UInt64(bytes.count)))
     }
-    guard bytes.uncheckedUInt64LE(at: 8) == 0 else { throw FormatError(.nonzeroReserved(field: "list version"), at: 8) }
+    guard bytes.uncheckedUInt64LE(at: 8) == 0 else { throw place.error(.nonzeroReserved(field: "list version"), at: 8) }
     version = bytes.uncheckedUInt64LE(at: 0)
   }
 
@@ -61,17 +61,18 @@ public struct SignatureSection: Sendable, Equatable {
     self.signature = signature
   }
 
-  /// Parses the section's bytes (offsets in errors are section-relative).
-  /// - Throws: `FormatError` for a wrong length, an unknown algorithm or a nonzero reserved field.
-  public init(parsing bytes: ByteView) throws(FormatError) {
+  /// Parses the section's bytes, which lie at `place` in the file.
+  /// - Throws: `FormatError`, placed in the file, for a wrong length, an unknown algorithm or a
+  ///   nonzero reserved field.
+  public init(parsing bytes: ByteView, at place: FilePlace) throws(FormatError) {
     guard bytes.count == Self.size else {
-      throw FormatError(.invalidField(field: "length of the signature section", value: UInt64(bytes.count)), at: 0)
+      throw place.error(.invalidField(field: "length of the signature section", value: UInt64(bytes.count)))
     }
     let algorithm = bytes.uncheckedUInt32LE(at: 0)
     guard algorithm == Self.ed25519 else {
-      throw FormatError(.invalidField(field: "signature algorithm", value: UInt64(algorithm)), at: 0)
+      throw place.error(.invalidField(field: "signature algorithm", value: UInt64(algorithm)))
     }
-    guard bytes.uncheckedUInt32LE(at: 4) == 0 else { throw FormatError(.nonzeroReserved(field: "signature"), at: 4) }
+    guard bytes.uncheckedUInt32LE(at: 4) == 0 else { throw place.error(.nonzeroReserved(field: "signature"), at: 4) }
     publicKey = PublicKey(bytes: (8..<40).map { bytes.uncheckedByte(at: $0) })
     signature = (40..<104).map { bytes.uncheckedByte(at: $0) }
   }

@@ -16,42 +16,53 @@ public struct Block: Sendable {
   public let bytes: ByteView
   /// The block's number within its section, for messages.
   public let number: Int
+  /// Where the block lies in the file: its errors, and those of its payload, are placed there.
+  public let place: FilePlace
 
   /// Checks a block's frame.
   ///
   /// - Parameters:
   ///   - bytes: the block, from its codec byte to the end of its trailer.
+  ///   - place: where the block lies in the file.
   ///   - number: the block's number in its section, for messages.
   ///   - maximumPayload: the payload cap of this block kind.
-  /// - Throws: `FormatError` (offsets relative to the block) for a block too short for its frame,
+  /// - Throws: `FormatError`, placed in the file, for a block too short for its frame,
   ///   an unknown codec, or a payload over the cap.
-  public init(parsing bytes: ByteView, number: Int, maximumPayload: Int) throws(FormatError) {
+  public init(parsing bytes: ByteView, at place: FilePlace, number: Int, maximumPayload: Int) throws(FormatError) {
     let frame = Layout.blockHeaderSize + Layout.blockTrailerSize
     guard bytes.count >= frame else {
-      throw FormatError(.truncated(needed: frame, available: bytes.count), at: 0)
+      throw place.error(.truncated(needed: frame, available: bytes.count))
     }
     header = (bytes.uncheckedByte(at: 0), bytes.uncheckedByte(at: 1), bytes.uncheckedByte(at: 2), bytes.uncheckedByte(at: 3))
-    guard let codec = BlockCodec(rawValue: header.0) else { throw FormatError(.unknownCodec(header.0), at: 0) }
+    guard let codec = BlockCodec(rawValue: header.0) else { throw place.error(.unknownCodec(header.0)) }
     self.codec = codec
-    let inner = try bytes.slice(offset: Layout.blockHeaderSize, length: bytes.count - frame)
+    let inner = try bytes.slice(offset: Layout.blockHeaderSize, length: bytes.count - frame, in: place)
     switch codec {
     case .raw:
       body = inner
       payloadLength = inner.count
     case .deflate:
       guard let declared = inner.uint32LE(at: 0) else {
-        throw FormatError(.malformedBlock(block: number, reason: "no payload length"), at: Layout.blockHeaderSize)
+        throw place.error(.malformedBlock(block: number, reason: "no payload length"), at: Layout.blockHeaderSize)
       }
-      body = try inner.dropFirst(4)
+      body = try inner.dropFirst(4, in: place.advanced(by: Layout.blockHeaderSize))
       payloadLength = Int(declared)
     }
     guard payloadLength <= maximumPayload else {
-      throw FormatError(
+      throw place.error(
         .malformedBlock(block: number, reason: "payload of \(payloadLength) bytes exceeds the \(maximumPayload)-byte cap"),
         at: Layout.blockHeaderSize)
     }
     self.bytes = bytes
     self.number = number
+    self.place = place
+  }
+
+  /// The error of `kind` at byte `offset` of the payload, placed in the file: exactly for a raw
+  /// block, whose payload is its body; at the start of the body for a deflated block, whose
+  /// payload exists only inflated and so has no offset in the file.
+  public func payloadError(_ kind: FormatError.Kind, at offset: Int) -> FormatError {
+    place.error(kind, at: Layout.blockHeaderSize &+ (codec == .raw ? offset : 0))
   }
 
   /// The CRC-32 stored in the trailer.
@@ -59,19 +70,19 @@ public struct Block: Sendable {
 
   /// Whether the trailer matches the block's bytes.
   ///
-  /// - Throws: `FormatError.blockChecksumMismatch` (offset relative to the block) when it does not.
+  /// - Throws: `FormatError.blockChecksumMismatch`, at the trailer, when it does not.
   /// - Complexity: O(block size).
   public func checkChecksum() throws(FormatError) {
     let computed = CRC32.checksum((try? bytes.slice(offset: 0, length: bytes.count &- 4)) ?? ByteView())
     guard computed == storedChecksum else {
-      throw FormatError(.blockChecksumMismatch(block: number, stored: storedChecksum, computed: computed), at: bytes.count &- 4)
+      throw place.error(.blockChecksumMismatch(block: number, stored: storedChecksum, computed: computed), at: bytes.count &- 4)
     }
   }
 
   /// Calls `body` with the block's payload: the body itself, or the body inflated into a buffer
   /// of exactly `payloadLength` bytes (at most the cap, so memory is bounded by one block).
   ///
-  /// - Throws: `FormatError.inflateFailed` (offset relative to the block) when the deflate stream
+  /// - Throws: `FormatError.inflateFailed`, at the block's body, when the deflate stream
   ///   is corrupt, ends early, has trailing bytes, or does not inflate to exactly `payloadLength`;
   ///   and whatever `body` throws.
   public func withPayload<R>(_ body: (ByteView) throws(FormatError) -> R) throws(FormatError) -> R {
@@ -83,7 +94,7 @@ public struct Block: Sendable {
       let stream = self.body
       let failure = unsafe buffer.withUnsafeMutableBytes { unsafe Deflate.inflate(stream, into: $0) }
       if let failure {
-        throw FormatError(.inflateFailed(block: number, reason: failure), at: Layout.blockHeaderSize)
+        throw place.error(.inflateFailed(block: number, reason: failure), at: Layout.blockHeaderSize)
       }
       // Array.withUnsafeBytes rethrows untyped: carry the typed error out through a Result.
       let result = unsafe buffer.withUnsafeBytes { raw in

@@ -37,20 +37,22 @@ public struct ByteView: @unchecked Sendable {
 
   /// The bytes `offset ..< offset + length` as a view of their own.
   ///
-  /// - Throws: `FormatError` of kind `.truncated` when the range leaves the view; `at` is added
-  ///   to `offset` to name the place in the file.
+  /// - Parameter place: where the view's bytes lie in the file, to place the error; a caller
+  ///   that proved the range lies inside may leave it out.
+  /// - Throws: `FormatError` of kind `.truncated`, at `place` plus `offset`, when the range
+  ///   leaves the view.
   @inlinable
-  public func slice(offset: Int, length: Int, fileOffset at: Int = 0) throws(FormatError) -> ByteView {
+  public func slice(offset: Int, length: Int, in place: FilePlace = FilePlace(offset: 0)) throws(FormatError) -> ByteView {
     guard contains(offset: offset, length: length) else {
-      throw FormatError(.truncated(needed: length, available: max(0, count - max(0, offset))), at: at &+ max(0, offset))
+      throw place.error(.truncated(needed: length, available: max(0, count - max(0, offset))), at: max(0, offset))
     }
     return unsafe ByteView(base: base.map { unsafe $0 + offset }, count: length)
   }
 
   /// The bytes from `offset` to the end.
   @inlinable
-  public func dropFirst(_ offset: Int) throws(FormatError) -> ByteView {
-    try slice(offset: offset, length: count - min(count, max(0, offset)))
+  public func dropFirst(_ offset: Int, in place: FilePlace = FilePlace(offset: 0)) throws(FormatError) -> ByteView {
+    try slice(offset: offset, length: count - min(count, max(0, offset)), in: place)
   }
 
   @usableFromInline

@@ -75,86 +75,59 @@ public struct DirectoryLayout: Sendable {
         throw FormatError(.unknownRequiredSection(entry.typeName), at: Int(entry.offset))
       }
     }
-    func view(_ type: SectionType) throws(FormatError) -> (ByteView, Int) {
+    // Each section's bytes and place: every parser below places its own errors in the file.
+    func view(_ type: SectionType) throws(FormatError) -> (bytes: ByteView, place: FilePlace) {
       guard let entry = header.section(type) else { throw FormatError(.missingSection(type.rawValue), at: 0) }
       // The header parser proved every section lies inside the file.
-      return (try file.slice(offset: Int(entry.offset), length: Int(entry.length)), Int(entry.offset))
+      let place = FilePlace(type, at: Int(entry.offset))
+      return (try file.slice(offset: Int(entry.offset), length: Int(entry.length), in: place), place)
     }
-    func index<T>(_ type: SectionType, data: ByteView, _ make: (ByteView, Int) throws(FormatError) -> T) throws(FormatError) -> T {
-      let (section, base) = try view(type)
-      do { return try make(section, data.count) } catch { throw error.placed(in: type.rawValue, base: base) }
+    // An optional section parsed, or nil when the file has none.
+    func optional<T>(_ type: SectionType, _ parse: (ByteView, FilePlace) throws(FormatError) -> T) throws(FormatError) -> T? {
+      guard header.section(type) != nil else { return nil }
+      let section = try view(type)
+      return try parse(section.bytes, section.place)
     }
-    let (blockingData, blockingBase) = try view(.blockingData)
-    let (identificationData, identificationBase) = try view(.identificationData)
-    let (labelData, labelBase) = try view(.labelData)
+    let blockingData = try view(.blockingData)
+    let identificationData = try view(.identificationData)
+    let labelData = try view(.labelData)
     self.file = file
     self.header = header
     let counted = header.major >= 2
     // The copies of the index headers, when the file has them, are read instead of the headers
-    // themselves: they lie in the first page, the headers of long indexes do not.
-    var copies: IndexHeadersSection? = nil
-    var copiesBase = 0
-    if header.section(.indexHeaders) != nil {
-      let (section, base) = try view(.indexHeaders)
-      do { copies = try IndexHeadersSection(parsing: section) } catch { throw error.placed(in: SectionType.indexHeaders.rawValue, base: base) }
-      copiesBase = base
+    // themselves: they lie in the first page, the headers of long indexes do not. A fault in a
+    // copied field is placed in the copy.
+    let copies = try optional(.indexHeaders) { (bytes, place) throws(FormatError) in
+      try IndexHeadersSection(parsing: bytes, at: place)
     }
-    // An index read through a copy: a fault in the header's fields is placed in the copy.
-    func index<T>(
-      _ type: SectionType, data: ByteView, copy: ByteView?, _ make: (ByteView, Int, ByteView?) throws(FormatError) -> T
-    ) throws(FormatError) -> T {
-      guard let copy else { return try index(type, data: data) { (s, n) throws(FormatError) in try make(s, n, nil) } }
-      let (section, base) = try view(type)
-      do { return try make(section, data.count, copy) } catch {
-        let inCopy = error.section == nil && error.offset > 0 && error.offset < copy.count
-        if inCopy {
-          throw error.placed(in: SectionType.indexHeaders.rawValue, base: copiesBase + IndexHeadersSection.offset(of: type))
-        }
-        throw error.placed(in: type.rawValue, base: base)
-      }
-    }
-    func entryIndex(_ type: SectionType, data: ByteView, top: SectionType) throws(FormatError) -> EntryIndex {
-      let copy = type == .blockingIndex ? copies?.blocking : copies?.identification
-      var parsed = try index(type, data: data, copy: copy) { (s, n, h) throws(FormatError) in
-        try EntryIndex(parsing: s, dataLength: n, countedBlocks: counted, header: h)
-      }
-      if header.section(top) != nil {
-        let (section, base) = try view(top)
-        do { parsed.top = try TopIndex(parsing: section, blockCount: parsed.blockCount) } catch {
-          throw error.placed(in: top.rawValue, base: base)
-        }
+    func entryIndex(_ kind: EntryKind, data: ByteView, top: SectionType) throws(FormatError) -> EntryIndex {
+      let section = try view(kind.sections.index)
+      var parsed = try EntryIndex(
+        parsing: section.bytes, at: section.place, dataLength: data.count, countedBlocks: counted,
+        header: copies?.header(of: kind.sections.index))
+      parsed.top = try optional(top) { (bytes, place) throws(FormatError) in
+        try TopIndex(parsing: bytes, at: place, blockCount: parsed.blockCount)
       }
       return parsed
     }
-    blockingIndex = try entryIndex(.blockingIndex, data: blockingData, top: .blockingTop)
-    identificationIndex = try entryIndex(.identificationIndex, data: identificationData, top: .identificationTop)
-    labelIndex = try index(.labelIndex, data: labelData, copy: copies?.labels) { (s, n, h) throws(FormatError) in
-      try LabelIndex(parsing: s, dataLength: n, header: h)
-    }
+    blockingIndex = try entryIndex(.blocking, data: blockingData.bytes, top: .blockingTop)
+    identificationIndex = try entryIndex(.identification, data: identificationData.bytes, top: .identificationTop)
+    let labelSection = try view(.labelIndex)
+    labelIndex = try LabelIndex(
+      parsing: labelSection.bytes, at: labelSection.place, dataLength: labelData.bytes.count,
+      header: copies?.header(of: .labelIndex))
     func ranges(_ type: SectionType, labelled: Bool) throws(FormatError) -> RangeTable {
-      guard header.section(type) != nil else { return RangeTable(labelled: labelled) }
-      let (section, base) = try view(type)
-      do { return try RangeTable(parsing: section, labelled: labelled) } catch { throw error.placed(in: type.rawValue, base: base) }
+      try optional(type) { (bytes, place) throws(FormatError) in try RangeTable(parsing: bytes, at: place, labelled: labelled) }
+        ?? RangeTable(labelled: labelled)
     }
     blockingRanges = try ranges(.blockingRanges, labelled: false)
     identificationRanges = try ranges(.identificationRanges, labelled: true)
-    if header.section(.listVersion) != nil {
-      let (section, base) = try view(.listVersion)
-      do { listVersion = try ListVersionSection(parsing: section).version } catch {
-        throw error.placed(in: SectionType.listVersion.rawValue, base: base)
-      }
-    } else {
-      listVersion = 0
-    }
-    if header.section(.signature) != nil {
-      let (section, base) = try view(.signature)
-      do { signature = try SignatureSection(parsing: section) } catch {
-        throw error.placed(in: SectionType.signature.rawValue, base: base)
-      }
-    } else {
-      signature = nil
-    }
-    dataOffsets = (blockingBase, identificationBase, labelBase)
+    listVersion =
+      try optional(.listVersion) { (bytes, place) throws(FormatError) in
+        try ListVersionSection(parsing: bytes, at: place).version
+      } ?? 0
+    signature = try optional(.signature) { (bytes, place) throws(FormatError) in try SignatureSection(parsing: bytes, at: place) }
+    dataOffsets = (blockingData.place.offset, identificationData.place.offset, labelData.place.offset)
     indexOffsets = (
       Int(header.section(.blockingIndex)?.offset ?? 0), Int(header.section(.identificationIndex)?.offset ?? 0),
       Int(header.section(.labelIndex)?.offset ?? 0)
@@ -202,22 +175,13 @@ public struct DirectoryLayout: Sendable {
   /// - Complexity: O(1).
   public func entryBlock(_ kind: EntryKind, _ number: Int, prefetching: Bool = false) throws(FormatError) -> EntryBlock {
     let index = index(kind)
-    let (data, indexBase) =
-      kind == .blocking
-      ? (dataOffsets.blocking, indexOffsets.blocking) : (dataOffsets.identification, indexOffsets.identification)
-    let range: Range<Int>
-    let entryCount: Int
-    do {
-      range = try index.blockRange(number)
-      entryCount = try index.entryCount(ofBlock: number)
-    } catch { throw error.placed(in: kind.sections.index.rawValue, base: indexBase) }
-    do {
-      let bytes = try file.slice(offset: data &+ range.lowerBound, length: range.count)
-      if prefetching { bytes.prefetch(offset: 0, length: min(bytes.count, Self.prefetchBytes)) }
-      return try EntryBlock(parsing: bytes, number: number, entryCount: entryCount, identification: kind == .identification)
-    } catch {
-      throw error.placed(in: kind.sections.data.rawValue, base: data &+ range.lowerBound)
-    }
+    let data = kind == .blocking ? dataOffsets.blocking : dataOffsets.identification
+    let range = try index.blockRange(number)
+    let entryCount = try index.entryCount(ofBlock: number)
+    let place = FilePlace(kind.sections.data, at: data &+ range.lowerBound)
+    let bytes = try file.slice(offset: place.offset, length: range.count, in: place)
+    if prefetching { bytes.prefetch(offset: 0, length: min(bytes.count, Self.prefetchBytes)) }
+    return try EntryBlock(parsing: bytes, at: place, number: number, entryCount: entryCount, identification: kind == .identification)
   }
 
   /// The most bytes of a block `entryBlock(_:_:prefetching:)` asks for: a block of 512 entries
@@ -238,13 +202,9 @@ public struct DirectoryLayout: Sendable {
   /// Label block `number`, its frame and header checked (not its checksum).
   /// - Throws: `FormatError` with file offsets.
   public func labelBlock(_ number: Int, labelCount: Int) throws(FormatError) -> LabelBlock {
-    let range: Range<Int>
-    do { range = try labelIndex.blockRange(number) } catch { throw error.placed(in: SectionType.labelIndex.rawValue, base: indexOffsets.labels) }
-    let base = dataOffsets.labels &+ range.lowerBound
-    do {
-      return try LabelBlock(parsing: try file.slice(offset: base, length: range.count), number: number, labelCount: labelCount)
-    } catch {
-      throw error.placed(in: SectionType.labelData.rawValue, base: base)
-    }
+    let range = try labelIndex.blockRange(number)
+    let place = FilePlace(.labelData, at: dataOffsets.labels &+ range.lowerBound)
+    return try LabelBlock(
+      parsing: try file.slice(offset: place.offset, length: range.count, in: place), at: place, number: number, labelCount: labelCount)
   }
 }

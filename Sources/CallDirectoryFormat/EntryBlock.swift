@@ -23,23 +23,24 @@ public struct EntryBlock: Sendable {
   ///
   /// - Parameters:
   ///   - bytes: the block's bytes.
+  ///   - place: where the block lies in the file.
   ///   - number: the block's number in its section.
   ///   - entryCount: the entries the index says it holds (at least 1).
   ///   - identification: whether this is an identification block (label ids present).
-  /// - Throws: `FormatError` (offsets relative to the block).
-  public init(parsing bytes: ByteView, number: Int, entryCount: Int, identification: Bool) throws(FormatError) {
-    block = try Block(parsing: bytes, number: number, maximumPayload: Layout.maximumEntryPayload)
+  /// - Throws: `FormatError`, placed in the file.
+  public init(parsing bytes: ByteView, at place: FilePlace, number: Int, entryCount: Int, identification: Bool) throws(FormatError) {
+    block = try Block(parsing: bytes, at: place, number: number, maximumPayload: Layout.maximumEntryPayload)
     lowBits = Int(block.header.1)
     labelBits = Int(block.header.2)
     self.entryCount = entryCount
     self.identification = identification
     guard lowBits <= Layout.maximumLowBits else {
-      throw FormatError(.invalidField(field: "low bits", value: UInt64(lowBits)), at: 1)
+      throw place.error(.invalidField(field: "low bits", value: UInt64(lowBits)), at: 1)
     }
     guard identification ? labelBits <= Layout.maximumLabelBits : labelBits == 0 else {
-      throw FormatError(.invalidField(field: "label bits", value: UInt64(labelBits)), at: 2)
+      throw place.error(.invalidField(field: "label bits", value: UInt64(labelBits)), at: 2)
     }
-    guard block.header.3 == 0 else { throw FormatError(.nonzeroReserved(field: "entry block header"), at: 3) }
+    guard block.header.3 == 0 else { throw place.error(.nonzeroReserved(field: "entry block header"), at: 3) }
   }
 
   /// Calls `body` with the decoded layout of the payload.
@@ -55,7 +56,7 @@ public struct EntryBlock: Sendable {
   public func payload(_ bytes: ByteView) throws(FormatError) -> EntryPayload {
     try EntryPayload(
       bytes, entryCount: entryCount, lowBits: lowBits, labelBits: labelBits, identification: identification,
-      block: block.number)
+      block: block.number, place: block.place)
   }
 
   /// The share a deflated entry payload must save, as `1 / n`: a half. Lookups search raw blocks
@@ -118,17 +119,18 @@ public struct EntryPayload: Sendable {
   /// The value added to every stored label id (0 in blocking blocks).
   public let baseLabelId: UInt64
 
-  /// Splits `payload` into its parts.
-  /// - Throws: `FormatError.malformedBlock` when the fixed-size parts do not fit.
+  /// Splits `payload`, the payload of block `block` at `place` in the file, into its parts.
+  /// - Throws: `FormatError.malformedBlock`, at the block's payload, when the fixed-size parts do
+  ///   not fit.
   public init(
-    _ payload: ByteView, entryCount: Int, lowBits: Int, labelBits: Int, identification: Bool, block: Int
+    _ payload: ByteView, entryCount: Int, lowBits: Int, labelBits: Int, identification: Bool, block: Int, place: FilePlace
   ) throws(FormatError) {
     // Checked here as well as in the block header, since this initializer is public: every
     // payload then has widths the decoders can shift by.
     guard entryCount >= 1, entryCount <= Layout.maximumEntriesPerBlock, lowBits >= 0, lowBits <= Layout.maximumLowBits,
       labelBits >= 0, labelBits <= Layout.maximumLabelBits
     else {
-      throw FormatError(
+      throw place.error(
         .malformedBlock(block: block, reason: "\(entryCount) entries of \(lowBits) low bits and \(labelBits)-bit label ids"),
         at: Layout.blockHeaderSize)
     }
@@ -137,11 +139,12 @@ public struct EntryPayload: Sendable {
     let idBytes = baseBytes &+ BitPacking.byteCount(count: entryCount, width: labelBits)
     let lowBytes = BitPacking.byteCount(count: entryCount &- 1, width: lowBits)
     guard idBytes <= payload.count, lowBytes <= payload.count &- idBytes else {
-      throw FormatError(
+      throw place.error(
         .malformedBlock(block: block, reason: "a \(payload.count)-byte payload cannot hold \(idBytes) bytes of label ids and \(lowBytes) of low bits"),
         at: Layout.blockHeaderSize)
     }
     baseLabelId = identification ? UInt64(payload.uncheckedUInt32LE(at: 0)) : 0  // 4 <= idBytes <= count
+    // The guard above proved these slices lie inside the payload.
     labelIds = try payload.slice(offset: baseBytes, length: idBytes &- baseBytes)
     numbers = EliasFanoView(
       count: entryCount &- 1, lowBits: lowBits, low: try payload.slice(offset: idBytes, length: lowBytes),

@@ -23,59 +23,66 @@ public struct EntryIndex: Sendable {
   /// The length of the data section the offsets point into.
   public let dataLength: Int
 
+  /// Where the index section lies in the file: errors about its records are placed there.
+  public let place: FilePlace
+
   /// Checks and wraps an index section.
   ///
   /// - Parameters:
   ///   - section: the index section's bytes.
+  ///   - place: where `section` lies in the file.
   ///   - dataLength: the length of the matching data section.
   ///   - countedBlocks: whether records carry block counts (a version 2 file).
-  ///   - header: the 16 bytes to read the header from, when not the section's own (its copy in
-  ///     `HDRS`, which a cold open finds in the first page); the section still starts with 16.
-  /// - Throws: `FormatError` with section-relative offsets (relative to `header` for the header's
-  ///   fields) when the header is malformed or the section's length does not match its block count.
+  ///   - header: the 16 bytes to read the header from and their place, when not the section's
+  ///     own (its copy in `HDRS`, which a cold open finds in the first page); the section still
+  ///     starts with 16.
+  /// - Throws: `FormatError`, placed in the file, when the header is malformed (in the copy, for
+  ///   a header read from one) or the section's length does not match its block count.
   /// - Complexity: O(1).
-  public init(parsing section: ByteView, dataLength: Int, countedBlocks: Bool, header: ByteView? = nil) throws(FormatError) {
+  public init(
+    parsing section: ByteView, at place: FilePlace, dataLength: Int, countedBlocks: Bool,
+    header: (bytes: ByteView, place: FilePlace)? = nil
+  ) throws(FormatError) {
     guard section.count >= Layout.entryIndexHeaderSize else {
-      throw FormatError(.truncated(needed: Layout.entryIndexHeaderSize, available: section.count), at: 0)
+      throw place.error(.truncated(needed: Layout.entryIndexHeaderSize, available: section.count))
     }
-    let fields = header ?? section
+    let (fields, fieldsPlace) = header ?? (section, place)
     guard fields.count >= Layout.entryIndexHeaderSize else {
-      throw FormatError(.truncated(needed: Layout.entryIndexHeaderSize, available: fields.count), at: 0)
+      throw fieldsPlace.error(.truncated(needed: Layout.entryIndexHeaderSize, available: fields.count))
     }
     let rawCount = fields.uncheckedUInt64LE(at: 0)
     let rawPerBlock = fields.uncheckedUInt32LE(at: 8)
     guard rawPerBlock >= UInt32(Layout.minimumEntriesPerBlock) && rawPerBlock <= UInt32(Layout.maximumEntriesPerBlock)
     else {
-      throw FormatError(.invalidField(field: "entries per block", value: UInt64(rawPerBlock)), at: 8)
+      throw fieldsPlace.error(.invalidField(field: "entries per block", value: UInt64(rawPerBlock)), at: 8)
     }
-    guard fields.uncheckedUInt32LE(at: 12) == 0 else { throw FormatError(.nonzeroReserved(field: "index header"), at: 12) }
+    guard fields.uncheckedUInt32LE(at: 12) == 0 else { throw fieldsPlace.error(.nonzeroReserved(field: "index header"), at: 12) }
     let perBlock = UInt64(rawPerBlock)
     // Division first: no overflow for any 64-bit count.
     let fewestBlocks = rawCount / perBlock + (rawCount % perBlock == 0 ? 0 : 1)
     let recordBytes = UInt64(section.count - Layout.entryIndexHeaderSize)
     let blocks = recordBytes / UInt64(Layout.entryIndexRecordSize)
     guard recordBytes % UInt64(Layout.entryIndexRecordSize) == 0 else {
-      throw FormatError(.malformedIndex("the records take \(recordBytes) bytes, not a multiple of 16"), at: 0)
+      throw place.error(.malformedIndex("the records take \(recordBytes) bytes, not a multiple of 16"))
     }
     if countedBlocks {
       // Every block holds 1 ... perBlock entries: the counts can add up to the total only then.
       guard blocks >= fewestBlocks, blocks <= rawCount else {
-        throw FormatError(
-          .malformedIndex("\(rawCount) entries in blocks of 1 to \(perBlock) need \(fewestBlocks) to \(rawCount) records, the section has \(blocks)"),
-          at: 0)
+        throw place.error(
+          .malformedIndex("\(rawCount) entries in blocks of 1 to \(perBlock) need \(fewestBlocks) to \(rawCount) records, the section has \(blocks)"))
       }
     } else if blocks != fewestBlocks {
-      throw FormatError(
-        .malformedIndex("\(rawCount) entries in blocks of \(perBlock) need \(fewestBlocks) records, the section has room for \(blocks)"),
-        at: 0)
+      throw place.error(
+        .malformedIndex("\(rawCount) entries in blocks of \(perBlock) need \(fewestBlocks) records, the section has room for \(blocks)"))
     }
     // blocks is bounded by the section length, and entryCount by blocks * 4096: both fit in Int.
     entryCount = Int(rawCount)
     entriesPerBlock = Int(perBlock)
     blockCount = Int(blocks)
     self.countedBlocks = countedBlocks
-    records = try section.slice(offset: Layout.entryIndexHeaderSize, length: section.count - Layout.entryIndexHeaderSize)
+    records = try section.slice(offset: Layout.entryIndexHeaderSize, length: section.count - Layout.entryIndexHeaderSize, in: place)
     self.dataLength = dataLength
+    self.place = place
   }
 
   /// The first number of block `block`, as stored (the verifier checks it is in range).
@@ -86,8 +93,8 @@ public struct EntryIndex: Sendable {
   }
 
   /// The number of entries in block `block`. Precondition: `0 <= block < blockCount`.
-  /// - Throws: `FormatError` (offset relative to the index section) when a version 2 record's
-  ///   count exceeds the entries per block.
+  /// - Throws: `FormatError`, placed in the index section, when a version 2 record's count
+  ///   exceeds the entries per block.
   /// - Complexity: O(1).
   @inlinable
   public func entryCount(ofBlock block: Int) throws(FormatError) -> Int {
@@ -97,7 +104,7 @@ public struct EntryIndex: Sendable {
     let at = block &* Layout.entryIndexRecordSize &+ 14  // block < blockCount: inside records
     let count = Int(records.uncheckedUInt16LE(at: at)) &+ 1
     guard count <= entriesPerBlock else {
-      throw FormatError(
+      throw place.error(
         .malformedIndex("block \(block) holds \(count) entries, more than the \(entriesPerBlock) a block may"),
         at: Layout.entryIndexHeaderSize &+ at)
     }
@@ -115,13 +122,13 @@ public struct EntryIndex: Sendable {
 
   /// The byte range of block `block` in the data section.
   ///
-  /// - Throws: `FormatError` (offset relative to the index section) when the block's offset or the
+  /// - Throws: `FormatError`, placed in the index section, when the block's offset or the
   ///   next block's offset is out of order or past the data section, or the block is shorter than
   ///   a block header and trailer.
   /// - Complexity: O(1).
   public func blockRange(_ block: Int) throws(FormatError) -> Range<Int> {
     try BlockRanges.range(
-      block, count: blockCount, dataLength: dataLength, recordOffset: Layout.entryIndexHeaderSize,
+      block, count: blockCount, dataLength: dataLength, place: place.advanced(by: Layout.entryIndexHeaderSize),
       recordSize: Layout.entryIndexRecordSize
     ) { storedOffset(ofBlock: $0) }
   }
@@ -158,19 +165,19 @@ public struct EntryIndex: Sendable {
 /// its own offset to the next block's offset, or to the end of the section.
 enum BlockRanges {
   static func range(
-    _ block: Int, count: Int, dataLength: Int, recordOffset: Int, recordSize: Int, offset: (Int) -> UInt64
+    _ block: Int, count: Int, dataLength: Int, place records: FilePlace, recordSize: Int, offset: (Int) -> UInt64
   ) throws(FormatError) -> Range<Int> {
-    let at = recordOffset &+ block &* recordSize &+ 8  // place of the offset field, for messages
+    let at = block &* recordSize &+ 8  // place of the offset field, for messages
     let start = offset(block)
     let end = block &+ 1 < count ? offset(block &+ 1) : UInt64(dataLength)
     guard block > 0 || start == 0 else {
-      throw FormatError(.malformedIndex("the first block starts at \(start), not 0"), at: at)
+      throw records.error(.malformedIndex("the first block starts at \(start), not 0"), at: at)
     }
     guard start <= end, end <= UInt64(dataLength) else {
-      throw FormatError(.malformedIndex("block \(block) spans \(start)..<\(end) of a \(dataLength)-byte data section"), at: at)
+      throw records.error(.malformedIndex("block \(block) spans \(start)..<\(end) of a \(dataLength)-byte data section"), at: at)
     }
     guard end - start >= UInt64(Layout.blockHeaderSize + Layout.blockTrailerSize) else {
-      throw FormatError(.malformedIndex("block \(block) is only \(end - start) bytes"), at: at)
+      throw records.error(.malformedIndex("block \(block) is only \(end - start) bytes"), at: at)
     }
     return Int(start)..<Int(end)  // both <= dataLength, an Int
   }

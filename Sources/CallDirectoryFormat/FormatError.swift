@@ -79,12 +79,6 @@ public struct FormatError: Error, Sendable, Equatable, CustomStringConvertible {
     self.section = section
   }
 
-  /// The same error, placed in `section` at `base` plus its offset (errors found inside a section
-  /// view carry section-relative offsets until their caller places them).
-  public func placed(in section: String, base: Int) -> FormatError {
-    FormatError(kind, at: base &+ offset, section: self.section ?? section)  // both bounded by the file's size
-  }
-
   /// A one-line message: what is wrong, then where.
   public var description: String {
     // A failed system call has no place in the file.

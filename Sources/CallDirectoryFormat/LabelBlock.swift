@@ -9,13 +9,13 @@ public struct LabelBlock: Sendable {
   /// The labels the index says the block holds.
   public let labelCount: Int
 
-  /// Checks a label block's frame and header.
-  /// - Throws: `FormatError` (offsets relative to the block).
-  public init(parsing bytes: ByteView, number: Int, labelCount: Int) throws(FormatError) {
-    block = try Block(parsing: bytes, number: number, maximumPayload: Layout.maximumLabelPayload)
+  /// Checks a label block's frame and header; the block lies at `place` in the file.
+  /// - Throws: `FormatError`, placed in the file.
+  public init(parsing bytes: ByteView, at place: FilePlace, number: Int, labelCount: Int) throws(FormatError) {
+    block = try Block(parsing: bytes, at: place, number: number, maximumPayload: Layout.maximumLabelPayload)
     self.labelCount = labelCount
     guard block.header.1 == 0, block.header.2 == 0, block.header.3 == 0 else {
-      throw FormatError(.nonzeroReserved(field: "label block header"), at: 1)
+      throw place.error(.nonzeroReserved(field: "label block header"), at: 1)
     }
   }
 
@@ -27,15 +27,15 @@ public struct LabelBlock: Sendable {
   public func label(at position: Int, in payload: ByteView) throws(FormatError) -> ByteView {
     let tableBytes = (labelCount &+ 1) &* 4  // labelCount <= 2^32, so no overflow on 64-bit Int
     guard tableBytes <= payload.count, position >= 0, position < labelCount else {
-      throw FormatError(.malformedBlock(block: block.number, reason: "the offsets of \(labelCount) labels do not fit"), at: Layout.blockHeaderSize)
+      throw block.place.error(.malformedBlock(block: block.number, reason: "the offsets of \(labelCount) labels do not fit"), at: Layout.blockHeaderSize)
     }
     let area = payload.count &- tableBytes
     let start = Int(payload.uncheckedUInt32LE(at: position &* 4))
     let end = Int(payload.uncheckedUInt32LE(at: position &* 4 &+ 4))
     guard start <= end, end <= area else {
-      throw FormatError(.malformedBlock(block: block.number, reason: "label \(position) spans \(start)..<\(end) of \(area) bytes"), at: Layout.blockHeaderSize)
+      throw block.place.error(.malformedBlock(block: block.number, reason: "label \(position) spans \(start)..<\(end) of \(area) bytes"), at: Layout.blockHeaderSize)
     }
-    return try payload.slice(offset: tableBytes &+ start, length: end &- start)
+    return try payload.slice(offset: tableBytes &+ start, length: end &- start)  // inside: checked above
   }
 
   /// The share a deflated label payload must save, as `1 / n`: an eighth. Text compresses well

@@ -9,37 +9,42 @@ public struct LabelIndex: Sendable {
   public let blockCount: Int
   /// The records, `blockCount * 16` bytes.
   public let records: ByteView
+  /// Where the index section lies in the file: errors about its records are placed there.
+  public let place: FilePlace
   /// The length of the label data section.
   public let dataLength: Int
 
   /// Checks and wraps a label index section.
   ///
   /// `header`, when given, is the 8 bytes to read the header from instead of the section's own
-  /// (its copy in `HDRS`).
+  /// (its copy in `HDRS`), with their place.
   ///
-  /// - Throws: `FormatError` (section-relative offsets) when the counts are inconsistent or the
-  ///   section's length does not match its block count.
+  /// - Throws: `FormatError`, placed in the file (in the copy, for the header's fields read from
+  ///   one), when the counts are inconsistent or the section's length does not match its block count.
   /// - Complexity: O(1).
-  public init(parsing section: ByteView, dataLength: Int, header: ByteView? = nil) throws(FormatError) {
+  public init(
+    parsing section: ByteView, at place: FilePlace, dataLength: Int, header: (bytes: ByteView, place: FilePlace)? = nil
+  ) throws(FormatError) {
     guard section.count >= Layout.labelIndexHeaderSize else {
-      throw FormatError(.truncated(needed: Layout.labelIndexHeaderSize, available: section.count), at: 0)
+      throw place.error(.truncated(needed: Layout.labelIndexHeaderSize, available: section.count))
     }
-    let fields = header ?? section
+    let (fields, fieldsPlace) = header ?? (section, place)
     guard fields.count >= Layout.labelIndexHeaderSize else {
-      throw FormatError(.truncated(needed: Layout.labelIndexHeaderSize, available: fields.count), at: 0)
+      throw fieldsPlace.error(.truncated(needed: Layout.labelIndexHeaderSize, available: fields.count))
     }
     let labels = Int(fields.uncheckedUInt32LE(at: 0))
     let blocks = Int(fields.uncheckedUInt32LE(at: 4))
     guard blocks <= labels, (blocks == 0) == (labels == 0) else {
-      throw FormatError(.malformedIndex("\(blocks) label blocks for \(labels) labels"), at: 4)
+      throw fieldsPlace.error(.malformedIndex("\(blocks) label blocks for \(labels) labels"), at: 4)
     }
     guard section.count - Layout.labelIndexHeaderSize == blocks * Layout.labelIndexRecordSize else {
-      throw FormatError(.malformedIndex("\(blocks) label blocks need \(blocks * 16) bytes of records, the section has \(section.count - 8)"), at: 4)
+      throw fieldsPlace.error(.malformedIndex("\(blocks) label blocks need \(blocks * 16) bytes of records, the section has \(section.count - 8)"), at: 4)
     }
     labelCount = labels
     blockCount = blocks
-    records = try section.slice(offset: Layout.labelIndexHeaderSize, length: section.count - Layout.labelIndexHeaderSize)
+    records = try section.slice(offset: Layout.labelIndexHeaderSize, length: section.count - Layout.labelIndexHeaderSize, in: place)
     self.dataLength = dataLength
+    self.place = place
   }
 
   /// The id of block `block`'s first label, as stored. Precondition: `0 <= block < blockCount`.
@@ -60,25 +65,25 @@ public struct LabelIndex: Sendable {
       let middle = low &+ (high &- low) >> 1
       if firstLabel(ofBlock: middle) <= id { low = middle &+ 1 } else { high = middle }
     }
-    guard low > 0 else { throw FormatError(.malformedIndex("the first label block does not start at label 0"), at: 8) }
+    guard low > 0 else { throw place.error(.malformedIndex("the first label block does not start at label 0"), at: 8) }
     let block = low &- 1
     let first = firstLabel(ofBlock: block)
     let next = block &+ 1 < blockCount ? firstLabel(ofBlock: block &+ 1) : labelCount
     let at = Layout.labelIndexHeaderSize &+ block &* Layout.labelIndexRecordSize
     guard (block == 0 ? first == 0 : true), first < next, next <= labelCount else {
-      throw FormatError(.malformedIndex("label block \(block) covers labels \(first)..<\(next)"), at: at)
+      throw place.error(.malformedIndex("label block \(block) covers labels \(first)..<\(next)"), at: at)
     }
     guard records.uncheckedUInt32LE(at: block &* Layout.labelIndexRecordSize &+ 4) == 0 else {
-      throw FormatError(.nonzeroReserved(field: "label index record"), at: at &+ 4)
+      throw place.error(.nonzeroReserved(field: "label index record"), at: at &+ 4)
     }
     return (block, id &- first, next &- first)
   }
 
   /// The byte range of block `block` in the label data section.
-  /// - Throws: `FormatError` (offset relative to the index section) when the offsets are out of order or past the end.
+  /// - Throws: `FormatError`, placed in the index section, when the offsets are out of order or past the end.
   public func blockRange(_ block: Int) throws(FormatError) -> Range<Int> {
     try BlockRanges.range(
-      block, count: blockCount, dataLength: dataLength, recordOffset: Layout.labelIndexHeaderSize,
+      block, count: blockCount, dataLength: dataLength, place: place.advanced(by: Layout.labelIndexHeaderSize),
       recordSize: Layout.labelIndexRecordSize
     ) { records.uncheckedUInt64LE(at: $0 &* Layout.labelIndexRecordSize &+ 8) }
   }

@@ -44,16 +44,32 @@ public struct IndexHeadersSection: Sendable {
   public let identification: ByteView
   /// The copy of the `LIDX` header.
   public let labels: ByteView
+  /// Where the section lies in the file.
+  public let place: FilePlace
 
-  /// The copies in `bytes` (their fields are checked where the indexes are parsed).
-  /// - Throws: `FormatError` when the section is not 40 bytes long.
-  public init(parsing bytes: ByteView) throws(FormatError) {
+  /// The copies in `bytes`, which lie at `place` in the file (their fields are checked where the
+  /// indexes are parsed).
+  /// - Throws: `FormatError`, placed in the file, when the section is not 40 bytes long.
+  public init(parsing bytes: ByteView, at place: FilePlace) throws(FormatError) {
     guard bytes.count == Self.size else {
-      throw FormatError(.invalidField(field: "length of the index headers section", value: UInt64(bytes.count)), at: 0)
+      throw place.error(.invalidField(field: "length of the index headers section", value: UInt64(bytes.count)))
     }
+    self.place = place
     blocking = try bytes.slice(offset: 0, length: Layout.entryIndexHeaderSize)
     identification = try bytes.slice(offset: Layout.entryIndexHeaderSize, length: Layout.entryIndexHeaderSize)
     labels = try bytes.slice(offset: 2 * Layout.entryIndexHeaderSize, length: Layout.labelIndexHeaderSize)
+  }
+
+  /// The copy of `index`'s header (`BIDX`, `IIDX` or `LIDX`) and its place in the file, for the
+  /// index's parser to read its header fields from and place their errors at.
+  public func header(of index: SectionType) -> (bytes: ByteView, place: FilePlace) {
+    let bytes =
+      switch index {
+      case .blockingIndex: blocking
+      case .identificationIndex: identification
+      default: labels
+      }
+    return (bytes, place.advanced(by: Self.offset(of: index)))
   }
 
   /// The offset of the copy of `index`'s header in the section.

@@ -12,29 +12,34 @@ public struct RangeTable: Sendable {
   public let labelled: Bool
   /// The records.
   public let records: ByteView
+  /// Where the range section lies in the file (offset 0 for an absent one): errors about its
+  /// records are placed there.
+  public let place: FilePlace
 
   /// An empty table, for a kind without ranges.
   public init(labelled: Bool) {
     count = 0
     self.labelled = labelled
     records = ByteView()
+    place = FilePlace(offset: 0)
   }
 
   /// Checks and wraps a range section.
-  /// - Throws: `FormatError` (section-relative offsets) when its length does not match its count.
+  /// - Throws: `FormatError`, placed in the file, when its length does not match its count.
   /// - Complexity: O(1).
-  public init(parsing section: ByteView, labelled: Bool) throws(FormatError) {
+  public init(parsing section: ByteView, at place: FilePlace, labelled: Bool) throws(FormatError) {
     guard let rawCount = section.uint64LE(at: 0) else {
-      throw FormatError(.truncated(needed: Layout.rangeHeaderSize, available: section.count), at: 0)
+      throw place.error(.truncated(needed: Layout.rangeHeaderSize, available: section.count))
     }
     let size = UInt64(labelled ? Layout.identificationRangeSize : Layout.blockingRangeSize)
     let recordBytes = UInt64(section.count - Layout.rangeHeaderSize)
     guard recordBytes % size == 0, rawCount == recordBytes / size else {
-      throw FormatError(.malformedIndex("\(rawCount) ranges need \(rawCount > recordBytes ? "more than \(recordBytes)" : String(rawCount * size)) bytes of records, the section has \(recordBytes)"), at: 0)
+      throw place.error(.malformedIndex("\(rawCount) ranges need \(rawCount > recordBytes ? "more than \(recordBytes)" : String(rawCount * size)) bytes of records, the section has \(recordBytes)"))
     }
     count = Int(rawCount)  // bounded by the section's length
     self.labelled = labelled
-    records = try section.dropFirst(Layout.rangeHeaderSize)
+    records = try section.dropFirst(Layout.rangeHeaderSize, in: place)
+    self.place = place
   }
 
   /// The record size in bytes.
@@ -77,6 +82,13 @@ public struct RangeTable: Sendable {
 }
 
 extension RangeTable {
+  /// The error for range `index`, whose label id is not below `labelCount`, at its label id field.
+  public func labelIdError(_ index: Int, labelCount: Int) -> FormatError {
+    place.error(
+      .labelIdOutOfRange(id: labelId(index), labelCount: labelCount),
+      at: Layout.rangeHeaderSize &+ index &* recordSize &+ 16)  // index < count: inside the section
+  }
+
   /// Range `index` as numbers, checked against the rules of `Spec/FORMAT.md` "Range sections":
   /// ends in `1 ... Int64.max - 1`, `first < last`, above the range before it (`previous`: its
   /// last number and label id), not adjacent to it unless labelled differently, reserved zero.
@@ -89,19 +101,19 @@ extension RangeTable {
     let first = first(index)
     let last = last(index)
     for value in [first, last] where value < UInt64(Limits.minimumNumber) || value > UInt64(Limits.maximumNumber) {
-      return .failure(FormatError(.numberOutOfRange(value), at: at))
+      return .failure(place.error(.numberOutOfRange(value), at: at))
     }
     guard first < last else {
-      return .failure(FormatError(.invalidField(field: "range end (a range's last number must exceed its first)", value: last), at: at &+ 8))
+      return .failure(place.error(.invalidField(field: "range end (a range's last number must exceed its first)", value: last), at: at &+ 8))
     }
-    guard reserved(index) == 0 else { return .failure(FormatError(.nonzeroReserved(field: "range record"), at: at &+ 20)) }
+    guard reserved(index) == 0 else { return .failure(place.error(.nonzeroReserved(field: "range record"), at: at &+ 20)) }
     let range = Int64(first)...Int64(last)  // both in range, just checked
     let label = labelId(index)
     if let previous {
       // previous.last <= Int64.max - 1, so + 1 cannot overflow.
       let touches = range.lowerBound == previous.last + 1 && (!labelled || label == previous.labelId)
       guard range.lowerBound > previous.last, !touches else {
-        return .failure(FormatError(.notAscending(previous: previous.last, next: range.lowerBound), at: at))
+        return .failure(place.error(.notAscending(previous: previous.last, next: range.lowerBound), at: at))
       }
     }
     return .success((range, label))

@@ -20,27 +20,26 @@ public struct TopIndex: Sendable {
   public static let headerSize = 8
 
   /// Checks and wraps a top index section over an index of `blockCount` records.
-  /// - Throws: `FormatError` (section-relative offsets) for a stride outside 1 ... 65,536, a
+  /// - Throws: `FormatError`, placed in the file, for a stride outside 1 ... 65,536, a
   ///   nonzero reserved field, or a length that does not hold one sample per group.
   /// - Complexity: O(1).
-  public init(parsing section: ByteView, blockCount: Int) throws(FormatError) {
+  public init(parsing section: ByteView, at place: FilePlace, blockCount: Int) throws(FormatError) {
     guard section.count >= Self.headerSize else {
-      throw FormatError(.truncated(needed: Self.headerSize, available: section.count), at: 0)
+      throw place.error(.truncated(needed: Self.headerSize, available: section.count))
     }
     let rawStride = section.uncheckedUInt32LE(at: 0)
-    guard rawStride >= 1, rawStride <= 65_536 else { throw FormatError(.invalidField(field: "top index stride", value: UInt64(rawStride)), at: 0) }
-    guard section.uncheckedUInt32LE(at: 4) == 0 else { throw FormatError(.nonzeroReserved(field: "top index header"), at: 4) }
+    guard rawStride >= 1, rawStride <= 65_536 else { throw place.error(.invalidField(field: "top index stride", value: UInt64(rawStride))) }
+    guard section.uncheckedUInt32LE(at: 4) == 0 else { throw place.error(.nonzeroReserved(field: "top index header"), at: 4) }
     let stride = Int(rawStride)
     let groups = blockCount / stride + (blockCount % stride == 0 ? 0 : 1)
     let sampleBytes = section.count - Self.headerSize
     guard sampleBytes % 8 == 0, sampleBytes / 8 == groups else {
-      throw FormatError(
-        .malformedIndex("a top index over \(blockCount) records in groups of \(stride) holds \(groups) samples, not \(sampleBytes / 8)"),
-        at: 0)
+      throw place.error(
+        .malformedIndex("a top index over \(blockCount) records in groups of \(stride) holds \(groups) samples, not \(sampleBytes / 8)"))
     }
     self.stride = stride
     count = groups
-    samples = try section.slice(offset: Self.headerSize, length: sampleBytes)
+    samples = try section.slice(offset: Self.headerSize, length: sampleBytes, in: place)
   }
 
   /// Sample `group`, the stored first number of record `group * stride`. Precondition: `group < count`.

@@ -84,14 +84,10 @@ extension CallDirectoryReader {
     // The frame, the high bits at the block's end and the low part the search lands on are read
     // one after another, each read's place known from the one before: ask for all of it at once.
     let entryBlock = try checkedEntryBlock(kind, block, prefetching: true)
-    do {
-      if entryBlock.block.codec == .raw {
-        return Self.labelId(of: target, in: try entryBlock.payload(entryBlock.block.body))
-      }
-      return try entryBlock.withPayload { (payload) throws(FormatError) -> UInt64? in Self.labelId(of: target, in: payload) }
-    } catch {
-      throw error.placed(in: kind.sections.data.rawValue, base: layout.blockOffset(kind, block))
+    if entryBlock.block.codec == .raw {
+      return Self.labelId(of: target, in: try entryBlock.payload(entryBlock.block.body))
     }
+    return try entryBlock.withPayload { (payload) throws(FormatError) -> UInt64? in Self.labelId(of: target, in: payload) }
   }
 
   /// The label id of the entry at offset `target` from the block's first number, or `nil`.

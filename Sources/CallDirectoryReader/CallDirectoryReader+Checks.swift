@@ -51,9 +51,7 @@ extension CallDirectoryReader {
   /// Checks a block's CRC and remembers that it passed.
   @usableFromInline
   func checkOnce(_ entryBlock: EntryBlock, _ kind: EntryKind, _ block: Int) throws(FormatError) {
-    do { try entryBlock.block.checkChecksum() } catch {
-      throw error.placed(in: kind.sections.data.rawValue, base: layout.blockOffset(kind, block))
-    }
+    try entryBlock.block.checkChecksum()
     checks.pass(kind, block: block)
   }
 

@@ -62,16 +62,15 @@ extension CallDirectoryReader {
   /// - Throws: `FormatError` with the file offset of the first problem.
   func checkRanges(_ kind: EntryKind) throws(FormatError) {
     let table = layout.ranges(kind)
-    guard table.count > 0, let entry = layout.header.section(kind.rangeSection) else { return }
-    let base = Int(entry.offset)
+    guard table.count > 0 else { return }
     try layout.checkChecksum(of: kind.rangeSection)
     var previous: (last: Int64, labelId: UInt32)?
     for index in 0..<table.count {
       switch table.checkedRange(index, after: previous) {
-      case .failure(let error): throw error.placed(in: kind.rangeSection.rawValue, base: base)
+      case .failure(let error): throw error
       case .success(let checked):
         if kind == .identification && Int(checked.labelId) >= labelCount {
-          throw FormatError(.labelIdOutOfRange(id: checked.labelId, labelCount: labelCount), at: base, section: kind.rangeSection.rawValue)
+          throw table.labelIdError(index, labelCount: labelCount)
         }
         previous = (checked.range.upperBound, checked.labelId)
       }

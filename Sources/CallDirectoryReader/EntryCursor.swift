@@ -49,7 +49,9 @@ public struct EntryCursor: Sendable {
   /// `labelIds` is empty for blocking entries.
   /// - Throws: `FormatError` as `next()` does.
   /// - Complexity: O(entries of the block) when it decodes one, O(1) otherwise.
-  public mutating func takeBlock() throws(FormatError) -> (numbers: ArraySlice<Int64>, labelIds: ArraySlice<UInt32>)? {
+  public mutating func takeBlock() throws(FormatError) -> (
+    numbers: ArraySlice<Int64>, labelIds: ArraySlice<UInt32>
+  )? {
     if position == numbers.count {
       guard try advance() else { return nil }
     }
@@ -67,9 +69,9 @@ public struct EntryCursor: Sendable {
     guard nextBlock < index.blockCount else {
       // Version 2 blocks carry their own counts; the index's total must be what they add up to.
       guard entriesDecoded == index.entryCount else {
-        throw FormatError(
-          .malformedIndex("the index declares \(index.entryCount) entries, the blocks hold \(entriesDecoded)"),
-          at: Int(layout.section(kind.sections.index).offset), section: kind.sections.index.rawValue)
+        throw index.place.error(
+          .malformedIndex(
+            "the index declares \(index.entryCount) entries, the blocks hold \(entriesDecoded)"))
       }
       return false
     }
@@ -84,7 +86,8 @@ public struct EntryCursor: Sendable {
     // The arrays change only once the block has decoded: after a throw `position == numbers.count`
     // still holds, so a caller that pulls again retries the block (and gets the error again)
     // instead of indexing an emptied array.
-    let decoded = try BlockDecoder.decode(layout: layout, kind: kind, block: number, after: previous)
+    let decoded = try BlockDecoder.decode(
+      layout: layout, kind: kind, block: number, after: previous)
     numbers = decoded.numbers
     labelIds = decoded.labelIds
     previous = numbers.last ?? previous
@@ -105,45 +108,46 @@ public enum BlockDecoder {
   ) throws(FormatError) -> (numbers: [Int64], labelIds: [UInt32]) {
     let entryBlock = try layout.entryBlock(kind, block)
     let index = layout.index(kind)
-    let base = layout.blockOffset(kind, block)
-    let sectionName = kind.sections.data.rawValue
+    let place = entryBlock.block.place
     let first = index.firstNumber(ofBlock: block)
     guard first >= UInt64(Limits.minimumNumber) && first <= UInt64(Limits.maximumNumber) else {
       // The first number is stored in the index record, not in the block: place the error there.
-      let record = Int(layout.section(kind.sections.index).offset) &+ Layout.entryIndexHeaderSize
-        &+ block &* Layout.entryIndexRecordSize  // block < blockCount: inside the index section
-      throw FormatError(.numberOutOfRange(first), at: record, section: kind.sections.index.rawValue)
+      // block < blockCount: inside the index section
+      throw index.place.error(
+        .numberOutOfRange(first),
+        at: Layout.entryIndexHeaderSize &+ block &* Layout.entryIndexRecordSize)
     }
-    do throws(FormatError) {
-      try entryBlock.block.checkChecksum()
-      let firstNumber = Int64(first)
-      guard firstNumber > after else { throw FormatError(.notAscending(previous: after, next: firstNumber), at: 0) }
-      // At most 4096 entries: bounded by the format. Entry 0 is the first number.
-      var numbers = [Int64](repeating: firstNumber, count: entryBlock.entryCount)
-      var labelIds: [UInt32] = []
-      try entryBlock.withPayload { (payload) throws(FormatError) in
-        if let failure = payload.numbers.decode(first: firstNumber, into: &numbers) {
-          throw FormatError(.malformedBlock(block: block, reason: failure), at: 0)
-        }
-        // The numbers ascend (as unsigned sums, which cannot wrap): the last is the largest.
-        if let last = numbers.last, UInt64(bitPattern: last) > UInt64(Limits.maximumNumber) {
-          let first = numbers.first { UInt64(bitPattern: $0) > UInt64(Limits.maximumNumber) } ?? last
-          throw FormatError(.numberOutOfRange(UInt64(bitPattern: first)), at: 0)
-        }
-        guard payload.paddingIsZero(entryCount: entryBlock.entryCount, lowBits: entryBlock.lowBits) else {
-          throw FormatError(.malformedBlock(block: block, reason: "bits past the last label id or low part are set"), at: 0)
-        }
-        if kind == .identification {
-          let labelCount = UInt64(layout.labelIndex.labelCount)
-          labelIds = [UInt32](repeating: 0, count: entryBlock.entryCount)
-          if let id = payload.decodeLabelIds(into: &labelIds, below: labelCount) {
-            throw FormatError(.labelIdOutOfRange(id: UInt32(truncatingIfNeeded: id), labelCount: Int(labelCount)), at: 0)
-          }
+    try entryBlock.block.checkChecksum()
+    let firstNumber = Int64(first)
+    guard firstNumber > after else {
+      throw place.error(.notAscending(previous: after, next: firstNumber))
+    }
+    // At most 4096 entries: bounded by the format. Entry 0 is the first number.
+    var numbers = [Int64](repeating: firstNumber, count: entryBlock.entryCount)
+    var labelIds: [UInt32] = []
+    try entryBlock.withPayload { (payload) throws(FormatError) in
+      if let failure = payload.numbers.decode(first: firstNumber, into: &numbers) {
+        throw place.error(.malformedBlock(block: block, reason: failure))
+      }
+      // The numbers ascend (as unsigned sums, which cannot wrap): the last is the largest.
+      if let last = numbers.last, UInt64(bitPattern: last) > UInt64(Limits.maximumNumber) {
+        let first = numbers.first { UInt64(bitPattern: $0) > UInt64(Limits.maximumNumber) } ?? last
+        throw place.error(.numberOutOfRange(UInt64(bitPattern: first)))
+      }
+      guard payload.paddingIsZero(entryCount: entryBlock.entryCount, lowBits: entryBlock.lowBits)
+      else {
+        throw place.error(
+          .malformedBlock(block: block, reason: "bits past the last label id or low part are set"))
+      }
+      if kind == .identification {
+        let labelCount = UInt64(layout.labelIndex.labelCount)
+        labelIds = [UInt32](repeating: 0, count: entryBlock.entryCount)
+        if let id = payload.decodeLabelIds(into: &labelIds, below: labelCount) {
+          throw place.error(
+            .labelIdOutOfRange(id: UInt32(truncatingIfNeeded: id), labelCount: Int(labelCount)))
         }
       }
-      return (numbers, labelIds)
-    } catch {
-      throw error.placed(in: sectionName, base: base)
     }
+    return (numbers, labelIds)
   }
 }

@@ -159,7 +159,7 @@ final class LabelCache: Sendable {
   /// - Complexity: as `label(_:)`.
   func block(containing id: Int) throws(FormatError) -> (first: Int, labels: ArraySlice<String>) {
     try checkIndex()
-    guard let located = try layout.labelIndex.locateOrThrow(id, in: layout) else {
+    guard let located = try layout.labelIndex.locate(id) else {
       throw FormatError(.labelIdOutOfRange(id: UInt32(truncatingIfNeeded: id), labelCount: layout.labelIndex.labelCount), at: 0)
     }
     let first = id - located.position
@@ -195,15 +195,6 @@ final class LabelCache: Sendable {
       if !state.overBudget && state.order.count == blockCount { state.makeWhole(labelCount: layout.labelIndex.labelCount) }
     }
     return (first, labels[...])
-  }
-}
-
-extension LabelIndex {
-  /// `locate(_:)` with errors placed in the file.
-  func locateOrThrow(_ id: Int, in layout: DirectoryLayout) throws(FormatError) -> (block: Int, position: Int, count: Int)? {
-    do { return try locate(id) } catch {
-      throw error.placed(in: SectionType.labelIndex.rawValue, base: layout.indexOffsets.labels)
-    }
   }
 }
 

@@ -95,9 +95,7 @@ extension VerificationPass {
       problems.record(error)
       return
     }
-    do { try entryBlock.block.checkChecksum() } catch {
-      problems.record(error.placed(in: kind.sections.data.rawValue, base: layout.blockOffset(kind, block)))
-    }
+    do { try entryBlock.block.checkChecksum() } catch { problems.record(error) }
   }
 }
 

@@ -91,19 +91,15 @@ extension VerificationPass {
       problems.record(error)
       return
     }
-    do { try labelBlock.block.checkChecksum() } catch {
-      problems.record(error.placed(in: SectionType.labelData.rawValue, base: layout.labelBlockOffset(block)))
-    }
+    do { try labelBlock.block.checkChecksum() } catch { problems.record(error) }
   }
 
   /// Checks what the label decoder does not need: that the offset table starts at 0 and ends at
   /// the end of the label bytes, so no byte of the block is outside every label.
   private mutating func checkOffsetTableEnds(_ block: Int, _ ends: LabelDecoder.TableEnds) {
-    let base = layout.labelBlockOffset(block)
+    let place = FilePlace(.labelData, at: layout.labelBlockOffset(block))
     func report(_ reason: String) {
-      problems.record(
-        FormatError(.malformedBlock(block: block, reason: reason), at: Layout.blockHeaderSize)
-          .placed(in: SectionType.labelData.rawValue, base: base))
+      problems.record(place.error(.malformedBlock(block: block, reason: reason), at: Layout.blockHeaderSize))
     }
     if ends.first != 0 { report("the first label offset is \(ends.first), not 0") }
     if Int(ends.last) != ends.labelBytes { report("the labels end at byte \(ends.last) of \(ends.labelBytes)") }

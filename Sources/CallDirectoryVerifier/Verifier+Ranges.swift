@@ -7,8 +7,7 @@ extension VerificationPass {
   /// - Complexity: O(ranges); memory O(1).
   mutating func checkRanges(_ kind: EntryKind) {
     let table = layout.ranges(kind)
-    guard let entry = layout.header.section(kind.rangeSection) else { return }
-    let base = Int(entry.offset)
+    guard layout.header.section(kind.rangeSection) != nil else { return }
     if layout.header.major == 1 && layout.header.minor < 1 {
       problems.record(
         FormatError(.invalidField(field: "minor version of a file with ranges", value: UInt64(layout.header.minor)), at: 10))
@@ -18,16 +17,13 @@ extension VerificationPass {
       guard !problems.isOverflowing else { return }
       switch table.checkedRange(index, after: previous) {
       case .failure(let error):
-        problems.record(error.placed(in: kind.rangeSection.rawValue, base: base))
+        problems.record(error)
         // Carry on from this record's end, so one bad record is not reported twice.
         previous = (Int64(truncatingIfNeeded: min(table.last(index), UInt64(Limits.maximumNumber))), table.labelId(index))
       case .success(let checked):
         let labelCount = layout.labelIndex.labelCount
         if kind == .identification && Int(checked.labelId) >= labelCount {
-          problems.record(
-            FormatError(
-              .labelIdOutOfRange(id: checked.labelId, labelCount: labelCount),
-              at: base + Layout.rangeHeaderSize + index * table.recordSize + 16, section: kind.rangeSection.rawValue))
+          problems.record(table.labelIdError(index, labelCount: labelCount))
         }
         previous = (checked.range.upperBound, checked.labelId)
       }

@@ -16,7 +16,7 @@ import Testing
     let bytes = EntryBlock.encode(numbers[...], labelIds: labelIds[...], allowDeflate: false)
     try unsafe bytes.withUnsafeBytes { raw in
       let block = try EntryBlock(
-        parsing: unsafe ByteView(raw), number: 0, entryCount: numbers.count, identification: !labelIds.isEmpty)
+        parsing: unsafe ByteView(raw), at: FilePlace(offset: 0), number: 0, entryCount: numbers.count, identification: !labelIds.isEmpty)
       try block.withPayload { (payload) throws(FormatError) in
         do { try body(block, payload) } catch { Issue.record("\(error)") }
       }
@@ -183,7 +183,8 @@ import Testing
     _ = unsafe bytes.withUnsafeBytes { raw in
       #expect(throws: FormatError.self) {
         try EntryPayload(
-          unsafe ByteView(raw), entryCount: entries, lowBits: lowBits, labelBits: labelBits, identification: true, block: 0)
+          unsafe ByteView(raw), entryCount: entries, lowBits: lowBits, labelBits: labelBits, identification: true, block: 0,
+          place: FilePlace(offset: 0))
       }
     }
   }
