@@ -94,6 +94,16 @@ struct CommandFailure: Error {
   private(set) var usageTopic: String?
   init(_ message: String) { self.message = message }
 
+  /// The failure to open the directory at `path`: the system's reason for a file that cannot be
+  /// read, as every command says it, else what is wrong with the file.
+  init(opening path: String, _ error: OpenError) {
+    if case .system(let failure) = error {
+      self.init("\(path): cannot open: \(failure.message)")
+    } else {
+      self.init("\(path): \(error)")
+    }
+  }
+
   /// Wrong usage of `command`, found once its files were looked at: exit code 2.
   static func usage(_ message: String, command: String) -> CommandFailure {
     var failure = CommandFailure(message)
@@ -135,14 +145,11 @@ enum Inputs {
 
   /// Opens a directory: mapped from `path`, or read whole from standard input for `-`.
   static func openDirectory(_ path: String, console: Console) throws(CommandFailure) -> CallDirectoryReader {
-    let bytes = path == "-" ? try read(path, console: console) : nil
-    do {
-      if let bytes { return try CallDirectoryReader(bytes: bytes) }
-      return try CallDirectoryReader(path: path)
-    } catch {
-      if case .system(_, _, _, let message) = error.kind { throw CommandFailure("\(path): cannot open: \(message)") }
-      throw CommandFailure("\(displayName(path)): \(error)")
+    if path == "-" {
+      let bytes = try read(path, console: console)
+      do { return try CallDirectoryReader(bytes: bytes) } catch { throw CommandFailure("\(displayName(path)): \(error)") }
     }
+    do { return try CallDirectoryReader(path: path) } catch { throw CommandFailure(opening: path, error) }
   }
 
   /// Writes `produce`'s output to `path` atomically, or to standard output for `-`.

@@ -66,7 +66,7 @@ extension Diff {
         "\(Inputs.displayName(name)): NEW is not signed, so --sign would vouch for a result that consumers checking "
           + "signatures refuse: sign it first (calldir sign NEW --key KEY), or diff without --sign")
     }
-    do throws(FormatError) { try reader.check(TrustPolicy(trustedKeys: [signer])) } catch {
+    do throws(AuthenticityFailure) { try reader.check(TrustPolicy(trustedKeys: [signer])) } catch {
       throw CommandFailure("\(Inputs.displayName(name)): NEW's signature does not hold, so --sign refuses it: \(error)")
     }
   }

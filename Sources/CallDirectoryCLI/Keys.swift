@@ -156,7 +156,7 @@ struct Sign {
       // The signer's sink cannot throw: the first write failure is kept and the rest skipped.
       var failure: CommandFailure?
       let signed: Result<Void, FormatError>
-      do throws(FormatError) {
+      do throws(SystemError) {
         signed = try CallDirectoryReader.withMappedBytes(path: file) { view in
           Result { () throws(FormatError) in
             try Self.checkValid(Verifier.verify(view))
@@ -169,7 +169,7 @@ struct Sign {
           }
         }
       } catch {
-        throw CommandFailure("\(Inputs.displayName(file)): \(error)")
+        throw CommandFailure("\(file): cannot open: \(error.message)")
       }
       if let failure { throw failure }
       do throws(FormatError) { try signed.get() } catch { throw CommandFailure("\(Inputs.displayName(file)): \(error)") }

@@ -20,8 +20,7 @@ struct Resolve {
         // Checked between lines by `refresh()`, not on a timer: a query never waits on a stat.
         directories.append(try ReloadingDirectory(path: directory.path, checkInterval: nil, trust: trust))
       } catch {
-        if case .system(_, _, _, let message) = error.kind { throw CommandFailure("\(directory.path): cannot open: \(message)") }
-        throw CommandFailure("\(directory.path): \(error)")
+        throw CommandFailure(opening: directory.path, error)
       }
     }
     let resolver: Resolver
@@ -104,7 +103,7 @@ struct Resolve {
     case .reloaded: console.summary("\(directory.path): reloaded")
     case .failed(let error):
       let reason: String
-      if case .system(_, _, _, let message) = error.kind { reason = message } else { reason = error.description }
+      if case .system(let failure) = error { reason = failure.message } else { reason = error.description }
       console.diagnose("\(directory.path): cannot reload: \(reason); still answering from the previous version")
     }
   }

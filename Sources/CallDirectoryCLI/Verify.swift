@@ -23,8 +23,12 @@ struct Verify {
         report = Verifier.verify(try Inputs.read(file, console: console), options: options)
       } else {
         let progress = ProgressLine(console: console, label: "verify \(file)", quiet: quiet)
-        report = Verifier.verify(path: file, options: options, progress: progress.advance)
-        progress.finish()
+        defer { progress.finish() }
+        do { report = try Verifier.verify(path: file, options: options, progress: progress.advance) } catch {
+          allValid = false
+          try unreadable(file, error)
+          continue
+        }
       }
       allValid = allValid && report.isValid
       let name = Inputs.displayName(file)
@@ -32,20 +36,43 @@ struct Verify {
         if json {
           try console.print(JSON.render(Verify.json(report, file: name, signer: report.signer.map { Keys.describe($0, among: keys) })))
         } else {
-          for problem in report.problems { try console.print("\(name): \(Self.text(problem))") }
+          for problem in report.problems { try console.print("\(name): \(problem)") }
+          if let failure = report.authenticityFailure { try console.print("\(name): \(failure)") }
           if report.truncatedProblemList { try console.print("\(name): (more problems not listed)") }
           let signed = report.signer.map { ", signed by \(Keys.describe($0, among: keys))" } ?? ""
           let version = report.listVersion > 0 ? ", list version \(report.listVersion)" : ""
           try console.print(
             report.isValid
               ? "\(name): ok (\(Self.counts(report))\(version)\(signed))"
-              : "\(name): INVALID (\(report.problems.count) problem\(report.problems.count == 1 ? "" : "s"))")
+              : "\(name): INVALID (\(Self.problemCount(report)))")
         }
       } catch {
         throw CommandFailure("cannot write: \(error.message)")
       }
     }
     return allValid ? CLI.ExitCode.success : CLI.ExitCode.failure
+  }
+
+  /// `N problem(s)`: the format problems and a refusal of the trust policy.
+  static func problemCount(_ report: VerificationReport) -> String {
+    let count = report.problems.count + (report.authenticityFailure == nil ? 0 : 1)
+    return "\(count) problem\(count == 1 ? "" : "s")"
+  }
+
+  /// Reports a file that could not be read, as the other commands do, without a place in it:
+  /// in the form of a report with one problem, so that every file gets one verdict.
+  private func unreadable(_ file: String, _ error: SystemError) throws(CommandFailure) {
+    let reason = error.operation == "open" ? "cannot open: \(error.message)" : "cannot read: \(error.operation) failed: \(error.message)"
+    do {
+      if json {
+        try console.print(JSON.render(Verify.json(nil, file: file, unplaced: [reason])))
+      } else {
+        try console.print("\(file): \(reason)")
+        try console.print("\(file): INVALID (1 problem)")
+      }
+    } catch {
+      throw CommandFailure("cannot write: \(error.message)")
+    }
   }
 
   /// `N blocking, N identification, N labels`, each kind with its ranges when it has any:
@@ -56,32 +83,27 @@ struct Verify {
       + "\(report.identificationCount) identification\(ranges(report.identificationRangeCount)), \(report.labelCount) labels"
   }
 
-  /// A problem as a line says it after the file's name: a file that could not be read says so
-  /// as the other commands do, without repeating its path or a place in it.
-  static func text(_ problem: VerificationProblem) -> String {
-    guard case .system(let operation, _, _, let message) = problem.error.kind else { return "\(problem)" }
-    return operation == "open" ? "cannot open: \(message)" : "cannot read: \(operation) failed: \(message)"
-  }
-
-  static func json(_ report: VerificationReport, file: String, signer: String? = nil) -> JSON.Value {
-    .object([
-      ("file", .string(file)), ("valid", .bool(report.isValid)),
-      ("blocking", .int(report.blockingCount)), ("blockingRanges", .int(report.blockingRangeCount)),
-      ("identification", .int(report.identificationCount)),
-      ("identificationRanges", .int(report.identificationRangeCount)), ("labels", .int(report.labelCount)),
+  /// The JSON object of `report` (`nil` for a file that could not be read). Problems with no
+  /// place in the file (`unplaced`, and a refusal of the trust policy) have a `null` offset.
+  static func json(_ report: VerificationReport?, file: String, signer: String? = nil, unplaced: [String] = []) -> JSON.Value {
+    let placed = (report?.problems ?? []).map { problem in
+      JSON.Value.object([
+        ("offset", .int(problem.error.offset)), ("section", problem.error.section.map { .string($0) } ?? .null),
+        ("message", .string(problem.error.kind.message)), ("callKit", .bool(problem.isCallKitLimit)),
+      ])
+    }
+    let others = (unplaced + [report?.authenticityFailure?.description].compactMap { $0 }).map { message in
+      JSON.Value.object([("offset", .null), ("section", .null), ("message", .string(message)), ("callKit", .bool(false))])
+    }
+    return .object([
+      ("file", .string(file)), ("valid", .bool(report?.isValid ?? false)),
+      ("blocking", .int(report?.blockingCount ?? 0)), ("blockingRanges", .int(report?.blockingRangeCount ?? 0)),
+      ("identification", .int(report?.identificationCount ?? 0)),
+      ("identificationRanges", .int(report?.identificationRangeCount ?? 0)), ("labels", .int(report?.labelCount ?? 0)),
       // A string: list versions are 64-bit, past the integers a JSON reader keeps exactly.
-      ("listVersion", .string(String(report.listVersion))), ("signer", signer.map { .string($0) } ?? .null),
-      (
-        "problems",
-        .array(
-          report.problems.map { problem in
-            .object([
-              ("offset", .int(problem.error.offset)), ("section", problem.error.section.map { .string($0) } ?? .null),
-              ("message", .string(problem.error.kind.message)), ("callKit", .bool(problem.isCallKitLimit)),
-            ])
-          })
-      ),
-      ("truncated", .bool(report.truncatedProblemList)),
+      ("listVersion", .string(String(report?.listVersion ?? 0))), ("signer", signer.map { .string($0) } ?? .null),
+      ("problems", .array(placed + others)),
+      ("truncated", .bool(report?.truncatedProblemList ?? false)),
     ])
   }
 }

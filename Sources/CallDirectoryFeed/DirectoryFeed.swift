@@ -48,8 +48,9 @@ public struct DirectoryFeed: Sendable {
   /// that feeds CallKit from a downloaded file should pin its provider's keys here, since a load
   /// it cannot undo would otherwise carry whatever the file says. Loads carry CallKit's cap of
   /// additions; for another, open the reader and give it to `init(_:limit:)`.
-  /// - Throws: `FormatError`, of kind `.notAuthentic` for a file that is not trusted.
-  public init(path: String, trust: TrustPolicy) throws(FormatError) {
+  /// - Throws: `OpenError`: the file cannot be read (`.system`), is malformed (`.format`) or is
+  ///   not trusted (`.notAuthentic`).
+  public init(path: String, trust: TrustPolicy) throws(OpenError) {
     self.init(try CallDirectoryReader(path: path, trust: trust))
   }
 

@@ -2,7 +2,12 @@
 ///
 /// Every check of the reader and the verifier throws or reports one of these. `offset` is the
 /// byte offset in the file where the problem was found (the start of the field or block at fault),
-/// so a message can point at the byte; `section` names the section it lies in, when there is one.
+/// so a message can point at the byte; `section` names the section it lies in, when there is one
+/// (a directory's four-character type, known or not, or a changeset's part).
+///
+/// Only the bytes' faults are format errors. A file that cannot be read is a `SystemError`, a
+/// well-formed file that a `TrustPolicy` refuses an `AuthenticityFailure`; opening a directory
+/// from a path can meet all three, and throws an `OpenError` that says which.
 public struct FormatError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The kinds of problem. New kinds may be added in later versions.
   public enum Kind: Sendable, Equatable {
@@ -58,11 +63,6 @@ public struct FormatError: Error, Sendable, Equatable, CustomStringConvertible {
     /// one load (`CXErrorCodeCallDirectoryManagerError.maximumEntriesExceeded`). The file itself is
     /// well formed; only a CallKit load would refuse it.
     case maximumEntriesExceeded(count: Int, limit: Int)
-    /// An operating-system call failed.
-    case system(operation: String, path: String, errno: Int32, message: String)
-    /// The file is well formed but not trusted: unsigned, signed by an unknown key, a signature
-    /// that does not verify, or an older list version than the one installed.
-    case notAuthentic(AuthenticityFailure)
   }
 
   /// What is wrong.
@@ -81,8 +81,6 @@ public struct FormatError: Error, Sendable, Equatable, CustomStringConvertible {
 
   /// A one-line message: what is wrong, then where.
   public var description: String {
-    // A failed system call has no place in the file.
-    if case .system = kind { return kind.message }
     var place = "at byte \(offset)"
     if let section { place += " (section \(section))" }
     return "\(kind.message) \(place)"
@@ -128,9 +126,6 @@ extension FormatError.Kind {
     case .labelsNotAscending(let id): return "label \(id) is not after the label before it (out of order or duplicated)"
     case .maximumEntriesExceeded(let count, let limit):
       return "\(count) entries, blocking and identification together, exceed CallKit's limit of \(limit) per load"
-    case .system(let operation, let path, let errno, let message):
-      return "\(path): \(operation) failed: \(message) (errno \(errno))"
-    case .notAuthentic(let failure): return failure.description
     }
   }
 }

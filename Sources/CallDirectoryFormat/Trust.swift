@@ -44,8 +44,9 @@ public struct TrustPolicy: Sendable, Equatable {
   public var requiresSignature: Bool { !trustedKeys.isEmpty }
 }
 
-/// Why a file is not trusted.
-public enum AuthenticityFailure: Sendable, Equatable, CustomStringConvertible {
+/// Why a well-formed file is not trusted: thrown by the trust checks of directories and
+/// changesets. It names no place in the file: authenticity is a property of the whole file.
+public enum AuthenticityFailure: Error, Sendable, Equatable, CustomStringConvertible {
   /// Trusted keys were given and the file has no signature.
   case unsigned
   /// The file is signed by a key that is not trusted.

@@ -12,15 +12,10 @@ extension CallDirectoryReader {
   ///   - path: the file to map.
   ///   - body: what to do with the bytes.
   /// - Returns: what `body` returns.
-  /// - Throws: `FormatError` of kind `.system` when the file cannot be opened or mapped.
+  /// - Throws: `SystemError` when the file cannot be opened or mapped.
   /// - Complexity: O(1) plus `body`: pages are read as `body` touches them.
-  package static func withMappedBytes<R>(path: String, _ body: (ByteView) -> R) throws(FormatError) -> R {
-    let storage: FileStorage
-    do {
-      storage = try FileStorage(mapping: path)
-    } catch {
-      throw FormatError(.system(operation: error.operation, path: path, errno: error.errno, message: error.message), at: 0)
-    }
+  package static func withMappedBytes<R>(path: String, _ body: (ByteView) -> R) throws(SystemError) -> R {
+    let storage = try FileStorage(mapping: path)
     return withExtendedLifetime(storage) { body(storage.view) }
   }
 }

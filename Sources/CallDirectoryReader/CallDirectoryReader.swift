@@ -30,17 +30,13 @@ public final class CallDirectoryReader: Sendable {
   @usableFromInline package let checks: ReadChecks
 
   /// Opens and maps the file at `path`.
-  /// - Throws: `FormatError`: `.system` when the file cannot be opened or mapped, else what is
-  ///   wrong with its header, section table or indexes.
+  /// - Throws: `OpenError`: `.system` when the file cannot be opened or mapped, `.format` for
+  ///   what is wrong with its header, section table or indexes.
   /// - Complexity: O(1) in the number of entries.
-  public convenience init(path: String) throws(FormatError) {
+  public convenience init(path: String) throws(OpenError) {
     let storage: FileStorage
-    do {
-      storage = try FileStorage(mapping: path)
-    } catch {
-      throw FormatError(.system(operation: error.operation, path: path, errno: error.errno, message: error.message), at: 0)
-    }
-    try self.init(storage: storage, path: path)
+    do { storage = try FileStorage(mapping: path) } catch { throw .system(error) }
+    do { try self.init(storage: storage, path: path) } catch { throw .format(error) }
   }
 
   /// Reads a file already mapped (a reloader maps first, to learn which file it opened even

@@ -1,4 +1,5 @@
 import CallDirectoryFormat
+import CallDirectoryReader
 import CallDirectorySystem
 
 /// What one staleness check of a ``ReloadingDirectory`` did.
@@ -10,5 +11,5 @@ public enum ReloadOutcome: Sendable, Equatable {
   case reloaded(FileIdentity)
   /// The path named a new file (or nothing) and it could not be opened; the previous version is
   /// still served. Reported once per failure, not at every check.
-  case failed(FormatError)
+  case failed(OpenError)
 }

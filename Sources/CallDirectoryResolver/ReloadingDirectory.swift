@@ -44,14 +44,14 @@ public final class ReloadingDirectory: DirectoryProvider, Sendable {
   private let intervalNanoseconds: UInt64
   /// What checks remember, and the lock that makes them one at a time.
   private let checks: Mutex<CheckState>
-  private let onReloadFailure: (@Sendable (ReloadingDirectory, FormatError) -> Void)?
+  private let onReloadFailure: (@Sendable (ReloadingDirectory, OpenError) -> Void)?
   /// What every served version must satisfy.
   private let trust: TrustPolicy
 
   private struct CheckState {
     /// The failure being reported: the identity the path named (`nil` when `stat` failed), the
     /// error, and the failed file's mapping. A check that meets the same again says nothing new.
-    var failure: (identity: FileIdentity?, error: FormatError, pinned: FileStorage?)?
+    var failure: (identity: FileIdentity?, error: OpenError, pinned: FileStorage?)?
     /// How many new versions were swapped in.
     var reloads = 0
   }
@@ -73,14 +73,14 @@ public final class ReloadingDirectory: DirectoryProvider, Sendable {
   ///   - onReloadFailure: called once for each replacement that cannot be served (and once when
   ///     the path stops naming a file), after the check that found it, outside any lock; on the
   ///     checking thread, which for an automatic check is not a query's.
-  /// - Throws: `FormatError` when the file cannot be opened (`.system`), is damaged (the first
-  ///   problem verification found) or is not trusted.
+  /// - Throws: `OpenError` when the file cannot be opened (`.system`), is damaged (`.format`: the
+  ///   first problem verification found) or is not trusted (`.notAuthentic`).
   /// - Complexity: O(file size): the file is verified whole (about 10 ms for a million entries
   ///   here), and with trusted keys hashed once more for its signature.
   public init(
     path: String, checkInterval: Duration? = .seconds(1), trust: TrustPolicy = TrustPolicy(),
-    onReloadFailure: (@Sendable (_ directory: ReloadingDirectory, _ error: FormatError) -> Void)? = nil
-  ) throws(FormatError) {
+    onReloadFailure: (@Sendable (_ directory: ReloadingDirectory, _ error: OpenError) -> Void)? = nil
+  ) throws(OpenError) {
     self.path = path
     self.checkInterval = checkInterval
     self.onReloadFailure = onReloadFailure
@@ -131,7 +131,7 @@ public final class ReloadingDirectory: DirectoryProvider, Sendable {
   }
 
   /// The failure of the latest replacement, if it could not be opened and none has opened since.
-  public var reloadFailure: FormatError? { checks.withLock { $0.failure?.error } }
+  public var reloadFailure: OpenError? { checks.withLock { $0.failure?.error } }
 
   /// How many new versions have been swapped in since the directory was opened.
   public var reloadCount: Int { checks.withLock { $0.reloads } }
@@ -143,7 +143,7 @@ public final class ReloadingDirectory: DirectoryProvider, Sendable {
   private func check(_ state: inout CheckState) -> ReloadOutcome {
     let identity: FileIdentity
     do { identity = try FileIdentity(path: path) } catch {
-      return failed(&state, identity: nil, FormatError(.system(operation: error.operation, path: path, errno: error.errno, message: error.message), at: 0))
+      return failed(&state, identity: nil, .system(error))
     }
     if identity == served.withLock({ $0.fileIdentity }) {
       state.failure = nil  // the path names the served file again (a failed stat has passed)
@@ -156,7 +156,7 @@ public final class ReloadingDirectory: DirectoryProvider, Sendable {
     // recorded under the identity of the file that failed, not of the one `stat` saw.
     let storage: FileStorage
     do { storage = try FileStorage(mapping: path) } catch {
-      return failed(&state, identity: identity, FormatError(.system(operation: error.operation, path: path, errno: error.errno, message: error.message), at: 0))
+      return failed(&state, identity: identity, .system(error))
     }
     let opened = storage.identity ?? identity
     if opened == served.withLock({ $0.fileIdentity }) {
@@ -165,8 +165,8 @@ public final class ReloadingDirectory: DirectoryProvider, Sendable {
     }
     if Self.isKnownBad(opened, state) { return .unchanged }
     let reader: CallDirectoryReader
-    do {
-      reader = try CallDirectoryReader(storage: storage, path: path)
+    do throws(OpenError) {
+      do { reader = try CallDirectoryReader(storage: storage, path: path) } catch { throw .format(error) }
       var policy = trust
       // No rollback: once an authenticated version is served, an older list version is refused.
       // An unauthenticated one proves nothing, so its claim never raises the floor.
@@ -185,13 +185,13 @@ public final class ReloadingDirectory: DirectoryProvider, Sendable {
 
   /// Refuses a version that is not trusted or not valid in every byte (the trust check first: an
   /// untrusted file's damage is beside the point); `Verifier` marks a valid one's reader verified.
-  /// - Throws: `FormatError`: the trust failure, or the first problem verification found.
-  private static func admit(_ reader: CallDirectoryReader, trust: TrustPolicy) throws(FormatError) {
-    try reader.check(trust)
+  /// - Throws: `OpenError`: the trust failure, or the first problem verification found.
+  private static func admit(_ reader: CallDirectoryReader, trust: TrustPolicy) throws(OpenError) {
+    do { try reader.check(trust) } catch { throw .notAuthentic(error) }
     var options = VerificationOptions()
     options.maximumProblems = 1
     let report = Verifier.verify(reader, options: options)
-    if let problem = report.problems.first { throw problem.error }
+    if let problem = report.problems.first { throw .format(problem.error) }
   }
 
   /// Records a failure; `.failed` when it is new, `.unchanged` when it was already reported.
@@ -199,7 +199,7 @@ public final class ReloadingDirectory: DirectoryProvider, Sendable {
   /// `pinned` is the failed file's mapping, kept while the failure is remembered: a mapping holds
   /// the file's inode, so no new file can take its number while the identity stands for it.
   private func failed(
-    _ state: inout CheckState, identity: FileIdentity?, _ error: FormatError, pinned: FileStorage? = nil
+    _ state: inout CheckState, identity: FileIdentity?, _ error: OpenError, pinned: FileStorage? = nil
   ) -> ReloadOutcome {
     if let failure = state.failure, failure.identity == identity, failure.error == error { return .unchanged }
     state.failure = (identity, error, pinned.flatMap { $0.view.count > 0 ? $0 : nil })  // an empty file maps nothing

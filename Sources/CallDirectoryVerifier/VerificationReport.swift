@@ -30,8 +30,11 @@ public struct VerificationReport: Sendable, Equatable {
   /// The trusted key whose signature verified, when `VerificationOptions.trust` has keys and the
   /// file passed; `nil` otherwise.
   public var signer: PublicKey? = nil
+  /// Why `VerificationOptions.trust` refuses the file, when it does: checked after the bytes,
+  /// whatever their problems, so a damaged file that is also unsigned says both.
+  public var authenticityFailure: AuthenticityFailure? = nil
 
-  /// Whether no problem was found: the reader may trust every byte of the file, and, when the
-  /// CallKit checks were asked for, CallKit would accept it.
-  public var isValid: Bool { problems.isEmpty }
+  /// Whether no problem was found and the trust policy accepts the file: the reader may trust
+  /// every byte of it, and, when the CallKit checks were asked for, CallKit would accept it.
+  public var isValid: Bool { problems.isEmpty && authenticityFailure == nil }
 }

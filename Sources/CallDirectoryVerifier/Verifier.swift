@@ -35,19 +35,13 @@ public enum Verifier {
   ///   - path: the file to verify.
   ///   - options: the checks and the problem cap.
   ///   - progress: called after each entry block with the entries it held, for a progress display.
-  /// - Returns: every problem found, up to the cap; a file that cannot be opened or mapped gives
-  ///   one problem of kind `.system`.
+  /// - Returns: every problem found, up to the cap.
+  /// - Throws: `SystemError` when the file cannot be opened or mapped: nothing was verified.
   /// - Complexity: O(file size); memory O(one block) plus the problem list.
   public static func verify(
     path: String, options: VerificationOptions = VerificationOptions(), progress: ((Int) -> Void)? = nil
-  ) -> VerificationReport {
-    do {
-      return try CallDirectoryReader.withMappedBytes(path: path) { verify($0, options: options, progress: progress) }
-    } catch {
-      var problems = ProblemList(limit: options.maximumProblems)
-      problems.record(error)
-      return VerificationReport(problems: problems, layout: nil)
-    }
+  ) throws(SystemError) -> VerificationReport {
+    try CallDirectoryReader.withMappedBytes(path: path) { verify($0, options: options, progress: progress) }
   }
 
   /// Verifies the bytes `reader` reads: the very file it answers from, so nothing can replace it
@@ -131,11 +125,9 @@ public enum Verifier {
       pass.checkLabels()
     }
     pass.checkDataChecksums()
-    var found = pass.problems
-    var signer: PublicKey?
-    do { signer = try layout.check(options.trust) } catch { found.record(error) }
+    let found = pass.problems
     var report = VerificationReport(problems: found, layout: layout)
-    report.signer = signer
+    do { report.signer = try layout.check(options.trust) } catch { report.authenticityFailure = error }
     return report
   }
 

@@ -113,8 +113,8 @@ extension DatasetBench {
     for concurrent in [true, false] {
       var options = VerificationOptions()
       options.concurrent = concurrent
-      let samples = measure(configuration.streamRepetitions, sink: sink) {
-        let report = Verifier.verify(path: path, options: options)
+      let samples = try measure(configuration.streamRepetitions, sink: sink) {
+        let report = try Verifier.verify(path: path, options: options)
         valid = valid && report.isValid
         return report.blockingCount &+ report.identificationCount
       }

@@ -174,7 +174,7 @@ import Testing
     crafted.patch(.signature, at: 70, [crafted[.signature][70] ^ 0x01])
     let new = crafted.bytes
     let trust = TrustPolicy(trustedKeys: [Self.provider.publicKey])
-    #expect(formatError { try CallDirectoryReader(bytes: new).check(trust) }?.kind == .notAuthentic(.badSignature(Self.provider.publicKey)))
+    #expect(throws: AuthenticityFailure.badSignature(Self.provider.publicKey)) { try CallDirectoryReader(bytes: new).check(trust) }
     let unsigned = try Changeset.diff(old: try CallDirectoryReader(bytes: old), new: try CallDirectoryReader(bytes: new))
     let changes = try ChangesetSigner.sign(unsigned, key: Self.provider)
     let refused = try Self.patch(old, changes, trust: trust)

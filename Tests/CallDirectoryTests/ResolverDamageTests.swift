@@ -101,11 +101,8 @@ import Testing
     let key = DamageFixtures.key
     let policy = TrustPolicy(trustedKeys: [key.publicKey], installedVersion: 2)
     try Self.publish(try Self.list(1, signedBy: key), at: path)
-    #expect {
+    #expect(throws: OpenError.notAuthentic(.rolledBack(installed: 2, offered: 1))) {
       try ReloadingDirectory(path: path, checkInterval: nil, trust: policy)
-    } throws: { error in
-      guard let error = error as? FormatError, case .notAuthentic(.rolledBack(2, 1)) = error.kind else { return false }
-      return true
     }
     try Self.publish(try Self.list(5, signedBy: key), at: path)
     let live = try ReloadingDirectory(path: path, checkInterval: nil, trust: policy)
@@ -129,8 +126,8 @@ import Testing
     #expect {
       try ReloadingDirectory(path: path, checkInterval: nil)
     } throws: { error in
-      guard let error = error as? FormatError, case .blockChecksumMismatch = error.kind else { return false }
-      return error.section == "LDAT"
+      guard case .format(let fault) = error as? OpenError, case .blockChecksumMismatch = fault.kind else { return false }
+      return fault.section == "LDAT"
     }
   }
 }

@@ -166,8 +166,8 @@ import Testing
   /// The `errno` of the system error `open` throws, or `nil` when it throws another error or
   /// none.
   static func systemErrno(_ open: () throws -> some Any) -> Int32? {
-    guard case .system(_, _, let errno, _)? = formatError(open)?.kind else { return nil }
-    return errno
+    do { _ = try open() } catch { if case .system(let failure) = error as? OpenError { return failure.errno } }
+    return nil
   }
 
   /// Many threads resolve while another replaces a directory's file, by atomic rename, again and
