@@ -75,7 +75,7 @@ extension CallDirectoryReader {
 
   /// A cursor over `kind`'s entries, for callers that pull (merging two directories, feeding CallKit).
   public func cursor(_ kind: EntryKind) -> EntryCursor {
-    EntryCursor(layout: layout, kind: kind, owner: self)
+    EntryCursor(reader: self, kind: kind)
   }
 }
 

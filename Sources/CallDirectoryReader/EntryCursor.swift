@@ -15,10 +15,11 @@ public struct EntryCursor: Sendable {
     public var labelId: UInt32
   }
 
-  private let layout: DirectoryLayout
-  /// The reader whose bytes `layout` points into, kept alive for as long as the cursor is: a cursor
-  /// may outlive the expression that opened the reader.
-  private let owner: CallDirectoryReader?
+  /// The reader whose bytes the cursor decodes, kept alive for as long as the cursor is: a
+  /// cursor may outlive the expression that opened the reader.
+  private let reader: CallDirectoryReader
+  /// Where the reader's sections are; its views point into the bytes `reader` keeps alive.
+  private var layout: DirectoryLayout { reader.layout }
   private let kind: EntryKind
   private var nextBlock = 0
   private var numbers: [Int64] = []
@@ -28,9 +29,8 @@ public struct EntryCursor: Sendable {
   /// Entries of the blocks decoded so far, checked against the index's total at the end.
   private var entriesDecoded = 0
 
-  init(layout: DirectoryLayout, kind: EntryKind, owner: CallDirectoryReader? = nil) {
-    self.layout = layout
-    self.owner = owner
+  init(reader: CallDirectoryReader, kind: EntryKind) {
+    self.reader = reader
     self.kind = kind
   }
 
