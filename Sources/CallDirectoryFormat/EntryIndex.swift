@@ -132,33 +132,6 @@ public struct EntryIndex: Sendable {
       recordSize: Layout.entryIndexRecordSize
     ) { storedOffset(ofBlock: $0) }
   }
-
-  /// The last block whose first number is at most `number`, or `nil` when `number` is below the
-  /// first block's first number.
-  ///
-  /// A damaged index that is not ascending gives some block or `nil`, never a trap or a hang.
-  /// - Complexity: O(log blockCount).
-  @inlinable
-  public func block(containing number: UInt64) -> Int? {
-    // The top's samples are the groups' first numbers: the block is in the group whose sample is
-    // the last at or below `number` (a damaged top gives some block or none, as a damaged index).
-    guard let top else { return block(containing: number, in: 0..<blockCount) }
-    guard let group = top.group(containing: number, blockCount: blockCount) else { return nil }
-    return block(containing: number, in: group)
-  }
-
-  /// The last block of `blocks` whose first number is at most `number`.
-  /// Precondition: `blocks` lies within `0 ..< blockCount`.
-  @inlinable
-  func block(containing number: UInt64, in blocks: Range<Int>) -> Int? {
-    var low = blocks.lowerBound
-    var high = blocks.upperBound  // invariant: blocks < low start at or below `number`, blocks >= high above it
-    while low < high {
-      let middle = low &+ (high &- low) >> 1
-      if firstNumber(ofBlock: middle) <= number { low = middle &+ 1 } else { high = middle }
-    }
-    return low == blocks.lowerBound ? nil : low &- 1
-  }
 }
 
 /// Locates block `i` of a data section from the offsets stored in an index: the block runs from

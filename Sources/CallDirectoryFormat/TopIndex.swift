@@ -48,23 +48,6 @@ public struct TopIndex: Sendable {
     samples.uncheckedUInt64LE(at: group &* 8)  // group < count: inside samples
   }
 
-  /// The records `lowerBound ..< upperBound` to search for `number`: the last group whose sample
-  /// is at most `number`, or `nil` when `number` is below every sample.
-  /// - Complexity: O(log count), within the samples.
-  @inlinable
-  public func group(containing number: UInt64, blockCount: Int) -> Range<Int>? {
-    var low = 0
-    var high = count  // samples < low are at most `number`, samples >= high above it
-    while low < high {
-      let middle = low &+ (high &- low) >> 1
-      if sample(middle) <= number { low = middle &+ 1 } else { high = middle }
-    }
-    guard low > 0 else { return nil }
-    // count = ceil(blockCount / stride), so the group's first record is below blockCount.
-    let start = (low &- 1) &* stride
-    return start..<min(start &+ stride, blockCount)
-  }
-
   /// The top index section over `records` (an entry index's records, 16 bytes each).
   public static func encode(records: ArraySlice<UInt8>, stride: Int = canonicalStride) -> [UInt8] {
     var bytes: [UInt8] = []

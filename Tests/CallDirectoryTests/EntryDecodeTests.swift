@@ -1,3 +1,4 @@
+import CallDirectoryLookup
 import Testing
 
 @testable import CallDirectoryFormat
