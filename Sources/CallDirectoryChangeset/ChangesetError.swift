@@ -43,7 +43,14 @@ public struct ChangesetError: Error, Sendable, CustomStringConvertible {
   /// A one-line message; hashes are shown in lowercase hex.
   public var description: String {
     switch kind {
-    case .format(let error): return error.description
+    case .format(let error):
+      // FormatError's own text names the directory's major versions; a changeset's differ.
+      if case .unsupportedVersion(let major, let minor) = error.kind {
+        let known = ChangesetLayout.majors
+        return "unsupported changeset version \(major).\(minor) (this reader reads changeset major versions "
+          + "\(known.lowerBound) to \(known.upperBound)) at byte \(error.offset)"
+      }
+      return error.description
     case .baseMismatch(let expected, let actual):
       return "the changeset applies to a file with SHA-256 \(SHA256Digest.hex(expected)), not to this one (SHA-256 \(SHA256Digest.hex(actual)))"
     case .resultMismatch(let expected, let actual):

@@ -35,7 +35,9 @@ public struct TopIndex: Sendable {
     let sampleBytes = section.count - Self.headerSize
     guard sampleBytes % 8 == 0, sampleBytes / 8 == groups else {
       throw place.error(
-        .malformedIndex("a top index over \(blockCount) records in groups of \(stride) holds \(groups) samples, not \(sampleBytes / 8)"))
+        .malformedIndex(
+          "a top index over \(blockCount) records in groups of \(stride) needs \(groups) samples (\(groups &* 8) bytes), "
+            + "the section has \(sampleBytes) bytes of samples"))
     }
     self.stride = stride
     count = groups

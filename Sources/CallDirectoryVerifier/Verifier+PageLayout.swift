@@ -9,9 +9,14 @@ extension VerificationPass {
     let file = layout.file
     let header = layout.header
     let types: [SectionType] = [.indexHeaders, .blockingPadding, .identificationPadding]
-    if types.contains(where: { header.section($0) != nil }) && (header.major, header.minor) < (2, 1) {
+    if let present = types.first(where: { header.section($0) != nil }), (header.major, header.minor) < (2, 1) {
+      // Version 1 never has them (section 17), so its fault is the major version; a 2.0 file's is
+      // the minor version (section 6.2).
+      let (field, value, at) =
+        header.major < 2 ? ("major", header.major, 8) : ("minor", header.minor, 10)
       problems.record(
-        FormatError(.invalidField(field: "version of a file with page layout sections", value: UInt64(header.minor)), at: 10))
+        FormatError(
+          .invalidField(field: "\(field) version of a file with \(present.rawValue) (2.1 or later)", value: UInt64(value)), at: at))
     }
     if let copies = layout.header.section(.indexHeaders) {
       for (type, size) in [

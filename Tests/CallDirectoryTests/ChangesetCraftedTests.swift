@@ -103,7 +103,8 @@ import Foundation
       guard let error = error as? ChangesetError, case .format(let format) = error.kind,
         case .unsupportedVersion(4, 0) = format.kind
       else { return false }
-      return true
+      // The versions named are a changeset's (CHANGESET section 4), not a directory's.
+      return error.description == "unsupported changeset version 4.0 (this reader reads changeset major versions 1 to 3) at byte 8"
     }
   }
 }

@@ -182,10 +182,13 @@ import Testing
   func payloadsOfImpossibleShapesAreRefused(entries: Int, lowBits: Int, labelBits: Int) throws {
     let bytes = [UInt8](repeating: 0, count: 64)
     _ = unsafe bytes.withUnsafeBytes { raw in
-      #expect(throws: FormatError.self) {
+      #expect {
         try EntryPayload(
           unsafe ByteView(raw), entryCount: entries, lowBits: lowBits, labelBits: labelBits, identification: true, block: 0,
           place: FilePlace(offset: 0))
+      } throws: { error in
+        (error as? FormatError)?.kind
+          == .malformedBlock(block: 0, reason: "\(entries) entries of \(lowBits) low bits and \(labelBits)-bit label ids")
       }
     }
   }

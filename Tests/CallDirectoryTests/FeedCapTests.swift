@@ -58,8 +58,11 @@ import Testing
     #expect(union == feedCase.expected)
     let sample = FeedCursor(kind: .identification, next: Limits.maximumNumber, fingerprint: .max)
     #expect(try JSONDecoder().decode(FeedCursor.self, from: JSONEncoder().encode(sample)) == sample)
-    #expect(throws: DecodingError.self) {
+    #expect {
       try JSONDecoder().decode(FeedCursor.self, from: Data(#"{"kind":"allow","next":1,"fingerprint":0}"#.utf8))
+    } throws: { error in
+      guard case .dataCorrupted(let context) = error as? DecodingError else { return false }
+      return context.codingPath.last?.stringValue == "kind"
     }
   }
 

@@ -83,7 +83,7 @@ struct ListingBlockListParserTests {
     #expect(Self.error("+12025550100\r")?.message.contains("invalid character '\\r'") == true)
     #expect(try Self.parse("+12025550100\r\n") == [.block(12_025_550_100, line: 1)])
     let tsv = Support.bytes("+12025550100\tAcme\r")
-    #expect(throws: ListingError.self) {
+    #expect(throws: ListingError(file: "id.tsv", line: 1, message: "carriage return not followed by a line feed")) {
       try IdentifyCSVParser.parse(bytes: tsv, file: "id.tsv", parser: PhoneNumberParser(), format: .tsv)
     }
   }

@@ -1,4 +1,5 @@
 import CallDirectory
+import Foundation
 import Testing
 
 /// The page layout of version 2.1 (`Spec/FORMAT.md`, sections 5.2, 6.2 and 12): copies of the
@@ -137,7 +138,14 @@ import Testing
     // Only a version 2.1 file has them.
     var older = original
     older.version = (2, 0)
-    #expect(Verifier.verify(older.bytes).problems.map(\.error.offset) == [10])
+    let olderProblems = Verifier.verify(older.bytes).problems
+    #expect(olderProblems.map(\.error.offset) == [10])
+    #expect(olderProblems.first?.error.kind == .invalidField(field: "minor version of a file with HDRS (2.1 or later)", value: 0))
+    // A version 1 file never has them (section 17): its major version is the field at fault.
+    let version1 = try Data(contentsOf: SpecVectorTests.root.appendingPathComponent("Spec/conformance/cases/v1-index-headers.calldir"))
+    let version1Problems = Verifier.verify([UInt8](version1)).problems
+    #expect(version1Problems.map(\.error.offset) == [8])
+    #expect(version1Problems.first?.error.kind == .invalidField(field: "major version of a file with HDRS (2.1 or later)", value: 1))
     // Padding holds zeros only.
     var padding = original
     let length = padding[.blockingPadding].count

@@ -86,5 +86,10 @@ import Testing
     #expect(refusedForItsLength())
     file[.blockingTop] = file[.blockingTop] + [UInt8](repeating: 0, count: 16)
     #expect(refusedForItsLength())
+    // A length of no whole number of samples: the message names what is needed and what is there.
+    file[.blockingTop] = Array(file[.blockingTop].prefix(8 + 8 * 8)) + [0, 0, 0, 0]
+    #expect(refusedForItsLength())
+    let reason = "a top index over 501 records in groups of 64 needs 8 samples (64 bytes), the section has 68 bytes of samples"
+    #expect(formatError { try CallDirectoryReader(bytes: file.bytes) }?.kind == .malformedIndex(reason))
   }
 }
