@@ -3,19 +3,19 @@
 ///
 /// Parsing checks the frame (sizes, codec, payload cap) in O(1). The checksum is compared only
 /// by `checksumMatches()`, which streaming and the verifier call and lookups skip.
-public struct Block: Sendable {
+@usableFromInline package struct Block: Sendable {
   /// The block's header bytes: codec, then three bytes whose meaning depends on the block kind.
-  public let header: (UInt8, UInt8, UInt8, UInt8)
+  @usableFromInline package let header: (UInt8, UInt8, UInt8, UInt8)
   /// How the payload is stored.
-  public let codec: BlockCodec
+  @usableFromInline package let codec: BlockCodec
   /// The payload itself (`raw`) or the deflate stream (`deflate`).
-  public let body: ByteView
+  @usableFromInline package let body: ByteView
   /// The payload's length: the body's for `raw`, the declared inflated length for `deflate`.
-  public let payloadLength: Int
+  @usableFromInline package let payloadLength: Int
   /// The whole block, trailer included.
-  public let bytes: ByteView
+  @usableFromInline package let bytes: ByteView
   /// The block's number within its section, for messages.
-  public let number: Int
+  @usableFromInline package let number: Int
 
   /// Checks a block's frame.
   ///
@@ -25,12 +25,12 @@ public struct Block: Sendable {
   ///   - maximumPayload: the payload cap of this block kind.
   /// - Throws: `FormatError` (offsets relative to the block) for a block too short for its frame,
   ///   an unknown codec, or a payload over the cap.
-  public init(parsing bytes: ByteView, number: Int, maximumPayload: Int) throws(FormatError) {
+  @usableFromInline package init(parsing bytes: ByteView, number: Int, maximumPayload: Int) throws(FormatError) {
     let frame = Layout.blockHeaderSize + Layout.blockTrailerSize
     guard bytes.count >= frame else {
       throw FormatError(.truncated(needed: frame, available: bytes.count), at: 0)
     }
-    header = (bytes.uncheckedByte(at: 0), bytes.uncheckedByte(at: 1), bytes.uncheckedByte(at: 2), bytes.uncheckedByte(at: 3))
+    header = (unsafe bytes.uncheckedByte(at: 0), unsafe bytes.uncheckedByte(at: 1), unsafe bytes.uncheckedByte(at: 2), unsafe bytes.uncheckedByte(at: 3))
     guard let codec = BlockCodec(rawValue: header.0) else { throw FormatError(.unknownCodec(header.0), at: 0) }
     self.codec = codec
     let inner = try bytes.slice(offset: Layout.blockHeaderSize, length: bytes.count - frame)
@@ -55,13 +55,13 @@ public struct Block: Sendable {
   }
 
   /// The CRC-32 stored in the trailer.
-  public var storedChecksum: UInt32 { bytes.uncheckedUInt32LE(at: bytes.count &- 4) }  // count >= 8, checked at parse
+  @usableFromInline package var storedChecksum: UInt32 { unsafe bytes.uncheckedUInt32LE(at: bytes.count &- 4) }  // count >= 8, checked at parse
 
   /// Whether the trailer matches the block's bytes.
   ///
   /// - Throws: `FormatError.blockChecksumMismatch` (offset relative to the block) when it does not.
   /// - Complexity: O(block size).
-  public func checkChecksum() throws(FormatError) {
+  @usableFromInline package func checkChecksum() throws(FormatError) {
     let computed = CRC32.checksum((try? bytes.slice(offset: 0, length: bytes.count &- 4)) ?? ByteView())
     guard computed == storedChecksum else {
       throw FormatError(.blockChecksumMismatch(block: number, stored: storedChecksum, computed: computed), at: bytes.count &- 4)
@@ -74,7 +74,7 @@ public struct Block: Sendable {
   /// - Throws: `FormatError.inflateFailed` (offset relative to the block) when the deflate stream
   ///   is corrupt, ends early, has trailing bytes, or does not inflate to exactly `payloadLength`;
   ///   and whatever `body` throws.
-  public func withPayload<R>(_ body: (ByteView) throws(FormatError) -> R) throws(FormatError) -> R {
+  @usableFromInline package func withPayload<R>(_ body: (ByteView) throws(FormatError) -> R) throws(FormatError) -> R {
     switch codec {
     case .raw:
       return try body(self.body)
@@ -100,7 +100,7 @@ public struct Block: Sendable {
   ///   it, as `1 / n` (`Spec/FORMAT.md`, "Choosing a codec"); `nil` never deflates.
   /// - Parameter deflater: the compressor to try it with; a fresh one when `nil`. Writers of many
   ///   blocks pass one of their own: starting zlib costs more than a small block's stream.
-  public static func encode(
+  @usableFromInline package static func encode(
     header: (UInt8, UInt8, UInt8), payload: [UInt8], deflateWhenSaving divisor: Int?, using deflater: Deflater? = nil
   ) -> [UInt8] {
     var block: [UInt8] = [BlockCodec.raw.rawValue, header.0, header.1, header.2]

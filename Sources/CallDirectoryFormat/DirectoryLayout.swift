@@ -6,7 +6,7 @@ public enum EntryKind: String, Sendable, CaseIterable {
   case identification = "identify"
 
   /// The kind's data and index sections.
-  public var sections: (data: SectionType, index: SectionType) {
+  @usableFromInline package var sections: (data: SectionType, index: SectionType) {
     switch self {
     case .blocking: (.blockingData, .blockingIndex)
     case .identification: (.identificationData, .identificationIndex)
@@ -14,7 +14,7 @@ public enum EntryKind: String, Sendable, CaseIterable {
   }
 
   /// The kind's range section.
-  public var rangeSection: SectionType { self == .blocking ? .blockingRanges : .identificationRanges }
+  @usableFromInline package var rangeSection: SectionType { self == .blocking ? .blockingRanges : .identificationRanges }
 }
 
 /// Where everything is in a directory file: the parsed header and the located sections and
@@ -23,36 +23,36 @@ public enum EntryKind: String, Sendable, CaseIterable {
 /// Making one is the whole of opening a file: O(section count) work, independent of the number of
 /// entries. Nothing is decompressed and no checksum but the header's is computed; blocks are
 /// checked as they are used.
-public struct DirectoryLayout: Sendable {
+@usableFromInline package struct DirectoryLayout: Sendable {
   /// The whole file.
-  public let file: ByteView
+  @usableFromInline package let file: ByteView
   /// The header and section table.
-  public let header: FileHeader
+  @usableFromInline package let header: FileHeader
   /// The blocking index.
-  public let blockingIndex: EntryIndex
+  @usableFromInline package let blockingIndex: EntryIndex
   /// The identification index.
-  public let identificationIndex: EntryIndex
+  @usableFromInline package let identificationIndex: EntryIndex
   /// The label index.
-  public let labelIndex: LabelIndex
+  @usableFromInline package let labelIndex: LabelIndex
   /// The blocking ranges (empty when the file has no `BRNG` section).
-  public let blockingRanges: RangeTable
+  @usableFromInline package let blockingRanges: RangeTable
   /// The identification ranges (empty when the file has no `IRNG` section).
-  public let identificationRanges: RangeTable
+  @usableFromInline package let identificationRanges: RangeTable
   /// The provider's list version (section `VERS`), 0 for a file without one.
-  public let listVersion: UInt64
+  @usableFromInline package let listVersion: UInt64
   /// The signature section, when the file is signed; whether it verifies is the reader's question.
-  public let signature: SignatureSection?
+  @usableFromInline package let signature: SignatureSection?
   /// The file offsets of the data sections, for placing errors.
-  public let dataOffsets: (blocking: Int, identification: Int, labels: Int)
+  @usableFromInline package let dataOffsets: (blocking: Int, identification: Int, labels: Int)
   /// The file offsets of the index sections, for placing errors.
-  public let indexOffsets: (blocking: Int, identification: Int, labels: Int)
+  @usableFromInline package let indexOffsets: (blocking: Int, identification: Int, labels: Int)
 
   /// Parses the header, locates the sections and checks the indexes' headers.
   ///
   /// - Throws: `FormatError` with file offsets: a bad header or table, a missing version 1
   ///   section, an unknown section marked required, or a malformed index header.
   /// - Complexity: O(section count).
-  public init(parsing file: ByteView) throws(FormatError) {
+  @usableFromInline package init(parsing file: ByteView) throws(FormatError) {
     let header = try FileHeader(parsing: file)
     for (position, entry) in header.sections.enumerated() {
       let at = Layout.headerSize + position * Layout.sectionEntrySize
@@ -163,18 +163,18 @@ public struct DirectoryLayout: Sendable {
 
   /// The ranges of `kind`.
   @inlinable
-  public func ranges(_ kind: EntryKind) -> RangeTable {
+  package func ranges(_ kind: EntryKind) -> RangeTable {
     kind == .blocking ? blockingRanges : identificationRanges
   }
 
   /// The index of `kind`.
   @inlinable
-  public func index(_ kind: EntryKind) -> EntryIndex {
+  package func index(_ kind: EntryKind) -> EntryIndex {
     kind == .blocking ? blockingIndex : identificationIndex
   }
 
   /// The section table entry of `type` (present: the parser checked).
-  public func section(_ type: SectionType) -> SectionEntry {
+  @usableFromInline package func section(_ type: SectionType) -> SectionEntry {
     header.section(type) ?? SectionEntry(type: type.code, flags: 0, offset: 0, length: 0, checksum: 0)
   }
 
@@ -183,7 +183,7 @@ public struct DirectoryLayout: Sendable {
   /// whose records give each block's first number; a range table).
   /// - Throws: `FormatError.sectionChecksumMismatch` at the section's offset.
   /// - Complexity: O(section length).
-  public func checkChecksum(of type: SectionType) throws(FormatError) {
+  @usableFromInline package func checkChecksum(of type: SectionType) throws(FormatError) {
     guard let entry = header.section(type) else { return }
     // The header parser proved every section lies inside the file.
     let bytes = (try? file.slice(offset: Int(entry.offset), length: Int(entry.length))) ?? ByteView()
@@ -200,7 +200,7 @@ public struct DirectoryLayout: Sendable {
   ///   end, then one low part) each depend on the one before: the lines then arrive together.
   /// - Throws: `FormatError` with file offsets.
   /// - Complexity: O(1).
-  public func entryBlock(_ kind: EntryKind, _ number: Int, prefetching: Bool = false) throws(FormatError) -> EntryBlock {
+  @usableFromInline package func entryBlock(_ kind: EntryKind, _ number: Int, prefetching: Bool = false) throws(FormatError) -> EntryBlock {
     let index = index(kind)
     let (data, indexBase) =
       kind == .blocking
@@ -222,22 +222,22 @@ public struct DirectoryLayout: Sendable {
 
   /// The most bytes of a block `entryBlock(_:_:prefetching:)` asks for: a block of 512 entries
   /// at 13 bits an entry is under 1 KiB, and a long deflated one is inflated anyway.
-  public static let prefetchBytes = 2048
+  @usableFromInline package static let prefetchBytes = 2048
 
   /// The file offset of entry block `number` of `kind` (0 when the index record is damaged).
-  public func blockOffset(_ kind: EntryKind, _ number: Int) -> Int {
+  @usableFromInline package func blockOffset(_ kind: EntryKind, _ number: Int) -> Int {
     let base = kind == .blocking ? dataOffsets.blocking : dataOffsets.identification
     return base &+ ((try? index(kind).blockRange(number).lowerBound) ?? 0)
   }
 
   /// The file offset of label block `number` (0 when the index record is damaged).
-  public func labelBlockOffset(_ number: Int) -> Int {
+  @usableFromInline package func labelBlockOffset(_ number: Int) -> Int {
     dataOffsets.labels &+ ((try? labelIndex.blockRange(number).lowerBound) ?? 0)
   }
 
   /// Label block `number`, its frame and header checked (not its checksum).
   /// - Throws: `FormatError` with file offsets.
-  public func labelBlock(_ number: Int, labelCount: Int) throws(FormatError) -> LabelBlock {
+  @usableFromInline package func labelBlock(_ number: Int, labelCount: Int) throws(FormatError) -> LabelBlock {
     let range: Range<Int>
     do { range = try labelIndex.blockRange(number) } catch { throw error.placed(in: SectionType.labelIndex.rawValue, base: indexOffsets.labels) }
     let base = dataOffsets.labels &+ range.lowerBound

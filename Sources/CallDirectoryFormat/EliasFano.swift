@@ -8,12 +8,12 @@
 /// within about half a bit per entry of the information-theoretic bound for the block, and a
 /// number is found with a popcount walk over the high words and a single low-bits read, without
 /// decoding the block.
-public enum EliasFano {
+@usableFromInline package enum EliasFano {
   /// The low-bit width the writer uses for `count` offsets whose largest is `maximum`:
   /// `floor(log2(maximum / count))`, or 0 when `maximum < count`. It keeps the high vector under
   /// `2 * count` bits.
   @inlinable @inline(__always)
-  public static func lowBits(count: Int, maximum: UInt64) -> Int {
+  package static func lowBits(count: Int, maximum: UInt64) -> Int {
     guard count > 0, maximum >= UInt64(count) else { return 0 }
     // The largest l with count * 2^l <= maximum, which is floor(log2(maximum / count)), without a
     // division: the writer asks for every entry it adds. count * 2^d has as many bits as
@@ -25,7 +25,7 @@ public enum EliasFano {
   /// The bytes `encode` makes of `count` offsets whose largest is `maximum`: the low parts and
   /// the high parts, without encoding them. O(1).
   @inlinable @inline(__always)
-  public static func encodedLength(count: Int, maximum: UInt64) -> Int {
+  package static func encodedLength(count: Int, maximum: UInt64) -> Int {
     guard count > 0 else { return 0 }
     let l = lowBits(count: count, maximum: maximum)
     // maximum < 2^63 and count <= 4095: the high vector's bit count fits.
@@ -33,20 +33,20 @@ public enum EliasFano {
   }
 
   /// The two encoded parts of a block's offsets.
-  public struct Encoded: Sendable {
+  @usableFromInline package struct Encoded: Sendable {
     /// The low-bit width `l`.
-    public var lowBits: Int
+    @usableFromInline package var lowBits: Int
     /// `count * l` bits, packed.
-    public var low: [UInt8]
+    @usableFromInline package var low: [UInt8]
     /// The unary high parts, `ceil(((max >> l) + count) / 8)` bytes.
-    public var high: [UInt8]
+    @usableFromInline package var high: [UInt8]
   }
 
   /// Encodes the offsets of `numbers` from `numbers.first`.
   ///
   /// - Precondition: `numbers` is non-empty and strictly ascending.
   /// - Complexity: O(m).
-  public static func encode(_ numbers: ArraySlice<Int64>) -> Encoded {
+  @usableFromInline package static func encode(_ numbers: ArraySlice<Int64>) -> Encoded {
     let first = numbers[numbers.startIndex]
     let count = numbers.count - 1
     guard count > 0 else { return Encoded(lowBits: 0, low: [], high: []) }
@@ -74,19 +74,19 @@ public enum EliasFano {
 /// every loop is bounded by the parts' sizes, so a damaged block could give wrong answers but
 /// never a trap, a read outside the block or a hang; readers check the block's CRC before they
 /// answer from it (`Spec/FORMAT.md` section 14).
-public struct EliasFanoView: Sendable {
+@usableFromInline package struct EliasFanoView: Sendable {
   /// The number of offsets (`m - 1`).
-  public let count: Int
+  @usableFromInline package let count: Int
   /// The low-bit width `l`, 0 ... 62.
-  public let lowBits: Int
+  @usableFromInline package let lowBits: Int
   /// The packed low parts.
-  public let low: ByteView
+  @usableFromInline package let low: ByteView
   /// The unary high parts.
-  public let high: ByteView
+  @usableFromInline package let high: ByteView
 
   /// A view over already located parts.
   @inlinable
-  public init(count: Int, lowBits: Int, low: ByteView, high: ByteView) {
+  package init(count: Int, lowBits: Int, low: ByteView, high: ByteView) {
     self.count = count
     self.lowBits = lowBits
     self.low = low
@@ -98,7 +98,7 @@ public struct EliasFanoView: Sendable {
   /// - Complexity: O(high bytes / 8) word operations, plus O(1) per offset sharing `target`'s
   ///   high part.
   @inlinable
-  public func find(_ target: UInt64) -> Int? {
+  package func find(_ target: UInt64) -> Int? {
     let highPart = target >> UInt64(lowBits)
     let bitLength = high.count &* 8  // high.count <= the payload cap, so no overflow
     // Position just after the `highPart`-th zero: where offsets with this high part begin.
@@ -132,7 +132,7 @@ public struct EliasFanoView: Sendable {
     let fullWords = high.count >> 3
     var word = 0
     while word < fullWords {
-      let zeros = ~high.uncheckedUInt64LE(at: word &<< 3)  // word < count / 8: inside the view
+      let zeros = ~(unsafe high.uncheckedUInt64LE(at: word &<< 3))  // word < count / 8: inside the view
       let zeroCount = UInt64(zeros.nonzeroBitCount)
       if remaining < zeroCount { return word &<< 6 &+ EliasFanoView.select(remaining, in: zeros) }
       remaining &-= zeroCount
@@ -183,7 +183,7 @@ public struct EliasFanoView: Sendable {
   ///   Additions are unsigned and wrap only past 2^64, which the check of the last one catches
   ///   since `first < 2^63` and every offset is below 2^63.
   /// - Complexity: O(count + high bytes).
-  public func decode(first: Int64, into numbers: inout [Int64]) -> String? {
+  @usableFromInline package func decode(first: Int64, into numbers: inout [Int64]) -> String? {
     // The view's fields are public: a view not made from a checked block header may hold any.
     guard count >= 0, lowBits >= 0, lowBits <= Layout.maximumLowBits else { return "\(count) offsets of \(lowBits) low bits" }
     guard numbers.count == count &+ 1 else { return "\(numbers.count) numbers for \(count) offsets" }
@@ -228,7 +228,7 @@ public struct EliasFanoView: Sendable {
     }
     guard ones <= count else { return "the high bits hold more than \(count) offsets" }
     guard ones == count else { return "the high bits hold \(ones) offsets, expected \(count)" }
-    guard high.uncheckedByte(at: high.count &- 1) != 0 else { return "the high bits are longer than needed" }
+    guard unsafe high.uncheckedByte(at: high.count &- 1) != 0 else { return "the high bits are longer than needed" }
 
     let shift = UInt64(lowBits)
     let highestHigh = (UInt64.max >> shift) >> 1  // a high part above it would overflow 63 bits
@@ -237,7 +237,7 @@ public struct EliasFanoView: Sendable {
     byte = 0
     let lastWhole = high.count &- 8
     while byte < high.count {
-      var word = byte <= lastWhole ? high.uncheckedUInt64LE(at: byte) : high.wordLE(at: byte)
+      var word = byte <= lastWhole ? unsafe high.uncheckedUInt64LE(at: byte) : high.wordLE(at: byte)
       let wordStart = byte &* 8
       while word != 0 {
         // The one's position minus the ones before it; not negative, since those come first.

@@ -6,22 +6,22 @@
 /// entries `i * entriesPerBlock ..< min((i + 1) * entriesPerBlock, entryCount)`, so counts are not
 /// stored. Parsing checks only the index's own size rules (O(1)); record values are checked when
 /// used (`blockRange(_:)`, `entryCount(ofBlock:)`) and in full by the verifier.
-public struct EntryIndex: Sendable {
+@usableFromInline package struct EntryIndex: Sendable {
   /// The number of entries of this kind.
-  public let entryCount: Int
+  @usableFromInline package let entryCount: Int
   /// The most entries in one block (version 1: the entries in every block but the last).
-  public let entriesPerBlock: Int
+  @usableFromInline package let entriesPerBlock: Int
   /// The number of blocks (version 1: `ceil(entryCount / entriesPerBlock)`).
-  public let blockCount: Int
+  @usableFromInline package let blockCount: Int
   /// Whether each record carries its block's entry count (version 2).
-  public let countedBlocks: Bool
+  @usableFromInline package let countedBlocks: Bool
   /// The top level over the records, when the file has one (`BTOP`, `ITOP`): lookups search its
   /// samples first, then one group of records.
-  public internal(set) var top: TopIndex?
+  @usableFromInline package internal(set) var top: TopIndex?
   /// The records, `blockCount * 16` bytes.
-  public let records: ByteView
+  @usableFromInline package let records: ByteView
   /// The length of the data section the offsets point into.
-  public let dataLength: Int
+  @usableFromInline package let dataLength: Int
 
   /// Checks and wraps an index section.
   ///
@@ -34,7 +34,7 @@ public struct EntryIndex: Sendable {
   /// - Throws: `FormatError` with section-relative offsets (relative to `header` for the header's
   ///   fields) when the header is malformed or the section's length does not match its block count.
   /// - Complexity: O(1).
-  public init(parsing section: ByteView, dataLength: Int, countedBlocks: Bool, header: ByteView? = nil) throws(FormatError) {
+  @usableFromInline package init(parsing section: ByteView, dataLength: Int, countedBlocks: Bool, header: ByteView? = nil) throws(FormatError) {
     guard section.count >= Layout.entryIndexHeaderSize else {
       throw FormatError(.truncated(needed: Layout.entryIndexHeaderSize, available: section.count), at: 0)
     }
@@ -42,13 +42,13 @@ public struct EntryIndex: Sendable {
     guard fields.count >= Layout.entryIndexHeaderSize else {
       throw FormatError(.truncated(needed: Layout.entryIndexHeaderSize, available: fields.count), at: 0)
     }
-    let rawCount = fields.uncheckedUInt64LE(at: 0)
-    let rawPerBlock = fields.uncheckedUInt32LE(at: 8)
+    let rawCount = unsafe fields.uncheckedUInt64LE(at: 0)
+    let rawPerBlock = unsafe fields.uncheckedUInt32LE(at: 8)
     guard rawPerBlock >= UInt32(Layout.minimumEntriesPerBlock) && rawPerBlock <= UInt32(Layout.maximumEntriesPerBlock)
     else {
       throw FormatError(.invalidField(field: "entries per block", value: UInt64(rawPerBlock)), at: 8)
     }
-    guard fields.uncheckedUInt32LE(at: 12) == 0 else { throw FormatError(.nonzeroReserved(field: "index header"), at: 12) }
+    guard unsafe fields.uncheckedUInt32LE(at: 12) == 0 else { throw FormatError(.nonzeroReserved(field: "index header"), at: 12) }
     let perBlock = UInt64(rawPerBlock)
     // Division first: no overflow for any 64-bit count.
     let fewestBlocks = rawCount / perBlock + (rawCount % perBlock == 0 ? 0 : 1)
@@ -81,8 +81,8 @@ public struct EntryIndex: Sendable {
   /// The first number of block `block`, as stored (the verifier checks it is in range).
   /// Precondition: `0 <= block < blockCount`.
   @inlinable
-  public func firstNumber(ofBlock block: Int) -> UInt64 {
-    records.uncheckedUInt64LE(at: block &* Layout.entryIndexRecordSize)  // block < blockCount: inside records
+  package func firstNumber(ofBlock block: Int) -> UInt64 {
+    unsafe records.uncheckedUInt64LE(at: block &* Layout.entryIndexRecordSize)  // block < blockCount: inside records
   }
 
   /// The number of entries in block `block`. Precondition: `0 <= block < blockCount`.
@@ -90,12 +90,12 @@ public struct EntryIndex: Sendable {
   ///   count exceeds the entries per block.
   /// - Complexity: O(1).
   @inlinable
-  public func entryCount(ofBlock block: Int) throws(FormatError) -> Int {
+  package func entryCount(ofBlock block: Int) throws(FormatError) -> Int {
     guard countedBlocks else {
       return min(entriesPerBlock, entryCount &- block &* entriesPerBlock)  // block * perBlock < entryCount
     }
     let at = block &* Layout.entryIndexRecordSize &+ 14  // block < blockCount: inside records
-    let count = Int(records.uncheckedUInt16LE(at: at)) &+ 1
+    let count = Int(unsafe records.uncheckedUInt16LE(at: at)) &+ 1
     guard count <= entriesPerBlock else {
       throw FormatError(
         .malformedIndex("block \(block) holds \(count) entries, more than the \(entriesPerBlock) a block may"),
@@ -106,7 +106,7 @@ public struct EntryIndex: Sendable {
 
   /// The stored offset of block `block` in the data section (version 2: its low 48 bits).
   func storedOffset(ofBlock block: Int) -> UInt64 {
-    let raw = records.uncheckedUInt64LE(at: block &* Layout.entryIndexRecordSize &+ 8)
+    let raw = unsafe records.uncheckedUInt64LE(at: block &* Layout.entryIndexRecordSize &+ 8)
     return countedBlocks ? raw & Self.offsetMask : raw
   }
 
@@ -119,7 +119,7 @@ public struct EntryIndex: Sendable {
   ///   next block's offset is out of order or past the data section, or the block is shorter than
   ///   a block header and trailer.
   /// - Complexity: O(1).
-  public func blockRange(_ block: Int) throws(FormatError) -> Range<Int> {
+  @usableFromInline package func blockRange(_ block: Int) throws(FormatError) -> Range<Int> {
     try BlockRanges.range(
       block, count: blockCount, dataLength: dataLength, recordOffset: Layout.entryIndexHeaderSize,
       recordSize: Layout.entryIndexRecordSize
@@ -132,7 +132,7 @@ public struct EntryIndex: Sendable {
   /// A damaged index that is not ascending gives some block or `nil`, never a trap or a hang.
   /// - Complexity: O(log blockCount).
   @inlinable
-  public func block(containing number: UInt64) -> Int? {
+  package func block(containing number: UInt64) -> Int? {
     // The top's samples are the groups' first numbers: the block is in the group whose sample is
     // the last at or below `number` (a damaged top gives some block or none, as a damaged index).
     guard let top else { return block(containing: number, in: 0..<blockCount) }

@@ -1,7 +1,7 @@
 extension FileHeader {
   /// The header and section table as bytes, with the header checksum filled in.
   /// - Complexity: O(section count).
-  public func encoded() -> [UInt8] {
+  @usableFromInline package func encoded() -> [UInt8] {
     var bytes: [UInt8] = []
     bytes.reserveCapacity(FileHeader.size(sectionCount: sections.count))
     bytes.append(contentsOf: Layout.magic)

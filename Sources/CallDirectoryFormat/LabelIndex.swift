@@ -2,15 +2,15 @@
 ///
 /// Record `i` holds the id of block `i`'s first label and the block's offset in the label data
 /// section; block `i` holds the labels from its first id up to the next block's first id.
-public struct LabelIndex: Sendable {
+@usableFromInline package struct LabelIndex: Sendable {
   /// The number of distinct labels.
-  public let labelCount: Int
+  @usableFromInline package let labelCount: Int
   /// The number of label blocks.
-  public let blockCount: Int
+  @usableFromInline package let blockCount: Int
   /// The records, `blockCount * 16` bytes.
-  public let records: ByteView
+  @usableFromInline package let records: ByteView
   /// The length of the label data section.
-  public let dataLength: Int
+  @usableFromInline package let dataLength: Int
 
   /// Checks and wraps a label index section.
   ///
@@ -20,7 +20,7 @@ public struct LabelIndex: Sendable {
   /// - Throws: `FormatError` (section-relative offsets) when the counts are inconsistent or the
   ///   section's length does not match its block count.
   /// - Complexity: O(1).
-  public init(parsing section: ByteView, dataLength: Int, header: ByteView? = nil) throws(FormatError) {
+  @usableFromInline package init(parsing section: ByteView, dataLength: Int, header: ByteView? = nil) throws(FormatError) {
     guard section.count >= Layout.labelIndexHeaderSize else {
       throw FormatError(.truncated(needed: Layout.labelIndexHeaderSize, available: section.count), at: 0)
     }
@@ -28,8 +28,8 @@ public struct LabelIndex: Sendable {
     guard fields.count >= Layout.labelIndexHeaderSize else {
       throw FormatError(.truncated(needed: Layout.labelIndexHeaderSize, available: fields.count), at: 0)
     }
-    let labels = Int(fields.uncheckedUInt32LE(at: 0))
-    let blocks = Int(fields.uncheckedUInt32LE(at: 4))
+    let labels = Int(unsafe fields.uncheckedUInt32LE(at: 0))
+    let blocks = Int(unsafe fields.uncheckedUInt32LE(at: 4))
     guard blocks <= labels, (blocks == 0) == (labels == 0) else {
       throw FormatError(.malformedIndex("\(blocks) label blocks for \(labels) labels"), at: 4)
     }
@@ -44,15 +44,15 @@ public struct LabelIndex: Sendable {
 
   /// The id of block `block`'s first label, as stored. Precondition: `0 <= block < blockCount`.
   @inlinable
-  public func firstLabel(ofBlock block: Int) -> Int {
-    Int(records.uncheckedUInt32LE(at: block &* Layout.labelIndexRecordSize))
+  package func firstLabel(ofBlock block: Int) -> Int {
+    Int(unsafe records.uncheckedUInt32LE(at: block &* Layout.labelIndexRecordSize))
   }
 
   /// The block holding label `id` and the label's position in it, or `nil` when `id` is out of range.
   ///
   /// - Throws: `FormatError` when the records around the block are not ascending or reserved bits are set.
   /// - Complexity: O(log blockCount).
-  public func locate(_ id: Int) throws(FormatError) -> (block: Int, position: Int, count: Int)? {
+  @usableFromInline package func locate(_ id: Int) throws(FormatError) -> (block: Int, position: Int, count: Int)? {
     guard id >= 0 && id < labelCount else { return nil }
     var low = 0
     var high = blockCount
@@ -68,7 +68,7 @@ public struct LabelIndex: Sendable {
     guard (block == 0 ? first == 0 : true), first < next, next <= labelCount else {
       throw FormatError(.malformedIndex("label block \(block) covers labels \(first)..<\(next)"), at: at)
     }
-    guard records.uncheckedUInt32LE(at: block &* Layout.labelIndexRecordSize &+ 4) == 0 else {
+    guard unsafe records.uncheckedUInt32LE(at: block &* Layout.labelIndexRecordSize &+ 4) == 0 else {
       throw FormatError(.nonzeroReserved(field: "label index record"), at: at &+ 4)
     }
     return (block, id &- first, next &- first)
@@ -76,10 +76,10 @@ public struct LabelIndex: Sendable {
 
   /// The byte range of block `block` in the label data section.
   /// - Throws: `FormatError` (offset relative to the index section) when the offsets are out of order or past the end.
-  public func blockRange(_ block: Int) throws(FormatError) -> Range<Int> {
+  @usableFromInline package func blockRange(_ block: Int) throws(FormatError) -> Range<Int> {
     try BlockRanges.range(
       block, count: blockCount, dataLength: dataLength, recordOffset: Layout.labelIndexHeaderSize,
       recordSize: Layout.labelIndexRecordSize
-    ) { records.uncheckedUInt64LE(at: $0 &* Layout.labelIndexRecordSize &+ 8) }
+    ) { unsafe records.uncheckedUInt64LE(at: $0 &* Layout.labelIndexRecordSize &+ 8) }
   }
 }

@@ -2,15 +2,15 @@
 /// cold lookup reads from straddling pages. The index headers have copies in the file's first
 /// page (`IndexHeadersSection`), each long entry data section starts on a page, after a padding
 /// section, and no entry block reaches into a page it could have left alone.
-public enum PageLayout {
+@usableFromInline package enum PageLayout {
   /// The page the layout aligns to, in bytes: the smallest in common use. A block inside one
   /// 4 KiB page is also inside one page of 16 KiB (iOS, Apple silicon), which are multiples of it.
-  public static let pageSize = 4096
+  @usableFromInline package static let pageSize = 4096
 
   /// The length of a padding section that starts at `offset`: what takes the next section to the
   /// next multiple of `pageSize` (0 when `offset` is one).
   @inlinable
-  public static func paddingLength(at offset: UInt64) -> UInt64 {
+  package static func paddingLength(at offset: UInt64) -> UInt64 {
     let page = UInt64(pageSize)
     return (page &- offset % page) % page
   }
@@ -18,14 +18,14 @@ public enum PageLayout {
   /// Whether a data section of `length` bytes is paged: longer than one page, so that its blocks
   /// could lie across page boundaries.
   @inlinable
-  public static func isPaged(dataLength length: Int) -> Bool { length > pageSize }
+  package static func isPaged(dataLength length: Int) -> Bool { length > pageSize }
 
   /// Whether a block at `start` in its data section would leave the page it starts in by growing
   /// to `grown` bytes. A block whose first entry already crosses into the next page is then ended
   /// after that entry: a lookup reads two pages only for that one number.
   /// - Precondition: `0 < grown`, and `start + grown` does not overflow.
   @inlinable
-  public static func leavesPage(start: Int, grown: Int) -> Bool {
+  package static func leavesPage(start: Int, grown: Int) -> Bool {
     (start &+ grown &- 1) / pageSize != start / pageSize
   }
 }
@@ -35,19 +35,19 @@ public enum PageLayout {
 ///
 /// A cold open reads every index's header. Where the indexes are long, only one of them can start
 /// in the file's first page; the copies put all three there, next to the table.
-public struct IndexHeadersSection: Sendable {
+@usableFromInline package struct IndexHeadersSection: Sendable {
   /// The section's size in bytes.
-  public static let size = 2 * Layout.entryIndexHeaderSize + Layout.labelIndexHeaderSize
+  @usableFromInline package static let size = 2 * Layout.entryIndexHeaderSize + Layout.labelIndexHeaderSize
   /// The copy of the `BIDX` header.
-  public let blocking: ByteView
+  @usableFromInline package let blocking: ByteView
   /// The copy of the `IIDX` header.
-  public let identification: ByteView
+  @usableFromInline package let identification: ByteView
   /// The copy of the `LIDX` header.
-  public let labels: ByteView
+  @usableFromInline package let labels: ByteView
 
   /// The copies in `bytes` (their fields are checked where the indexes are parsed).
   /// - Throws: `FormatError` when the section is not 40 bytes long.
-  public init(parsing bytes: ByteView) throws(FormatError) {
+  @usableFromInline package init(parsing bytes: ByteView) throws(FormatError) {
     guard bytes.count == Self.size else {
       throw FormatError(.invalidField(field: "length of the index headers section", value: UInt64(bytes.count)), at: 0)
     }
@@ -57,7 +57,7 @@ public struct IndexHeadersSection: Sendable {
   }
 
   /// The offset of the copy of `index`'s header in the section.
-  public static func offset(of index: SectionType) -> Int {
+  @usableFromInline package static func offset(of index: SectionType) -> Int {
     switch index {
     case .blockingIndex: 0
     case .identificationIndex: Layout.entryIndexHeaderSize
@@ -67,7 +67,7 @@ public struct IndexHeadersSection: Sendable {
 
   /// The section for the index sections `blocking`, `identification` and `labels`: their headers.
   /// - Precondition: each is at least as long as its header.
-  public static func encode(blocking: [UInt8], identification: [UInt8], labels: [UInt8]) -> [UInt8] {
+  @usableFromInline package static func encode(blocking: [UInt8], identification: [UInt8], labels: [UInt8]) -> [UInt8] {
     Array(blocking.prefix(Layout.entryIndexHeaderSize)) + identification.prefix(Layout.entryIndexHeaderSize)
       + labels.prefix(Layout.labelIndexHeaderSize)
   }

@@ -5,16 +5,16 @@
 /// section's size (O(1)); record values are checked by the verifier, and by a reader with the
 /// section's CRC before its first lookup (`Spec/FORMAT.md` section 14). Unchecked, a damaged
 /// table could give wrong answers, never a trap.
-public struct RangeTable: Sendable {
+@usableFromInline package struct RangeTable: Sendable {
   /// The number of ranges.
-  public let count: Int
+  @usableFromInline package let count: Int
   /// Whether records carry a label id (identification ranges).
-  public let labelled: Bool
+  @usableFromInline package let labelled: Bool
   /// The records.
-  public let records: ByteView
+  @usableFromInline package let records: ByteView
 
   /// An empty table, for a kind without ranges.
-  public init(labelled: Bool) {
+  @usableFromInline package init(labelled: Bool) {
     count = 0
     self.labelled = labelled
     records = ByteView()
@@ -23,7 +23,7 @@ public struct RangeTable: Sendable {
   /// Checks and wraps a range section.
   /// - Throws: `FormatError` (section-relative offsets) when its length does not match its count.
   /// - Complexity: O(1).
-  public init(parsing section: ByteView, labelled: Bool) throws(FormatError) {
+  @usableFromInline package init(parsing section: ByteView, labelled: Bool) throws(FormatError) {
     guard let rawCount = section.uint64LE(at: 0) else {
       throw FormatError(.truncated(needed: Layout.rangeHeaderSize, available: section.count), at: 0)
     }
@@ -39,32 +39,32 @@ public struct RangeTable: Sendable {
 
   /// The record size in bytes.
   @inlinable
-  public var recordSize: Int { labelled ? Layout.identificationRangeSize : Layout.blockingRangeSize }
+  package var recordSize: Int { labelled ? Layout.identificationRangeSize : Layout.blockingRangeSize }
 
   /// The first number of range `index`, as stored. Precondition: `0 <= index < count`.
   @inlinable
-  public func first(_ index: Int) -> UInt64 { records.uncheckedUInt64LE(at: index &* recordSize) }
+  package func first(_ index: Int) -> UInt64 { unsafe records.uncheckedUInt64LE(at: index &* recordSize) }
 
   /// The last number of range `index`, as stored. Precondition: `0 <= index < count`.
   @inlinable
-  public func last(_ index: Int) -> UInt64 { records.uncheckedUInt64LE(at: index &* recordSize &+ 8) }
+  package func last(_ index: Int) -> UInt64 { unsafe records.uncheckedUInt64LE(at: index &* recordSize &+ 8) }
 
   /// The label id of range `index` (0 for blocking ranges). Precondition: `0 <= index < count`.
   @inlinable
-  public func labelId(_ index: Int) -> UInt32 {
-    labelled ? records.uncheckedUInt32LE(at: index &* recordSize &+ 16) : 0
+  package func labelId(_ index: Int) -> UInt32 {
+    labelled ? unsafe records.uncheckedUInt32LE(at: index &* recordSize &+ 16) : 0
   }
 
   /// The reserved field of range `index` (0 for blocking ranges, which have none).
   @inlinable
-  public func reserved(_ index: Int) -> UInt32 {
-    labelled ? records.uncheckedUInt32LE(at: index &* recordSize &+ 20) : 0
+  package func reserved(_ index: Int) -> UInt32 {
+    labelled ? unsafe records.uncheckedUInt32LE(at: index &* recordSize &+ 20) : 0
   }
 
   /// The range that contains `number`, if any.
   /// - Complexity: O(log count).
   @inlinable
-  public func range(containing number: UInt64) -> Int? {
+  package func range(containing number: UInt64) -> Int? {
     var low = 0
     var high = count  // ranges < low start at or below `number`, ranges >= high above it
     while low < high {
@@ -82,7 +82,7 @@ extension RangeTable {
   /// last number and label id), not adjacent to it unless labelled differently, reserved zero.
   ///
   /// - Returns: the range and its label id, or what is wrong with it.
-  public func checkedRange(
+  @usableFromInline package func checkedRange(
     _ index: Int, after previous: (last: Int64, labelId: UInt32)?
   ) -> Result<(range: ClosedRange<Int64>, labelId: UInt32), FormatError> {
     let at = Layout.rangeHeaderSize &+ index &* recordSize

@@ -100,7 +100,7 @@ public enum BlockDecoder {
   ///   numbers must all be above it.
   /// - Throws: `FormatError` with file offsets: a damaged frame, checksum, payload or deflate
   ///   stream; numbers out of range or not ascending; a first number that differs from the index.
-  public static func decode(
+  package static func decode(
     layout: DirectoryLayout, kind: EntryKind, block: Int, after: Int64
   ) throws(FormatError) -> (numbers: [Int64], labelIds: [UInt32]) {
     let entryBlock = try layout.entryBlock(kind, block)

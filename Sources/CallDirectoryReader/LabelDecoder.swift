@@ -4,7 +4,7 @@ import CallDirectoryFormat
 public enum LabelDecoder {
   /// The labels of block `block`, checked: checksum, offsets, lengths, UTF-8.
   /// - Throws: `FormatError` with file offsets.
-  public static func decode(layout: DirectoryLayout, block: Int) throws(FormatError) -> [String] {
+  package static func decode(layout: DirectoryLayout, block: Int) throws(FormatError) -> [String] {
     var labels: [String] = []
     try decode(layout: layout, block: block, into: &labels)
     return labels
@@ -15,7 +15,7 @@ public enum LabelDecoder {
   /// - Throws: `FormatError` with file offsets; nothing is appended then (every label is checked
   ///   before the first is appended).
   @discardableResult
-  public static func decode(layout: DirectoryLayout, block: Int, into labels: inout [String]) throws(FormatError) -> Int {
+  package static func decode(layout: DirectoryLayout, block: Int, into labels: inout [String]) throws(FormatError) -> Int {
     var size = 0
     try forEachLabel(layout: layout, block: block) { (_, bytes) throws(FormatError) in
       // From the block's bytes in place, not through an array: one copy, into the String.
@@ -45,7 +45,7 @@ public enum LabelDecoder {
   ///   block is inflated once).
   /// - Throws: `FormatError` with file offsets, or what `body` throws.
   @discardableResult
-  public static func forEachLabel(
+  package static func forEachLabel(
     layout: DirectoryLayout, block: Int, _ body: (Int, ByteView) throws(FormatError) -> Void
   ) throws(FormatError) -> TableEnds {
     let index = layout.labelIndex
@@ -83,7 +83,7 @@ public enum LabelDecoder {
             throw FormatError(.badLabelLength(id: first + position, length: bytes.count), at: 0)
           }
           if allValid {
-            if bytes.uncheckedByte(at: 0) & 0xC0 == 0x80 {
+            if unsafe bytes.uncheckedByte(at: 0) & 0xC0 == 0x80 {
               allValid = false
               position = 0
               continue

@@ -34,7 +34,7 @@ extension VerificationPass {
       guard let entry = layout.header.section(type),
         let bytes = try? file.slice(offset: Int(entry.offset), length: Int(entry.length))
       else { continue }
-      if let position = (0..<bytes.count).first(where: { bytes.uncheckedByte(at: $0) != 0 }) {
+      if let position = (0..<bytes.count).first(where: { unsafe bytes.uncheckedByte(at: $0) != 0 }) {
         problems.record(FormatError(.nonzeroReserved(field: "padding"), at: Int(entry.offset) &+ position, section: type.rawValue))
       }
     }

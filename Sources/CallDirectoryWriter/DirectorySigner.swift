@@ -26,7 +26,7 @@ public enum DirectorySigner {
   /// - Throws: `FormatError` as `sign(_:key:)` does; `sink` must not throw (collect its failure
   ///   and stop writing, as the pieces are handed out only after the file was checked).
   /// - Complexity: O(file size); memory: a 1 MiB piece.
-  public static func sign(_ file: ByteView, key: SigningKey, into sink: ([UInt8]) -> Void) throws(FormatError) {
+  package static func sign(_ file: ByteView, key: SigningKey, into sink: ([UInt8]) -> Void) throws(FormatError) {
     let header = try DirectoryLayout(parsing: file).header
     // The content: every section but a signature already there, which this one replaces.
     let hadSignature = header.sections.last?.type == SectionType.signature.code
