@@ -93,7 +93,7 @@ public struct EntryCursor: Sendable {
 }
 
 /// Decodes a whole entry block with every check: the one decoding path streaming and the verifier share.
-public enum BlockDecoder {
+package enum BlockDecoder {
   /// Block `block` of `kind`: its numbers and label ids, checked.
   ///
   /// - Parameter after: the last number of the block before (0 for the first block); the block's

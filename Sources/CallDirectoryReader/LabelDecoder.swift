@@ -1,7 +1,7 @@
 import CallDirectoryFormat
 
 /// Decodes a whole label block with every check: the path streaming and the verifier share.
-public enum LabelDecoder {
+package enum LabelDecoder {
   /// The labels of block `block`, checked: checksum, offsets, lengths, UTF-8.
   /// - Throws: `FormatError` with file offsets.
   package static func decode(layout: DirectoryLayout, block: Int) throws(FormatError) -> [String] {
@@ -29,13 +29,13 @@ public enum LabelDecoder {
 
   /// Where a label block's offset table starts and ends, which reading labels does not need and
   /// the verifier checks (`o[0]` must be 0 and `o[q]` the size of the label bytes).
-  public struct TableEnds: Sendable, Equatable {
+  package struct TableEnds: Sendable, Equatable {
     /// The first offset, `o[0]`.
-    public var first: UInt32
+    package var first: UInt32
     /// The last offset, `o[q]`.
-    public var last: UInt32
+    package var last: UInt32
     /// The bytes after the offset table: where `o[q]` must point.
-    public var labelBytes: Int
+    package var labelBytes: Int
   }
 
   /// Calls `body` with the position in the block and the bytes of each label of block `block`,
