@@ -66,7 +66,7 @@ struct ChangesetHeader: Equatable {
     guard ChangesetLayout.majors.contains(major) else { throw FormatError(.unsupportedVersion(major: major, minor: minor), at: 8) }
     guard stored == computed else { throw FormatError(.headerChecksumMismatch(stored: stored, computed: computed), at: size &- 4) }
     entriesPerBlock = unsafe file.uncheckedUInt16LE(at: 12)
-    guard entriesPerBlock >= Layout.minimumEntriesPerBlock, entriesPerBlock <= Layout.maximumEntriesPerBlock else {
+    guard entriesPerBlock >= FormatConstants.minimumEntriesPerBlock, entriesPerBlock <= FormatConstants.maximumEntriesPerBlock else {
       throw FormatError(.invalidField(field: "entries per block", value: UInt64(entriesPerBlock)), at: 12)
     }
     flags = unsafe file.uncheckedUInt16LE(at: 14)

@@ -41,7 +41,7 @@ enum RunBlockDecoder {
     _ payload: ByteView, list: ChangeList, count: Int, block: Int, previousLast: inout UInt64
   ) throws(FormatError) -> [Run] {
     func malformed(_ reason: String, _ offset: Int) -> FormatError {
-      FormatError(.malformedBlock(block: block, reason: reason), at: Layout.blockHeaderSize &+ offset)
+      FormatError(.malformedBlock(block: block, reason: reason), at: FormatConstants.blockHeaderSize &+ offset)
     }
     var runs: [Run] = []
     var offset = 0

@@ -112,9 +112,9 @@
   /// streams a signed file feeds this, then every section's bytes, then `SIGN`'s first 40.
   /// - Throws: `FormatError` when `headerAndTable` is not a header and a whole table.
   @usableFromInline package static func feedHeader(_ headerAndTable: ByteView, _ update: (ByteView) -> Void) throws(FormatError) {
-    let checksumField = headerAndTable.count - Layout.sectionEntrySize + 24
-    guard headerAndTable.count >= Layout.headerSize + Layout.sectionEntrySize else {
-      throw FormatError(.truncated(needed: Layout.headerSize + Layout.sectionEntrySize, available: headerAndTable.count), at: 0)
+    let checksumField = headerAndTable.count - FormatConstants.sectionEntrySize + 24
+    guard headerAndTable.count >= FormatConstants.headerSize + FormatConstants.sectionEntrySize else {
+      throw FormatError(.truncated(needed: FormatConstants.headerSize + FormatConstants.sectionEntrySize, available: headerAndTable.count), at: 0)
     }
     let zeros: [UInt8] = [0, 0, 0, 0]
     update(try headerAndTable.slice(offset: 0, length: 28))

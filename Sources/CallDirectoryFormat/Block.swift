@@ -26,21 +26,21 @@
   /// - Throws: `FormatError` (offsets relative to the block) for a block too short for its frame,
   ///   an unknown codec, or a payload over the cap.
   @usableFromInline package init(parsing bytes: ByteView, number: Int, maximumPayload: Int) throws(FormatError) {
-    let frame = Layout.blockHeaderSize + Layout.blockTrailerSize
+    let frame = FormatConstants.blockHeaderSize + FormatConstants.blockTrailerSize
     guard bytes.count >= frame else {
       throw FormatError(.truncated(needed: frame, available: bytes.count), at: 0)
     }
     header = (unsafe bytes.uncheckedByte(at: 0), unsafe bytes.uncheckedByte(at: 1), unsafe bytes.uncheckedByte(at: 2), unsafe bytes.uncheckedByte(at: 3))
     guard let codec = BlockCodec(rawValue: header.0) else { throw FormatError(.unknownCodec(header.0), at: 0) }
     self.codec = codec
-    let inner = try bytes.slice(offset: Layout.blockHeaderSize, length: bytes.count - frame)
+    let inner = try bytes.slice(offset: FormatConstants.blockHeaderSize, length: bytes.count - frame)
     switch codec {
     case .raw:
       body = inner
       payloadLength = inner.count
     case .deflate:
       guard let declared = inner.uint32LE(at: 0) else {
-        throw FormatError(.malformedBlock(block: number, reason: "no payload length"), at: Layout.blockHeaderSize)
+        throw FormatError(.malformedBlock(block: number, reason: "no payload length"), at: FormatConstants.blockHeaderSize)
       }
       body = try inner.dropFirst(4)
       payloadLength = Int(declared)
@@ -48,7 +48,7 @@
     guard payloadLength <= maximumPayload else {
       throw FormatError(
         .malformedBlock(block: number, reason: "payload of \(payloadLength) bytes exceeds the \(maximumPayload)-byte cap"),
-        at: Layout.blockHeaderSize)
+        at: FormatConstants.blockHeaderSize)
     }
     self.bytes = bytes
     self.number = number
@@ -83,7 +83,7 @@
       let stream = self.body
       let failure = unsafe buffer.withUnsafeMutableBytes { unsafe Deflate.inflate(stream, into: $0) }
       if let failure {
-        throw FormatError(.inflateFailed(block: number, reason: failure), at: Layout.blockHeaderSize)
+        throw FormatError(.inflateFailed(block: number, reason: failure), at: FormatConstants.blockHeaderSize)
       }
       // Array.withUnsafeBytes rethrows untyped: carry the typed error out through a Result.
       let result = unsafe buffer.withUnsafeBytes { raw in

@@ -55,7 +55,7 @@ public enum EntryKind: String, Sendable, CaseIterable {
   @usableFromInline package init(parsing file: ByteView) throws(FormatError) {
     let header = try FileHeader(parsing: file)
     for (position, entry) in header.sections.enumerated() {
-      let at = Layout.headerSize + position * Layout.sectionEntrySize
+      let at = FormatConstants.headerSize + position * FormatConstants.sectionEntrySize
       // Types are four printable ASCII bytes, so that every type can be named in a message.
       for shift in stride(from: 0, to: 32, by: 8) where !(0x21...0x7E).contains((entry.type >> UInt32(shift)) & 0xFF) {
         throw FormatError(.invalidField(field: "section type byte", value: UInt64((entry.type >> UInt32(shift)) & 0xFF)), at: at)

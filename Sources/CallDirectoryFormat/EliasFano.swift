@@ -185,7 +185,7 @@
   /// - Complexity: O(count + high bytes).
   @usableFromInline package func decode(first: Int64, into numbers: inout [Int64]) -> String? {
     // The view's fields are public: a view not made from a checked block header may hold any.
-    guard count >= 0, lowBits >= 0, lowBits <= Layout.maximumLowBits else { return "\(count) offsets of \(lowBits) low bits" }
+    guard count >= 0, lowBits >= 0, lowBits <= FormatConstants.maximumLowBits else { return "\(count) offsets of \(lowBits) low bits" }
     guard numbers.count == count &+ 1 else { return "\(numbers.count) numbers for \(count) offsets" }
     if count == 0 { return high.count == 0 ? nil : "the high bits are longer than needed" }
     return unsafe numbers.withUnsafeMutableBufferPointer { buffer in

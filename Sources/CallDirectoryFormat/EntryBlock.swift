@@ -28,15 +28,15 @@
   ///   - identification: whether this is an identification block (label ids present).
   /// - Throws: `FormatError` (offsets relative to the block).
   @usableFromInline package init(parsing bytes: ByteView, number: Int, entryCount: Int, identification: Bool) throws(FormatError) {
-    block = try Block(parsing: bytes, number: number, maximumPayload: Layout.maximumEntryPayload)
+    block = try Block(parsing: bytes, number: number, maximumPayload: FormatConstants.maximumEntryPayload)
     lowBits = Int(block.header.1)
     labelBits = Int(block.header.2)
     self.entryCount = entryCount
     self.identification = identification
-    guard lowBits <= Layout.maximumLowBits else {
+    guard lowBits <= FormatConstants.maximumLowBits else {
       throw FormatError(.invalidField(field: "low bits", value: UInt64(lowBits)), at: 1)
     }
-    guard identification ? labelBits <= Layout.maximumLabelBits : labelBits == 0 else {
+    guard identification ? labelBits <= FormatConstants.maximumLabelBits : labelBits == 0 else {
       throw FormatError(.invalidField(field: "label bits", value: UInt64(labelBits)), at: 2)
     }
     guard block.header.3 == 0 else { throw FormatError(.nonzeroReserved(field: "entry block header"), at: 3) }
@@ -74,7 +74,7 @@
   @inlinable @inline(__always)
   package static func rawLength(count: Int, span: UInt64, labelBits: Int, identification: Bool) -> Int {
     let ids = identification ? 4 &+ BitPacking.byteCount(count: count, width: labelBits) : 0
-    return Layout.blockHeaderSize &+ Layout.blockTrailerSize &+ ids &+ EliasFano.encodedLength(count: count &- 1, maximum: span)
+    return FormatConstants.blockHeaderSize &+ FormatConstants.blockTrailerSize &+ ids &+ EliasFano.encodedLength(count: count &- 1, maximum: span)
   }
 
   /// Encodes a block of ascending `numbers` and, for identification, their `labelIds`.
@@ -125,12 +125,12 @@
   ) throws(FormatError) {
     // Checked here as well as in the block header, since this initializer is public: every
     // payload then has widths the decoders can shift by.
-    guard entryCount >= 1, entryCount <= Layout.maximumEntriesPerBlock, lowBits >= 0, lowBits <= Layout.maximumLowBits,
-      labelBits >= 0, labelBits <= Layout.maximumLabelBits
+    guard entryCount >= 1, entryCount <= FormatConstants.maximumEntriesPerBlock, lowBits >= 0, lowBits <= FormatConstants.maximumLowBits,
+      labelBits >= 0, labelBits <= FormatConstants.maximumLabelBits
     else {
       throw FormatError(
         .malformedBlock(block: block, reason: "\(entryCount) entries of \(lowBits) low bits and \(labelBits)-bit label ids"),
-        at: Layout.blockHeaderSize)
+        at: FormatConstants.blockHeaderSize)
     }
     // entryCount <= 4096 and widths <= 62: the products are small.
     let baseBytes = identification ? 4 : 0
@@ -139,7 +139,7 @@
     guard idBytes <= payload.count, lowBytes <= payload.count &- idBytes else {
       throw FormatError(
         .malformedBlock(block: block, reason: "a \(payload.count)-byte payload cannot hold \(idBytes) bytes of label ids and \(lowBytes) of low bits"),
-        at: Layout.blockHeaderSize)
+        at: FormatConstants.blockHeaderSize)
     }
     baseLabelId = identification ? UInt64(unsafe payload.uncheckedUInt32LE(at: 0)) : 0  // 4 <= idBytes <= count
     labelIds = try payload.slice(offset: baseBytes, length: idBytes &- baseBytes)

@@ -35,16 +35,16 @@
   ///   fields) when the header is malformed or the section's length does not match its block count.
   /// - Complexity: O(1).
   @usableFromInline package init(parsing section: ByteView, dataLength: Int, countedBlocks: Bool, header: ByteView? = nil) throws(FormatError) {
-    guard section.count >= Layout.entryIndexHeaderSize else {
-      throw FormatError(.truncated(needed: Layout.entryIndexHeaderSize, available: section.count), at: 0)
+    guard section.count >= FormatConstants.entryIndexHeaderSize else {
+      throw FormatError(.truncated(needed: FormatConstants.entryIndexHeaderSize, available: section.count), at: 0)
     }
     let fields = header ?? section
-    guard fields.count >= Layout.entryIndexHeaderSize else {
-      throw FormatError(.truncated(needed: Layout.entryIndexHeaderSize, available: fields.count), at: 0)
+    guard fields.count >= FormatConstants.entryIndexHeaderSize else {
+      throw FormatError(.truncated(needed: FormatConstants.entryIndexHeaderSize, available: fields.count), at: 0)
     }
     let rawCount = unsafe fields.uncheckedUInt64LE(at: 0)
     let rawPerBlock = unsafe fields.uncheckedUInt32LE(at: 8)
-    guard rawPerBlock >= UInt32(Layout.minimumEntriesPerBlock) && rawPerBlock <= UInt32(Layout.maximumEntriesPerBlock)
+    guard rawPerBlock >= UInt32(FormatConstants.minimumEntriesPerBlock) && rawPerBlock <= UInt32(FormatConstants.maximumEntriesPerBlock)
     else {
       throw FormatError(.invalidField(field: "entries per block", value: UInt64(rawPerBlock)), at: 8)
     }
@@ -52,9 +52,9 @@
     let perBlock = UInt64(rawPerBlock)
     // Division first: no overflow for any 64-bit count.
     let fewestBlocks = rawCount / perBlock + (rawCount % perBlock == 0 ? 0 : 1)
-    let recordBytes = UInt64(section.count - Layout.entryIndexHeaderSize)
-    let blocks = recordBytes / UInt64(Layout.entryIndexRecordSize)
-    guard recordBytes % UInt64(Layout.entryIndexRecordSize) == 0 else {
+    let recordBytes = UInt64(section.count - FormatConstants.entryIndexHeaderSize)
+    let blocks = recordBytes / UInt64(FormatConstants.entryIndexRecordSize)
+    guard recordBytes % UInt64(FormatConstants.entryIndexRecordSize) == 0 else {
       throw FormatError(.malformedIndex("the records take \(recordBytes) bytes, not a multiple of 16"), at: 0)
     }
     if countedBlocks {
@@ -74,7 +74,7 @@
     entriesPerBlock = Int(perBlock)
     blockCount = Int(blocks)
     self.countedBlocks = countedBlocks
-    records = try section.slice(offset: Layout.entryIndexHeaderSize, length: section.count - Layout.entryIndexHeaderSize)
+    records = try section.slice(offset: FormatConstants.entryIndexHeaderSize, length: section.count - FormatConstants.entryIndexHeaderSize)
     self.dataLength = dataLength
   }
 
@@ -82,7 +82,7 @@
   /// Precondition: `0 <= block < blockCount`.
   @inlinable
   package func firstNumber(ofBlock block: Int) -> UInt64 {
-    unsafe records.uncheckedUInt64LE(at: block &* Layout.entryIndexRecordSize)  // block < blockCount: inside records
+    unsafe records.uncheckedUInt64LE(at: block &* FormatConstants.entryIndexRecordSize)  // block < blockCount: inside records
   }
 
   /// The number of entries in block `block`. Precondition: `0 <= block < blockCount`.
@@ -94,19 +94,19 @@
     guard countedBlocks else {
       return min(entriesPerBlock, entryCount &- block &* entriesPerBlock)  // block * perBlock < entryCount
     }
-    let at = block &* Layout.entryIndexRecordSize &+ 14  // block < blockCount: inside records
+    let at = block &* FormatConstants.entryIndexRecordSize &+ 14  // block < blockCount: inside records
     let count = Int(unsafe records.uncheckedUInt16LE(at: at)) &+ 1
     guard count <= entriesPerBlock else {
       throw FormatError(
         .malformedIndex("block \(block) holds \(count) entries, more than the \(entriesPerBlock) a block may"),
-        at: Layout.entryIndexHeaderSize &+ at)
+        at: FormatConstants.entryIndexHeaderSize &+ at)
     }
     return count
   }
 
   /// The stored offset of block `block` in the data section (version 2: its low 48 bits).
   func storedOffset(ofBlock block: Int) -> UInt64 {
-    let raw = unsafe records.uncheckedUInt64LE(at: block &* Layout.entryIndexRecordSize &+ 8)
+    let raw = unsafe records.uncheckedUInt64LE(at: block &* FormatConstants.entryIndexRecordSize &+ 8)
     return countedBlocks ? raw & Self.offsetMask : raw
   }
 
@@ -121,8 +121,8 @@
   /// - Complexity: O(1).
   @usableFromInline package func blockRange(_ block: Int) throws(FormatError) -> Range<Int> {
     try BlockRanges.range(
-      block, count: blockCount, dataLength: dataLength, recordOffset: Layout.entryIndexHeaderSize,
-      recordSize: Layout.entryIndexRecordSize
+      block, count: blockCount, dataLength: dataLength, recordOffset: FormatConstants.entryIndexHeaderSize,
+      recordSize: FormatConstants.entryIndexRecordSize
     ) { storedOffset(ofBlock: $0) }
   }
 
@@ -169,7 +169,7 @@ enum BlockRanges {
     guard start <= end, end <= UInt64(dataLength) else {
       throw FormatError(.malformedIndex("block \(block) spans \(start)..<\(end) of a \(dataLength)-byte data section"), at: at)
     }
-    guard end - start >= UInt64(Layout.blockHeaderSize + Layout.blockTrailerSize) else {
+    guard end - start >= UInt64(FormatConstants.blockHeaderSize + FormatConstants.blockTrailerSize) else {
       throw FormatError(.malformedIndex("block \(block) is only \(end - start) bytes"), at: at)
     }
     return Int(start)..<Int(end)  // both <= dataLength, an Int

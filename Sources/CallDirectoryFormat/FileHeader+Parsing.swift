@@ -8,10 +8,10 @@ extension FileHeader {
   ///
   /// - Throws: `FormatError` naming the first failed check and its byte offset.
   @usableFromInline package init(parsing file: ByteView) throws(FormatError) {
-    guard file.count >= Layout.headerSize else {
-      throw FormatError(.truncated(needed: Layout.headerSize, available: file.count), at: 0)
+    guard file.count >= FormatConstants.headerSize else {
+      throw FormatError(.truncated(needed: FormatConstants.headerSize, available: file.count), at: 0)
     }
-    for (index, byte) in Layout.magic.enumerated() where unsafe file.uncheckedByte(at: index) != byte {
+    for (index, byte) in FormatConstants.magic.enumerated() where unsafe file.uncheckedByte(at: index) != byte {
       throw FormatError(.badMagic, at: 0)
     }
     let major = unsafe file.uncheckedUInt16LE(at: 8)
@@ -20,13 +20,13 @@ extension FileHeader {
       throw FormatError(.unsupportedVersion(major: major, minor: minor), at: 8)
     }
     let rawCount = unsafe file.uncheckedUInt32LE(at: 12)
-    guard rawCount >= 1 && rawCount <= UInt32(Layout.maximumSectionCount) else {
+    guard rawCount >= 1 && rawCount <= UInt32(FormatConstants.maximumSectionCount) else {
       throw FormatError(.badSectionCount(rawCount), at: 12)
     }
     let sectionCount = Int(rawCount)
     let tableEnd = FileHeader.size(sectionCount: sectionCount)
     guard tableEnd <= file.count else {
-      throw FormatError(.truncated(needed: tableEnd, available: file.count), at: Layout.headerSize)
+      throw FormatError(.truncated(needed: tableEnd, available: file.count), at: FormatConstants.headerSize)
     }
     let fileLength = unsafe file.uncheckedUInt64LE(at: 16)
     guard unsafe file.uncheckedUInt32LE(at: 24) == 0 else { throw FormatError(.nonzeroReserved(field: "header flags"), at: 24) }
@@ -43,7 +43,7 @@ extension FileHeader {
     sections.reserveCapacity(sectionCount)  // bounded by maximumSectionCount
     var expectedOffset = UInt64(tableEnd)
     for index in 0..<sectionCount {
-      let at = Layout.headerSize + index * Layout.sectionEntrySize
+      let at = FormatConstants.headerSize + index * FormatConstants.sectionEntrySize
       let entry = SectionEntry(
         type: unsafe file.uncheckedUInt32LE(at: at), flags: unsafe file.uncheckedUInt32LE(at: at + 4),
         offset: unsafe file.uncheckedUInt64LE(at: at + 8), length: unsafe file.uncheckedUInt64LE(at: at + 16),
@@ -83,7 +83,7 @@ extension FileHeader {
     var crc = CRC32()
     // Both slices lie inside the prefix the caller proved.
     if let head = try? file.slice(offset: 0, length: 28),
-      let table = try? file.slice(offset: Layout.headerSize, length: sectionCount * Layout.sectionEntrySize)
+      let table = try? file.slice(offset: FormatConstants.headerSize, length: sectionCount * FormatConstants.sectionEntrySize)
     {
       crc.update(head)
       crc.update(table)

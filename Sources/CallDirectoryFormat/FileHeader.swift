@@ -21,7 +21,7 @@
 
   /// The bytes the header and a table of `sectionCount` entries take.
   @usableFromInline package static func size(sectionCount: Int) -> Int {
-    Layout.headerSize + sectionCount * Layout.sectionEntrySize
+    FormatConstants.headerSize + sectionCount * FormatConstants.sectionEntrySize
   }
 
   /// The entry for `type`, if the table has one.

@@ -12,7 +12,7 @@
   /// Checks a label block's frame and header.
   /// - Throws: `FormatError` (offsets relative to the block).
   @usableFromInline package init(parsing bytes: ByteView, number: Int, labelCount: Int) throws(FormatError) {
-    block = try Block(parsing: bytes, number: number, maximumPayload: Layout.maximumLabelPayload)
+    block = try Block(parsing: bytes, number: number, maximumPayload: FormatConstants.maximumLabelPayload)
     self.labelCount = labelCount
     guard block.header.1 == 0, block.header.2 == 0, block.header.3 == 0 else {
       throw FormatError(.nonzeroReserved(field: "label block header"), at: 1)
@@ -27,13 +27,13 @@
   @usableFromInline package func label(at position: Int, in payload: ByteView) throws(FormatError) -> ByteView {
     let tableBytes = (labelCount &+ 1) &* 4  // labelCount <= 2^32, so no overflow on 64-bit Int
     guard tableBytes <= payload.count, position >= 0, position < labelCount else {
-      throw FormatError(.malformedBlock(block: block.number, reason: "the offsets of \(labelCount) labels do not fit"), at: Layout.blockHeaderSize)
+      throw FormatError(.malformedBlock(block: block.number, reason: "the offsets of \(labelCount) labels do not fit"), at: FormatConstants.blockHeaderSize)
     }
     let area = payload.count &- tableBytes
     let start = Int(unsafe payload.uncheckedUInt32LE(at: position &* 4))
     let end = Int(unsafe payload.uncheckedUInt32LE(at: position &* 4 &+ 4))
     guard start <= end, end <= area else {
-      throw FormatError(.malformedBlock(block: block.number, reason: "label \(position) spans \(start)..<\(end) of \(area) bytes"), at: Layout.blockHeaderSize)
+      throw FormatError(.malformedBlock(block: block.number, reason: "label \(position) spans \(start)..<\(end) of \(area) bytes"), at: FormatConstants.blockHeaderSize)
     }
     return try payload.slice(offset: tableBytes &+ start, length: end &- start)
   }

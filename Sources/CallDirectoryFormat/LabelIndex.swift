@@ -21,31 +21,31 @@
   ///   section's length does not match its block count.
   /// - Complexity: O(1).
   @usableFromInline package init(parsing section: ByteView, dataLength: Int, header: ByteView? = nil) throws(FormatError) {
-    guard section.count >= Layout.labelIndexHeaderSize else {
-      throw FormatError(.truncated(needed: Layout.labelIndexHeaderSize, available: section.count), at: 0)
+    guard section.count >= FormatConstants.labelIndexHeaderSize else {
+      throw FormatError(.truncated(needed: FormatConstants.labelIndexHeaderSize, available: section.count), at: 0)
     }
     let fields = header ?? section
-    guard fields.count >= Layout.labelIndexHeaderSize else {
-      throw FormatError(.truncated(needed: Layout.labelIndexHeaderSize, available: fields.count), at: 0)
+    guard fields.count >= FormatConstants.labelIndexHeaderSize else {
+      throw FormatError(.truncated(needed: FormatConstants.labelIndexHeaderSize, available: fields.count), at: 0)
     }
     let labels = Int(unsafe fields.uncheckedUInt32LE(at: 0))
     let blocks = Int(unsafe fields.uncheckedUInt32LE(at: 4))
     guard blocks <= labels, (blocks == 0) == (labels == 0) else {
       throw FormatError(.malformedIndex("\(blocks) label blocks for \(labels) labels"), at: 4)
     }
-    guard section.count - Layout.labelIndexHeaderSize == blocks * Layout.labelIndexRecordSize else {
+    guard section.count - FormatConstants.labelIndexHeaderSize == blocks * FormatConstants.labelIndexRecordSize else {
       throw FormatError(.malformedIndex("\(blocks) label blocks need \(blocks * 16) bytes of records, the section has \(section.count - 8)"), at: 4)
     }
     labelCount = labels
     blockCount = blocks
-    records = try section.slice(offset: Layout.labelIndexHeaderSize, length: section.count - Layout.labelIndexHeaderSize)
+    records = try section.slice(offset: FormatConstants.labelIndexHeaderSize, length: section.count - FormatConstants.labelIndexHeaderSize)
     self.dataLength = dataLength
   }
 
   /// The id of block `block`'s first label, as stored. Precondition: `0 <= block < blockCount`.
   @inlinable
   package func firstLabel(ofBlock block: Int) -> Int {
-    Int(unsafe records.uncheckedUInt32LE(at: block &* Layout.labelIndexRecordSize))
+    Int(unsafe records.uncheckedUInt32LE(at: block &* FormatConstants.labelIndexRecordSize))
   }
 
   /// The block holding label `id` and the label's position in it, or `nil` when `id` is out of range.
@@ -64,11 +64,11 @@
     let block = low &- 1
     let first = firstLabel(ofBlock: block)
     let next = block &+ 1 < blockCount ? firstLabel(ofBlock: block &+ 1) : labelCount
-    let at = Layout.labelIndexHeaderSize &+ block &* Layout.labelIndexRecordSize
+    let at = FormatConstants.labelIndexHeaderSize &+ block &* FormatConstants.labelIndexRecordSize
     guard (block == 0 ? first == 0 : true), first < next, next <= labelCount else {
       throw FormatError(.malformedIndex("label block \(block) covers labels \(first)..<\(next)"), at: at)
     }
-    guard unsafe records.uncheckedUInt32LE(at: block &* Layout.labelIndexRecordSize &+ 4) == 0 else {
+    guard unsafe records.uncheckedUInt32LE(at: block &* FormatConstants.labelIndexRecordSize &+ 4) == 0 else {
       throw FormatError(.nonzeroReserved(field: "label index record"), at: at &+ 4)
     }
     return (block, id &- first, next &- first)
@@ -78,8 +78,8 @@
   /// - Throws: `FormatError` (offset relative to the index section) when the offsets are out of order or past the end.
   @usableFromInline package func blockRange(_ block: Int) throws(FormatError) -> Range<Int> {
     try BlockRanges.range(
-      block, count: blockCount, dataLength: dataLength, recordOffset: Layout.labelIndexHeaderSize,
-      recordSize: Layout.labelIndexRecordSize
-    ) { unsafe records.uncheckedUInt64LE(at: $0 &* Layout.labelIndexRecordSize &+ 8) }
+      block, count: blockCount, dataLength: dataLength, recordOffset: FormatConstants.labelIndexHeaderSize,
+      recordSize: FormatConstants.labelIndexRecordSize
+    ) { unsafe records.uncheckedUInt64LE(at: $0 &* FormatConstants.labelIndexRecordSize &+ 8) }
   }
 }

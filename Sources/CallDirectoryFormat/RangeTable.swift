@@ -25,21 +25,21 @@
   /// - Complexity: O(1).
   @usableFromInline package init(parsing section: ByteView, labelled: Bool) throws(FormatError) {
     guard let rawCount = section.uint64LE(at: 0) else {
-      throw FormatError(.truncated(needed: Layout.rangeHeaderSize, available: section.count), at: 0)
+      throw FormatError(.truncated(needed: FormatConstants.rangeHeaderSize, available: section.count), at: 0)
     }
-    let size = UInt64(labelled ? Layout.identificationRangeSize : Layout.blockingRangeSize)
-    let recordBytes = UInt64(section.count - Layout.rangeHeaderSize)
+    let size = UInt64(labelled ? FormatConstants.identificationRangeSize : FormatConstants.blockingRangeSize)
+    let recordBytes = UInt64(section.count - FormatConstants.rangeHeaderSize)
     guard recordBytes % size == 0, rawCount == recordBytes / size else {
       throw FormatError(.malformedIndex("\(rawCount) ranges need \(rawCount > recordBytes ? "more than \(recordBytes)" : String(rawCount * size)) bytes of records, the section has \(recordBytes)"), at: 0)
     }
     count = Int(rawCount)  // bounded by the section's length
     self.labelled = labelled
-    records = try section.dropFirst(Layout.rangeHeaderSize)
+    records = try section.dropFirst(FormatConstants.rangeHeaderSize)
   }
 
   /// The record size in bytes.
   @inlinable
-  package var recordSize: Int { labelled ? Layout.identificationRangeSize : Layout.blockingRangeSize }
+  package var recordSize: Int { labelled ? FormatConstants.identificationRangeSize : FormatConstants.blockingRangeSize }
 
   /// The first number of range `index`, as stored. Precondition: `0 <= index < count`.
   @inlinable
@@ -85,7 +85,7 @@ extension RangeTable {
   @usableFromInline package func checkedRange(
     _ index: Int, after previous: (last: Int64, labelId: UInt32)?
   ) -> Result<(range: ClosedRange<Int64>, labelId: UInt32), FormatError> {
-    let at = Layout.rangeHeaderSize &+ index &* recordSize
+    let at = FormatConstants.rangeHeaderSize &+ index &* recordSize
     let first = first(index)
     let last = last(index)
     for value in [first, last] where value < UInt64(Limits.minimumNumber) || value > UInt64(Limits.maximumNumber) {

@@ -71,9 +71,9 @@
     var bytes: [UInt8] = []
     bytes.appendUInt32LE(UInt32(stride))
     bytes.appendUInt32LE(0)
-    let recordCount = records.count / Layout.entryIndexRecordSize
+    let recordCount = records.count / FormatConstants.entryIndexRecordSize
     for record in Swift.stride(from: 0, to: recordCount, by: stride) {
-      let at = records.startIndex + record * Layout.entryIndexRecordSize
+      let at = records.startIndex + record * FormatConstants.entryIndexRecordSize
       bytes.append(contentsOf: records[at..<(at + 8)])  // the first number, little-endian as stored
     }
     return bytes

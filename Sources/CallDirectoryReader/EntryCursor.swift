@@ -110,8 +110,8 @@ package enum BlockDecoder {
     let first = index.firstNumber(ofBlock: block)
     guard first >= UInt64(Limits.minimumNumber) && first <= UInt64(Limits.maximumNumber) else {
       // The first number is stored in the index record, not in the block: place the error there.
-      let record = Int(layout.section(kind.sections.index).offset) &+ Layout.entryIndexHeaderSize
-        &+ block &* Layout.entryIndexRecordSize  // block < blockCount: inside the index section
+      let record = Int(layout.section(kind.sections.index).offset) &+ FormatConstants.entryIndexHeaderSize
+        &+ block &* FormatConstants.entryIndexRecordSize  // block < blockCount: inside the index section
       throw FormatError(.numberOutOfRange(first), at: record, section: kind.sections.index.rawValue)
     }
     do throws(FormatError) {

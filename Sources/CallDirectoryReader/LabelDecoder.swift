@@ -51,7 +51,7 @@ package enum LabelDecoder {
     let index = layout.labelIndex
     let first = index.firstLabel(ofBlock: block)
     let next = block + 1 < index.blockCount ? index.firstLabel(ofBlock: block + 1) : index.labelCount
-    let at = Layout.labelIndexHeaderSize + block * Layout.labelIndexRecordSize
+    let at = FormatConstants.labelIndexHeaderSize + block * FormatConstants.labelIndexRecordSize
     guard block > 0 || first == 0, first < next, next <= index.labelCount else {
       throw FormatError(.malformedIndex("label block \(block) covers labels \(first)..<\(next)"), at: at)
         .placed(in: SectionType.labelIndex.rawValue, base: layout.indexOffsets.labels)

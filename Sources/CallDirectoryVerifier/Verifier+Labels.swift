@@ -19,8 +19,8 @@ extension VerificationPass {
     for block in 0..<index.blockCount {
       guard !problems.isOverflowing else { return }
       // block < blockCount, whose records lie inside the index section: no overflow.
-      let recordOffset = block &* Layout.labelIndexRecordSize
-      let record = Int(indexSection.offset) &+ Layout.labelIndexHeaderSize &+ recordOffset
+      let recordOffset = block &* FormatConstants.labelIndexRecordSize
+      let record = Int(indexSection.offset) &+ FormatConstants.labelIndexHeaderSize &+ recordOffset
       if let reserved = index.records.uint32LE(at: recordOffset &+ 4), reserved != 0 {
         problems.record(
           FormatError(.nonzeroReserved(field: "label index record"), at: record &+ 4, section: SectionType.labelIndex.rawValue))
@@ -102,7 +102,7 @@ extension VerificationPass {
     let base = layout.labelBlockOffset(block)
     func report(_ reason: String) {
       problems.record(
-        FormatError(.malformedBlock(block: block, reason: reason), at: Layout.blockHeaderSize)
+        FormatError(.malformedBlock(block: block, reason: reason), at: FormatConstants.blockHeaderSize)
           .placed(in: SectionType.labelData.rawValue, base: base))
     }
     if ends.first != 0 { report("the first label offset is \(ends.first), not 0") }

@@ -15,8 +15,8 @@ extension VerificationPass {
     }
     if let copies = layout.header.section(.indexHeaders) {
       for (type, size) in [
-        (SectionType.blockingIndex, Layout.entryIndexHeaderSize), (.identificationIndex, Layout.entryIndexHeaderSize),
-        (.labelIndex, Layout.labelIndexHeaderSize),
+        (SectionType.blockingIndex, FormatConstants.entryIndexHeaderSize), (.identificationIndex, FormatConstants.entryIndexHeaderSize),
+        (.labelIndex, FormatConstants.labelIndexHeaderSize),
       ] {
         let at = Int(copies.offset) &+ IndexHeadersSection.offset(of: type)
         let index = Int(layout.section(type).offset)

@@ -27,7 +27,7 @@ extension VerificationPass {
           problems.record(
             FormatError(
               .labelIdOutOfRange(id: checked.labelId, labelCount: labelCount),
-              at: base + Layout.rangeHeaderSize + index * table.recordSize + 16, section: kind.rangeSection.rawValue))
+              at: base + FormatConstants.rangeHeaderSize + index * table.recordSize + 16, section: kind.rangeSection.rawValue))
         }
         previous = (checked.range.upperBound, checked.labelId)
       }

@@ -31,7 +31,7 @@ public enum DirectorySigner {
     // The content: every section but a signature already there, which this one replaces.
     let hadSignature = header.sections.last?.type == SectionType.signature.code
     let content = hadSignature ? Array(header.sections.dropLast()) : header.sections
-    guard content.count < Layout.maximumSectionCount else {
+    guard content.count < FormatConstants.maximumSectionCount else {
       throw FormatError(.invalidField(field: "section count (no room for a signature)", value: UInt64(content.count)), at: 12)
     }
     var sections = Self.relaidOut(content, tableEntries: content.count + 1)
@@ -62,7 +62,7 @@ public enum DirectorySigner {
       var moved = entry
       moved.offset = offset
       if isPadding(entry) {
-        moved.length = PageLayout.paddingLength(at: offset)
+        moved.length = PageAlignment.paddingLength(at: offset)
         moved.checksum = CRC32.checksum([UInt8](repeating: 0, count: Int(moved.length)))
       }
       offset += moved.length
