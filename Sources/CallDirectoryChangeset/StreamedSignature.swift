@@ -68,7 +68,7 @@ struct StreamedSignature {
     signStart = Int(offset)
     position = tableEnd
     unsafe head.withUnsafeBytes { raw in
-      try? SignedDirectoryBytes.feedHeader(unsafe ByteView(raw)) { hasher.update($0) }
+      try? SignedDirectoryBytes.feedHeader(unsafe ByteView(raw)) { piece in unsafe piece.withUnsafeBytes { unsafe hasher.update($0) } }
     }
   }
 

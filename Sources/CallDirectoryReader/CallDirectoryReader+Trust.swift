@@ -42,7 +42,7 @@ extension DirectoryLayout {
         throw FormatError(.notAuthentic(.unknownKey(signature.publicKey)), at: at + 8, section: "SIGN")
       }
       var hasher = SHA256Hasher()
-      try SignedDirectoryBytes.feed(layout.file, header: layout.header) { hasher.update($0) }
+      try SignedDirectoryBytes.feed(layout.file, header: layout.header) { piece in unsafe piece.withUnsafeBytes { unsafe hasher.update($0) } }
       let message = SignedDirectoryBytes.domain + hasher.finish()
       guard Ed25519.isValid(signature: signature.signature, of: message, publicKey: signature.publicKey.bytes) else {
         throw FormatError(.notAuthentic(.badSignature(signature.publicKey)), at: at + 40, section: "SIGN")

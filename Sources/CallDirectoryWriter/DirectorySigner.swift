@@ -129,11 +129,11 @@ struct SignatureDigest {
   /// `SIGN` (its CRC fields are read as zeros, since they depend on the signature).
   /// - Throws: `FormatError` when `header` is shorter than a header and one table entry.
   init(header: [UInt8]) throws(FormatError) {
-    try viewing(header) { (view) throws(FormatError) in try SignedDirectoryBytes.feedHeader(view) { hasher.update($0) } }
+    try viewing(header) { (view) throws(FormatError) in try SignedDirectoryBytes.feedHeader(view) { update($0) } }
   }
 
   /// Takes the next bytes of the file, in order: every section after the table, then nothing of `SIGN`.
-  mutating func update(_ bytes: ByteView) { hasher.update(bytes) }
+  mutating func update(_ bytes: ByteView) { unsafe bytes.withUnsafeBytes { unsafe hasher.update($0) } }
 
   /// Takes the next bytes of the file, in order.
   mutating func update(_ bytes: [UInt8]) { hasher.update(bytes) }
