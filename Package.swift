@@ -1,12 +1,16 @@
 // swift-tools-version: 6.2
 // calldir: the call directory file format and its Swift toolkit.
 //
-// Dependencies point one way:
-//   Format <- Writer, Reader <- Verifier, Lookup <- CallDirectory (umbrella) <- CLI <- calldir
-// Listing (number normaliser, CSV) depends on Format only.
-// Crypto (SHA-256, Ed25519 through libsodium or CryptoKit) depends on Format; Reader, Writer and
-// Changeset use it for content hashes and signatures.
-// Changeset (diff and patch) depends on Format, Crypto, Reader, Writer and System.
+// Dependencies point one way; each target lists exactly the modules its files import.
+//   Leaves: Crypto (SHA-256 and Ed25519 over plain bytes: libsodium or CryptoKit), System (POSIX
+//   calls), and Format (constants, section parsers, codecs, errors; zlib and a prefetch hint).
+//   Format, Crypto, System <- Writer, Reader
+//   Reader <- Verifier (+ System), Lookup, Feed
+//   Listing (number normaliser, CSV, gzip): Format, System
+//   Resolver: Reader, Lookup, Verifier, Listing, System
+//   Changeset (diff and patch): Reader, Writer, Crypto, System
+//   Feed <- CallKit; Feed, Changeset <- FeedChangeset
+//   everything above <- CallDirectory (the umbrella) <- CLI <- calldir
 import PackageDescription
 
 let strict: [SwiftSetting] = [
@@ -36,7 +40,7 @@ let package = Package(
     // SHA-256 and Ed25519 behind one small interface: libsodium on Linux, CryptoKit on Apple platforms.
     .target(
       name: "CallDirectoryCrypto",
-      dependencies: ["CallDirectoryFormat", .target(name: "CSodium", condition: .when(platforms: [.linux, .android]))],
+      dependencies: [.target(name: "CSodium", condition: .when(platforms: [.linux, .android]))],
       swiftSettings: strict),
     // Thin typed wrappers over the POSIX calls (open, mmap, fsync, rename).
     .target(name: "CallDirectorySystem", swiftSettings: strict),
@@ -83,11 +87,11 @@ let package = Package(
       dependencies: [
         "CallDirectoryFormat", "CallDirectoryWriter", "CallDirectoryReader", "CallDirectoryVerifier",
         "CallDirectoryLookup", "CallDirectoryListing", "CallDirectoryResolver", "CallDirectoryChangeset", "CallDirectoryFeed",
-        "CallDirectoryFeedChangeset",
+        "CallDirectoryFeedChangeset", "CallDirectorySystem",
       ],
       swiftSettings: strict),
     .target(
-      name: "CallDirectoryCLI", dependencies: ["CallDirectory", "CallDirectoryResolver", "CallDirectorySystem"],
+      name: "CallDirectoryCLI", dependencies: ["CallDirectory", "CallDirectorySystem"],
       swiftSettings: strict),
     .executableTarget(name: "calldir", dependencies: ["CallDirectoryCLI"], swiftSettings: strict),
     // SQLite from the system (Debian: libsqlite3-dev): a peer the benchmark measures, used by nothing else.
@@ -101,7 +105,8 @@ let package = Package(
     .testTarget(
       name: "CallDirectoryTests",
       dependencies: [
-        "CallDirectory", "CallDirectoryCLI", "CallDirectorySystem", "CZlib", "CallDirectoryFeed", "CallDirectoryCrypto",
+        "CallDirectory", "CallDirectoryCLI", "CallDirectoryChangeset", "CallDirectoryCrypto", "CallDirectoryFormat",
+        "CallDirectoryListing", "CallDirectoryReader", "CallDirectorySystem", "CallDirectoryWriter", "CZlib",
       ],
       swiftSettings: strict),
   ]

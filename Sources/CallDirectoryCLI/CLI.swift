@@ -2,23 +2,23 @@ import CallDirectory
 import CallDirectorySystem
 
 /// Runs `calldir` commands: the whole program but for reading `CommandLine.arguments` and exiting.
-public enum CLI {
+package enum CLI {
   /// The tool's version.
-  public static let version = "0.1.0"
+  static let version = "0.1.0"
 
   /// Exit codes, as grep, diff and cmp use them.
-  public enum ExitCode {
+  enum ExitCode {
     /// Success.
-    public static let success: Int32 = 0
+    static let success: Int32 = 0
     /// Invalid data or a failed check.
-    public static let failure: Int32 = 1
+    static let failure: Int32 = 1
     /// Wrong usage.
-    public static let usage: Int32 = 2
+    static let usage: Int32 = 2
   }
 
   /// Parses and runs `arguments` (without the program name).
   /// - Returns: the exit code.
-  public static func main(_ arguments: [String], console: Console) -> Int32 {
+  package static func main(_ arguments: [String], console: Console) -> Int32 {
     let command: Command
     do {
       command = try Command.parse(arguments)
@@ -32,7 +32,7 @@ public enum CLI {
 
   /// Runs a parsed command.
   /// - Returns: the exit code.
-  public static func run(_ command: Command, console: Console) -> Int32 {
+  static func run(_ command: Command, console: Console) -> Int32 {
     do {
       switch command {
       case .help(let topic):

@@ -1,12 +1,12 @@
 extension Command {
   /// The commands `calldir` knows, for help and suggestions.
-  public static let names = [
+  static let names = [
     "pack", "unpack", "verify", "lookup", "info", "stats", "resolve", "diff", "patch", "keygen", "sign", "help",
   ]
 
   /// Parses `calldir`'s arguments (without the program name).
   /// - Throws: `UsageError` for an unknown command or option, a missing value or file.
-  public static func parse(_ arguments: [String]) throws(UsageError) -> Command {
+  package static func parse(_ arguments: [String]) throws(UsageError) -> Command {
     // No command is a usage error, as a missing argument is: exit 2, the commands on stderr.
     guard let first = arguments.first else {
       throw UsageError("no command given; the commands are \(names.dropLast().joined(separator: ", ")) and help")

@@ -5,7 +5,7 @@ import CallDirectory
 /// Parsing is pure (`Command.parse(_:)`), so every usage rule is testable without running
 /// anything; `CLI.run(_:console:)` carries a command out. The one exception is `resolve`, whose
 /// positionals are directories or numbers according to whether they name existing files.
-public enum Command: Sendable, Equatable {
+package enum Command: Sendable, Equatable {
   /// `calldir pack`: build a directory from listings, block lists and identify CSVs.
   case pack(PackOptions)
   /// `calldir unpack`: write a directory's listing, as CSV or JSON Lines.
@@ -37,79 +37,79 @@ public enum Command: Sendable, Equatable {
   case version
 
   /// What `pack` reads and writes.
-  public struct PackOptions: Sendable, Equatable {
+  package struct PackOptions: Sendable, Equatable {
     /// Listing CSVs (`kind,number,label`), as `unpack` writes them.
-    public var listings: [String] = []
+    package var listings: [String] = []
     /// Block lists: one number a line.
-    public var blockFiles: [String] = []
+    package var blockFiles: [String] = []
     /// Identify CSVs: `number,label`.
-    public var identifyFiles: [String] = []
+    package var identifyFiles: [String] = []
     /// The calling code for numbers written without `+`.
-    public var country: Int?
+    package var country: Int?
     /// The output path (`-` for standard output).
-    public var output: String = ""
+    package var output: String = ""
     /// Entries per entry block.
-    public var entriesPerBlock: Int = DirectoryBuilder.Options().entriesPerBlock
+    package var entriesPerBlock: Int = DirectoryBuilder.Options().entriesPerBlock
     /// The text form of listing and identify inputs (`--format`); `nil` when each file's name
     /// decides (`.tsv`, `.jsonl`, else CSV).
-    public var format: ListingFormat?
+    package var format: ListingFormat?
     /// Whether to write the report of what was read, skipped and merged as JSON on standard output.
-    public var json = false
+    package var json = false
     /// No progress line and no summary on standard error.
-    public var quiet = false
+    package var quiet = false
     /// The private key file to sign the directory with.
-    public var signKey: String?
+    package var signKey: String?
     /// The provider's list version to write into the directory.
-    public var listVersion: UInt64?
+    package var listVersion: UInt64?
     /// The bytes of entries held in memory before a sorted run is spilled to disk.
-    public var memoryLimit = 256 << 20
+    package var memoryLimit = 256 << 20
     /// The most bytes a gzip input may inflate to (`--gzip-limit`, in MiB on the command line).
-    public var gzipLimit = Gzip.maximumInflatedBytes
+    package var gzipLimit = Gzip.maximumInflatedBytes
 
     /// Empty options.
-    public init() {}
+    package init() {}
   }
 
   /// What `resolve` consults and answers.
-  public struct ResolveOptions: Sendable, Equatable {
+  package struct ResolveOptions: Sendable, Equatable {
     /// One directory of the stack.
-    public struct Directory: Sendable, Equatable {
+    package struct Directory: Sendable, Equatable {
       /// The file, as given (and as answers name it).
-      public var path: String
+      package var path: String
       /// Whether it was given with `--allow`: an allow list.
-      public var allowList: Bool
+      package var allowList: Bool
 
       /// A directory of the stack.
-      public init(path: String, allowList: Bool = false) {
+      package init(path: String, allowList: Bool = false) {
         self.path = path
         self.allowList = allowList
       }
     }
 
     /// The directories, top (consulted first) to bottom, in the order given.
-    public var directories: [Directory] = []
+    package var directories: [Directory] = []
     /// The numbers to answer; empty when they come from standard input.
-    public var numbers: [String] = []
+    package var numbers: [String] = []
     /// Whether numbers are read from standard input, one a line, until it ends (the long-running form).
-    public var standardInput = false
+    package var standardInput = false
     /// The calling code for numbers written without `+`.
-    public var country: Int?
+    package var country: Int?
     /// The numbers never blocked.
-    public var emergency: EmergencyNumbers = .standard
+    package var emergency: EmergencyNumbers = .standard
     /// One JSON object a line instead of tab-separated fields.
-    public var json = false
+    package var json = false
     /// Public key files: every directory must be signed by one of them (none: no signature needed).
-    public var trust: [String] = []
+    package var trust: [String] = []
     /// The lowest list version any directory may carry (a rollback floor), when given.
-    public var installedVersion: UInt64?
+    package var installedVersion: UInt64?
 
     /// Empty options.
-    public init() {}
+    package init() {}
   }
 }
 
 /// The text forms of a listing: what `pack --format` reads and `unpack --format` writes.
-public enum ListingFormat: String, Sendable, Equatable, CaseIterable {
+package enum ListingFormat: String, Sendable, Equatable, CaseIterable {
   /// RFC 4180 CSV (`Spec/INPUT.md` section 2).
   case csv
   /// Tab-separated values, without quoting (read only).
@@ -128,18 +128,18 @@ public enum ListingFormat: String, Sendable, Equatable, CaseIterable {
 }
 
 /// A usage mistake: exit code 2, with a message and the help hint.
-public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
   /// What is wrong with the arguments.
-  public var message: String
+  package var message: String
   /// The command whose help to point at, if known.
-  public var command: String?
+  package var command: String?
 
   /// A usage error.
-  public init(_ message: String, command: String? = nil) {
+  package init(_ message: String, command: String? = nil) {
     self.message = message
     self.command = command
   }
 
   /// The message.
-  public var description: String { message }
+  package var description: String { message }
 }

@@ -2,7 +2,7 @@ import CallDirectorySystem
 
 /// Where a command's input comes from and its output goes: the process's standard streams, or
 /// buffers in tests.
-public final class Console {
+package final class Console {
   /// Reads all of standard input.
   let readInput: () throws(SystemError) -> [UInt8]
   /// Reads the next bytes of standard input as they arrive, at most 1 MiB; empty at the end.
@@ -24,7 +24,7 @@ public final class Console {
   ///   - writeOutput: writes bytes to standard output.
   ///   - writeError: writes text to standard error.
   ///   - errorIsTerminal: whether standard error is a terminal.
-  public init(
+  package init(
     readInput: @escaping () throws(SystemError) -> [UInt8],
     readChunk: (() throws(SystemError) -> [UInt8])? = nil, writeOutput: @escaping ([UInt8]) throws(SystemError) -> Void,
     writeError: @escaping (String) -> Void,
@@ -50,7 +50,7 @@ public final class Console {
   ///
   /// Lines are read as they arrive, so a program that writes one line and waits for the answer
   /// gets it; output is written unbuffered, so every line is delivered when it is printed.
-  public static func standard() -> Console {
+  package static func standard() -> Console {
     Console(
       readInput: { () throws(SystemError) in try FileDescriptor.standardInput.readAll() },
       readChunk: { () throws(SystemError) in try FileDescriptor.standardInput.readAvailable(maximum: 1 << 20) },
@@ -77,21 +77,21 @@ public final class Console {
 }
 
 /// A console that keeps what commands write, for tests and embedding.
-public final class CapturedConsole {
+package final class CapturedConsole {
   /// What was written to standard output.
-  public private(set) var output: [UInt8] = []
+  package private(set) var output: [UInt8] = []
   /// What was written to standard error.
-  public private(set) var error = ""
+  package private(set) var error = ""
   /// What standard input holds.
-  public var input: [UInt8]
+  package var input: [UInt8]
 
   /// A capture with `input` as standard input.
-  public init(input: [UInt8] = []) {
+  package init(input: [UInt8] = []) {
     self.input = input
   }
 
   /// The console writing into this capture.
-  public var console: Console {
+  package var console: Console {
     Console(
       readInput: { () throws(SystemError) in self.input },
       writeOutput: { (bytes) throws(SystemError) in self.output.append(contentsOf: bytes) },
@@ -99,5 +99,5 @@ public final class CapturedConsole {
   }
 
   /// Standard output as text.
-  public var outputText: String { String(decoding: output, as: UTF8.self) }
+  package var outputText: String { String(decoding: output, as: UTF8.self) }
 }

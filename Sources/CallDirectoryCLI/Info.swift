@@ -57,20 +57,10 @@ struct Info {
   }
 }
 
-/// The figures `info` shows, gathered from the header and the indexes (no block is decoded
-/// except the last of each kind, for its last number).
+/// The figures `info` shows: the reader's statistics (no block is decoded except the last of
+/// each kind, for its last number).
 struct DirectorySummary {
-  struct Kind {
-    var entries: Int
-    var blocks: Int
-    var entriesPerBlock: Int
-    var deflatedBlocks: Int
-    var first: Int64?
-    var last: Int64?
-    var ranges: Int
-    /// The numbers the ranges cover (saturating at Int.max).
-    var rangeNumbers: Int
-  }
+  typealias Kind = DirectoryStatistics.Kind
 
   var version: (UInt16, UInt16)
   var size: Int
@@ -78,41 +68,22 @@ struct DirectorySummary {
   var identification: Kind
   var labels: Int
   var labelBlocks: Int
-  var sections: [SectionEntry]
+  var sections: [DirectoryStatistics.Section]
   var listVersion: UInt64 = 0
   /// The key id of the signature, if any: shown, not checked (verify --trust checks).
   var signer: String?
 
   init(_ reader: CallDirectoryReader) throws(FormatError) {
-    let layout = reader.layout
-    func kind(_ kind: EntryKind) throws(FormatError) -> Kind {
-      let index = layout.index(kind)
-      var deflated = 0
-      for block in 0..<index.blockCount where try layout.entryBlock(kind, block).block.codec == .deflate { deflated += 1 }
-      var last: Int64?
-      if index.blockCount > 0 {
-        last = try BlockDecoder.decode(layout: layout, kind: kind, block: index.blockCount - 1, after: 0).numbers.last
-      }
-      let first = index.blockCount > 0 ? Int64(truncatingIfNeeded: index.firstNumber(ofBlock: 0)) : nil
-      let ranges = layout.ranges(kind)
-      var covered = 0
-      for range in 0..<ranges.count where ranges.last(range) >= ranges.first(range) {
-        let size = ranges.last(range) - ranges.first(range)
-        covered = size >= UInt64(Int.max - covered) ? Int.max : covered + Int(size) + 1
-      }
-      return Kind(
-        entries: index.entryCount, blocks: index.blockCount, entriesPerBlock: index.entriesPerBlock, deflatedBlocks: deflated,
-        first: first, last: last, ranges: ranges.count, rangeNumbers: covered)
-    }
-    version = reader.version
-    size = reader.fileSize
-    blocking = try kind(.blocking)
-    identification = try kind(.identification)
-    labels = reader.labelCount
-    labelBlocks = layout.labelIndex.blockCount
-    sections = layout.header.sections
-    listVersion = reader.listVersion
-    signer = reader.signer?.id
+    let statistics = try reader.statistics()
+    version = statistics.version
+    size = statistics.fileSize
+    blocking = statistics.blocking
+    identification = statistics.identification
+    labels = statistics.labelCount
+    labelBlocks = statistics.labelBlocks
+    sections = statistics.sections
+    listVersion = statistics.listVersion
+    signer = statistics.signer?.id
   }
 
   var bytesPerEntry: Double {
@@ -134,7 +105,7 @@ struct DirectorySummary {
       "sections:",
     ]
     for section in sections {
-      lines.append("  \(section.typeName)  \(pad(String(section.length), 10)) bytes at \(section.offset)")
+      lines.append("  \(section.type)  \(pad(String(section.length), 10)) bytes at \(section.offset)")
     }
     return lines.joined(separator: "\n")
   }
@@ -159,7 +130,7 @@ struct DirectorySummary {
         "sections",
         .array(
           sections.map {
-            .object([("type", .string($0.typeName)), ("offset", .int(Int($0.offset))), ("length", .int(Int($0.length)))])
+            .object([("type", .string($0.type)), ("offset", .int(Int($0.offset))), ("length", .int(Int($0.length)))])
           })
       ),
     ])

@@ -6,5 +6,5 @@ extension CallDirectoryReader {
   /// The SHA-256 of the file's bytes, 32 bytes: the name a changeset gives its base and result.
   ///
   /// - Complexity: O(file size); it reads the whole mapping once.
-  public var contentHash: [UInt8] { SHA256Digest.hash(layout.file) }
+  public var contentHash: [UInt8] { unsafe layout.file.withUnsafeBytes { unsafe SHA256Digest.hash($0) } }
 }

@@ -59,7 +59,7 @@ enum CarriedSections {
       guard computed == stored else {
         throw FormatError(.sectionChecksumMismatch(stored: stored, computed: computed), at: at &+ 12, section: SectionType.name(of: type))
       }
-      sections.append(RawSection(type: type, flags: flags, bytes: (0..<length).map { bytes.uncheckedByte(at: $0) }))
+      sections.append(RawSection(type: type, flags: flags, bytes: (0..<length).map { unsafe bytes.uncheckedByte(at: $0) }))
       at = body &+ length
     }
     return (sections, at)

@@ -37,7 +37,7 @@ enum ChangesetDiff {
       $0.flags & SectionFlags.required == 0 && SectionType(rawValue: $0.typeName)?.isDerived != true
     }.map { entry in
       let bytes = (try? new.layout.file.slice(offset: Int(entry.offset), length: Int(entry.length))) ?? ByteView()
-      return RawSection(type: entry.type, flags: entry.flags, bytes: (0..<bytes.count).map { bytes.uncheckedByte(at: $0) })
+      return RawSection(type: entry.type, flags: entry.flags, bytes: (0..<bytes.count).map { unsafe bytes.uncheckedByte(at: $0) })
     }
     try checkCarriable(carried)
     if !carried.isEmpty { header.flags |= ChangesetLayout.carriesSectionsFlag }

@@ -55,21 +55,21 @@ struct ChangesetHeader: Equatable {
     let size = ChangesetLayout.headerSize
     guard file.count >= size else { throw FormatError(.truncated(needed: size, available: file.count), at: 0) }
     // One length check above covers every unchecked read below (all inside the first 100 bytes).
-    for index in 0..<8 where file.uncheckedByte(at: index) != ChangesetLayout.magic[index] {
+    for index in 0..<8 where unsafe file.uncheckedByte(at: index) != ChangesetLayout.magic[index] {
       throw FormatError(.badMagic, at: 0)
     }
-    let stored = file.uncheckedUInt32LE(at: size &- 4)
+    let stored = unsafe file.uncheckedUInt32LE(at: size &- 4)
     let computed = CRC32.checksum((try? file.slice(offset: 0, length: size &- 4)) ?? ByteView())
-    let major = file.uncheckedUInt16LE(at: 8)
-    minor = file.uncheckedUInt16LE(at: 10)
+    let major = unsafe file.uncheckedUInt16LE(at: 8)
+    minor = unsafe file.uncheckedUInt16LE(at: 10)
     // The version comes before the checksum so that a later major version is named as such.
     guard ChangesetLayout.majors.contains(major) else { throw FormatError(.unsupportedVersion(major: major, minor: minor), at: 8) }
     guard stored == computed else { throw FormatError(.headerChecksumMismatch(stored: stored, computed: computed), at: size &- 4) }
-    entriesPerBlock = file.uncheckedUInt16LE(at: 12)
-    guard entriesPerBlock >= Layout.minimumEntriesPerBlock, entriesPerBlock <= Layout.maximumEntriesPerBlock else {
+    entriesPerBlock = unsafe file.uncheckedUInt16LE(at: 12)
+    guard entriesPerBlock >= FormatConstants.minimumEntriesPerBlock, entriesPerBlock <= FormatConstants.maximumEntriesPerBlock else {
       throw FormatError(.invalidField(field: "entries per block", value: UInt64(entriesPerBlock)), at: 12)
     }
-    flags = file.uncheckedUInt16LE(at: 14)
+    flags = unsafe file.uncheckedUInt16LE(at: 14)
     // Version 2's first signature trailer had no check; its files are refused by name.
     guard major != 2 || flags & ChangesetLayout.signedFlag == 0 else {
       throw FormatError(
@@ -80,10 +80,10 @@ struct ChangesetHeader: Equatable {
     guard flags & ~known == 0, Self.major(flags: flags) == major else {
       throw FormatError(.nonzeroReserved(field: major == 1 ? "header reserved" : "header flags"), at: 14)
     }
-    baseLength = file.uncheckedUInt64LE(at: 16)
-    resultLength = file.uncheckedUInt64LE(at: 24)
-    base = (0..<32).map { file.uncheckedByte(at: 32 &+ $0) }
-    result = (0..<32).map { file.uncheckedByte(at: 64 &+ $0) }
+    baseLength = unsafe file.uncheckedUInt64LE(at: 16)
+    resultLength = unsafe file.uncheckedUInt64LE(at: 24)
+    base = (0..<32).map { unsafe file.uncheckedByte(at: 32 &+ $0) }
+    result = (0..<32).map { unsafe file.uncheckedByte(at: 64 &+ $0) }
   }
 }
 
@@ -119,14 +119,14 @@ struct ChangesetFooter: Equatable {
     guard file.count >= minimum else { throw FormatError(.truncated(needed: minimum, available: file.count), at: 0) }
     let start = file.count &- size &- trailer  // count >= minimum
     let footer = try file.slice(offset: start, length: size)
-    let stored = footer.uncheckedUInt32LE(at: size &- 4)
+    let stored = unsafe footer.uncheckedUInt32LE(at: size &- 4)
     let computed = CRC32.checksum(try footer.slice(offset: 0, length: size &- 4))
     guard stored == computed else {
       throw FormatError(.sectionChecksumMismatch(stored: stored, computed: computed), at: start, section: "footer")
     }
     for list in 0..<4 {
       let offset = list &* ChangesetLayout.footerRecordSize  // at most 36
-      lists[list] = (footer.uncheckedUInt64LE(at: offset), footer.uncheckedUInt32LE(at: offset &+ 8))
+      lists[list] = (unsafe footer.uncheckedUInt64LE(at: offset), unsafe footer.uncheckedUInt32LE(at: offset &+ 8))
     }
   }
 }

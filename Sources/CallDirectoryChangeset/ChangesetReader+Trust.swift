@@ -54,7 +54,7 @@ extension ChangesetReader {
       let file = signedView
       let unsigned = ChangesetLayout.trailerSize - SignatureSection.signatureOffset
       let signed = (try? file.slice(offset: 0, length: file.count - unsigned)) ?? ByteView()
-      let message = Self.signatureDomain + SHA256Digest.hash(signed)
+      let message = Self.signatureDomain + (unsafe signed.withUnsafeBytes { unsafe SHA256Digest.hash($0) })
       guard Ed25519.isValid(signature: signature.signature, of: message, publicKey: signature.publicKey.bytes) else {
         throw ChangesetError(.notAuthentic(.badSignature(signature.publicKey)))
       }

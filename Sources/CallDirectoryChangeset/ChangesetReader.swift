@@ -117,7 +117,7 @@ public final class ChangesetReader: Sendable {
     let size = SignatureSection.size
     let section = try file.slice(offset: at, length: size)
     // The footer parse proved the trailer's bytes present: at = count - size - 4.
-    let stored = file.uncheckedUInt32LE(at: at &+ size)
+    let stored = unsafe file.uncheckedUInt32LE(at: at &+ size)
     let computed = CRC32.checksum(section)
     guard stored == computed else {
       throw FormatError(.sectionChecksumMismatch(stored: stored, computed: computed), at: at &+ size, section: "signature")
@@ -163,10 +163,10 @@ public final class ChangesetReader: Sendable {
             throw FormatError(.malformedBlock(block: Int(block), reason: "block length \(size) does not fit"), at: offset, section: list.name)
           }
           // size >= 8 proves the block header's four bytes are present.
-          guard file.uncheckedByte(at: body &+ 1) == list.rawValue else {
+          guard unsafe file.uncheckedByte(at: body &+ 1) == list.rawValue else {
             throw FormatError(.malformedBlock(block: Int(block), reason: "block belongs to another list"), at: body &+ 1, section: list.name)
           }
-          let count = Int(file.uncheckedUInt16LE(at: body &+ 2))
+          let count = Int(unsafe file.uncheckedUInt16LE(at: body &+ 2))
           guard count >= 1, count <= ChangesetLayout.maximumRunsPerBlock else {
             throw FormatError(.malformedBlock(block: Int(block), reason: "run count \(count) is not 1...4096"), at: body &+ 2, section: list.name)
           }
@@ -210,7 +210,7 @@ struct ChangeRunCursor {
     if position == runs.count {
       guard blocksLeft > 0 else { return nil }
       // The reader proved at open that every block's prefix and length lie inside the file.
-      let size = Int(file.uncheckedUInt32LE(at: offset))
+      let size = Int(unsafe file.uncheckedUInt32LE(at: offset))
       let body = offset &+ ChangesetLayout.blockPrefixSize
       let place = FilePlace(offset: body, part: list.part)
       let bytes = try file.slice(offset: body, length: size, in: place)

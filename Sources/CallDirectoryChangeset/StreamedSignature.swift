@@ -12,7 +12,7 @@ struct StreamedSignature {
   /// The header and table, until they are whole.
   private var head: [UInt8] = []
   /// Where the table ends: the header's size until the header's section count is read.
-  private var tableEnd = Layout.headerSize
+  private var tableEnd = FormatConstants.headerSize
   /// `SIGN`'s offset, once the table is read and names `SIGN` last.
   private var signStart: Int?
   /// The table does not end with a `SIGN` of the right length: the file is not signed.
@@ -31,9 +31,9 @@ struct StreamedSignature {
       head += taken
       rest = rest.dropFirst(taken.count)
       guard head.count == tableEnd else { return }
-      if tableEnd == Layout.headerSize {
+      if tableEnd == FormatConstants.headerSize {
         let count = Int(word(at: 12))
-        guard count >= 1, count <= Layout.maximumSectionCount else { unsigned = true; return }
+        guard count >= 1, count <= FormatConstants.maximumSectionCount else { unsigned = true; return }
         tableEnd = FileHeader.size(sectionCount: count)
         continue
       }
@@ -56,7 +56,7 @@ struct StreamedSignature {
   /// The header and table are whole: hash them with the two fields that depend on the signature
   /// read as zeros, and find `SIGN`, which must be the last section.
   private mutating func readTable() {
-    let entry = tableEnd - Layout.sectionEntrySize  // the table has at least one entry
+    let entry = tableEnd - FormatConstants.sectionEntrySize  // the table has at least one entry
     let offset = UInt64(word(at: entry + 8)) | UInt64(word(at: entry + 12)) << 32
     let length = UInt64(word(at: entry + 16)) | UInt64(word(at: entry + 20)) << 32
     guard word(at: entry) == SectionType.signature.code, length == UInt64(SignatureSection.size),
@@ -68,7 +68,7 @@ struct StreamedSignature {
     signStart = Int(offset)
     position = tableEnd
     unsafe head.withUnsafeBytes { raw in
-      try? SignedDirectoryBytes.feedHeader(unsafe ByteView(raw)) { hasher.update($0) }
+      try? SignedDirectoryBytes.feedHeader(unsafe ByteView(raw)) { piece in unsafe piece.withUnsafeBytes { unsafe hasher.update($0) } }
     }
   }
 

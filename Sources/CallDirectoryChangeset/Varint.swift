@@ -21,7 +21,7 @@ enum Varint {
   /// - Returns: the value, or `nil` when the bytes are not a canonical varint.
   static func read(_ bytes: ByteView, at offset: inout Int) -> UInt64? {
     guard offset >= 0, offset < bytes.count else { return nil }
-    let first = bytes.uncheckedByte(at: offset)
+    let first = unsafe bytes.uncheckedByte(at: offset)
     if first < 0x80 {  // one-byte fast path
       offset &+= 1  // offset < count
       return UInt64(first)
@@ -31,7 +31,7 @@ enum Varint {
     var position = offset
     while true {
       guard position < bytes.count, shift <= 63 else { return nil }
-      let byte = bytes.uncheckedByte(at: position)
+      let byte = unsafe bytes.uncheckedByte(at: position)
       position &+= 1  // position < count
       let group = UInt64(byte & 0x7F)
       // The tenth byte may carry only the 64th bit.

@@ -2,11 +2,11 @@
 ///
 /// Field `i` of width `w` occupies bits `i*w ..< (i+1)*w` of the region, where bit `k` is bit
 /// `k % 8` of byte `k / 8`. Widths are at most 64 bits.
-public enum BitPacking {
+@usableFromInline package enum BitPacking {
   /// The bytes needed for `count` fields of `width` bits: `ceil(count * width / 8)`.
   /// Precondition: the product fits in `Int` (callers bound both factors).
   @inlinable
-  public static func byteCount(count: Int, width: Int) -> Int {
+  package static func byteCount(count: Int, width: Int) -> Int {
     (count * width + 7) / 8
   }
 
@@ -16,7 +16,7 @@ public enum BitPacking {
   /// never a read outside the view.
   /// - Complexity: O(1).
   @inlinable
-  public static func field(_ bytes: ByteView, bitOffset: Int, width: Int) -> UInt64 {
+  package static func field(_ bytes: ByteView, bitOffset: Int, width: Int) -> UInt64 {
     if width == 0 { return 0 }
     let byte = bitOffset >> 3
     let shift = UInt64(bitOffset & 7)
@@ -44,7 +44,7 @@ public enum BitPacking {
     let unchecked = readable <= 0 ? 0 : min(count, (readable &* 8 &+ width &- 1) / width)
     var bit = 0
     for index in 0..<unchecked {
-      body(index, (bytes.uncheckedUInt64LE(at: bit >> 3) >> UInt64(bit & 7)) & mask)
+      body(index, (unsafe bytes.uncheckedUInt64LE(at: bit >> 3) >> UInt64(bit & 7)) & mask)
       bit &+= width
     }
     for index in unchecked..<max(unchecked, count) {
@@ -57,17 +57,17 @@ public enum BitPacking {
   ///
   /// Bits gather in a 64-bit word that goes to the array when full, so a field costs a shift and
   /// an OR rather than a loop over its bytes.
-  public struct Writer {
+  @usableFromInline package struct Writer {
     private var words: [UInt64] = []
     /// The bits after `words`, first bit lowest; `pendingBits` of them, fewer than 64.
     private var pending: UInt64 = 0
     private var pendingBits = 0
 
     /// An empty writer.
-    public init() {}
+    @usableFromInline package init() {}
 
     /// The packed bytes so far; the last byte may be partly filled. O(bytes): read it once, at the end.
-    public var bytes: [UInt8] {
+    @usableFromInline package var bytes: [UInt8] {
       let whole = words.count &* 8
       var bytes = [UInt8](repeating: 0, count: whole &+ (pendingBits &+ 7) >> 3)
       unsafe bytes.withUnsafeMutableBytes { raw in
@@ -84,7 +84,7 @@ public enum BitPacking {
     }
 
     /// Appends the low `width` bits (0 ... 64) of `value`.
-    public mutating func append(_ value: UInt64, width: Int) {
+    @usableFromInline package mutating func append(_ value: UInt64, width: Int) {
       precondition(width >= 0 && width <= 64, "a field is 0 ... 64 bits")
       let field = width == 64 ? value : value & ((1 &<< UInt64(width)) &- 1)
       pending |= field &<< UInt64(pendingBits)  // pendingBits < 64
@@ -100,7 +100,7 @@ public enum BitPacking {
     }
 
     /// Appends `count` zero bits.
-    public mutating func appendZeros(_ count: Int) {
+    @usableFromInline package mutating func appendZeros(_ count: Int) {
       var remaining = count
       while remaining > 0 {
         let take = min(remaining, 64 &- pendingBits)
@@ -119,5 +119,5 @@ public enum BitPacking {
 extension UInt64 {
   /// The number of bits needed to write `self`: 0 for 0, else `64 - leadingZeroBitCount`.
   @inlinable
-  public var significantBitCount: Int { 64 - leadingZeroBitCount }
+  package var significantBitCount: Int { 64 - leadingZeroBitCount }
 }

@@ -3,21 +3,21 @@
 ///
 /// Parsing checks the frame (sizes, codec, payload cap) in O(1). The checksum is compared only
 /// by `checksumMatches()`, which streaming and the verifier call and lookups skip.
-public struct Block: Sendable {
+@usableFromInline package struct Block: Sendable {
   /// The block's header bytes: codec, then three bytes whose meaning depends on the block kind.
-  public let header: (UInt8, UInt8, UInt8, UInt8)
+  @usableFromInline package let header: (UInt8, UInt8, UInt8, UInt8)
   /// How the payload is stored.
-  public let codec: BlockCodec
+  @usableFromInline package let codec: BlockCodec
   /// The payload itself (`raw`) or the deflate stream (`deflate`).
-  public let body: ByteView
+  @usableFromInline package let body: ByteView
   /// The payload's length: the body's for `raw`, the declared inflated length for `deflate`.
-  public let payloadLength: Int
+  @usableFromInline package let payloadLength: Int
   /// The whole block, trailer included.
-  public let bytes: ByteView
+  @usableFromInline package let bytes: ByteView
   /// The block's number within its section, for messages.
-  public let number: Int
+  @usableFromInline package let number: Int
   /// Where the block lies in the file: its errors, and those of its payload, are placed there.
-  public let place: FilePlace
+  @usableFromInline package let place: FilePlace
 
   /// Checks a block's frame.
   ///
@@ -28,56 +28,56 @@ public struct Block: Sendable {
   ///   - maximumPayload: the payload cap of this block kind.
   /// - Throws: `FormatError`, placed in the file, for a block too short for its frame,
   ///   an unknown codec, or a payload over the cap.
-  public init(parsing bytes: ByteView, at place: FilePlace, number: Int, maximumPayload: Int) throws(FormatError) {
-    let frame = Layout.blockHeaderSize + Layout.blockTrailerSize
+  package init(parsing bytes: ByteView, at place: FilePlace, number: Int, maximumPayload: Int) throws(FormatError) {
+    let frame = FormatConstants.blockHeaderSize + FormatConstants.blockTrailerSize
     guard bytes.count >= frame else {
       throw place.error(.truncated(needed: frame, available: bytes.count))
     }
-    header = (bytes.uncheckedByte(at: 0), bytes.uncheckedByte(at: 1), bytes.uncheckedByte(at: 2), bytes.uncheckedByte(at: 3))
+    header = (unsafe bytes.uncheckedByte(at: 0), unsafe bytes.uncheckedByte(at: 1), unsafe bytes.uncheckedByte(at: 2), unsafe bytes.uncheckedByte(at: 3))
     guard let codec = BlockCodec(rawValue: header.0) else { throw place.error(.unknownCodec(header.0)) }
     self.codec = codec
-    let inner = try bytes.slice(offset: Layout.blockHeaderSize, length: bytes.count - frame, in: place)
+    let inner = try bytes.slice(offset: FormatConstants.blockHeaderSize, length: bytes.count - frame, in: place)
     switch codec {
     case .raw:
       body = inner
       payloadLength = inner.count
     case .deflate:
       guard let declared = inner.uint32LE(at: 0) else {
-        throw place.error(.malformedBlock(block: number, reason: "no payload length"), at: Layout.blockHeaderSize)
-      }
-      body = try inner.dropFirst(4, in: place.advanced(by: Layout.blockHeaderSize))
+        throw place.error(.malformedBlock(block: number, reason: "no payload length"), at: FormatConstants.blockHeaderSize)
+    }
+      body = try inner.dropFirst(4, in: place.advanced(by: FormatConstants.blockHeaderSize))
       payloadLength = Int(declared)
     }
     guard payloadLength <= maximumPayload else {
       throw place.error(
         .malformedBlock(block: number, reason: "payload of \(payloadLength) bytes exceeds the \(maximumPayload)-byte cap"),
-        at: Layout.blockHeaderSize)
+        at: FormatConstants.blockHeaderSize)
     }
     self.bytes = bytes
     self.number = number
     self.place = place
-  }
+    }
 
   /// The error of `kind` at byte `offset` of the payload, placed in the file: exactly for a raw
   /// block, whose payload is its body; at the start of the body for a deflated block, whose
   /// payload exists only inflated and so has no offset in the file.
-  public func payloadError(_ kind: FormatError.Kind, at offset: Int) -> FormatError {
-    place.error(kind, at: Layout.blockHeaderSize &+ (codec == .raw ? offset : 0))
-  }
+  package func payloadError(_ kind: FormatError.Kind, at offset: Int) -> FormatError {
+    place.error(kind, at: FormatConstants.blockHeaderSize &+ (codec == .raw ? offset : 0))
+    }
 
   /// The CRC-32 stored in the trailer.
-  public var storedChecksum: UInt32 { bytes.uncheckedUInt32LE(at: bytes.count &- 4) }  // count >= 8, checked at parse
+  @usableFromInline package var storedChecksum: UInt32 { unsafe bytes.uncheckedUInt32LE(at: bytes.count &- 4) }  // count >= 8, checked at parse
 
   /// Whether the trailer matches the block's bytes.
   ///
   /// - Throws: `FormatError.blockChecksumMismatch`, at the trailer, when it does not.
   /// - Complexity: O(block size).
-  public func checkChecksum() throws(FormatError) {
+  @usableFromInline package func checkChecksum() throws(FormatError) {
     let computed = CRC32.checksum((try? bytes.slice(offset: 0, length: bytes.count &- 4)) ?? ByteView())
     guard computed == storedChecksum else {
       throw place.error(.blockChecksumMismatch(block: number, stored: storedChecksum, computed: computed), at: bytes.count &- 4)
     }
-  }
+    }
 
   /// Calls `body` with the block's payload: the body itself, or the body inflated into a buffer
   /// of exactly `payloadLength` bytes (at most the cap, so memory is bounded by one block).
@@ -85,7 +85,7 @@ public struct Block: Sendable {
   /// - Throws: `FormatError.inflateFailed`, at the block's body, when the deflate stream
   ///   is corrupt, ends early, has trailing bytes, or does not inflate to exactly `payloadLength`;
   ///   and whatever `body` throws.
-  public func withPayload<R>(_ body: (ByteView) throws(FormatError) -> R) throws(FormatError) -> R {
+  @usableFromInline package func withPayload<R>(_ body: (ByteView) throws(FormatError) -> R) throws(FormatError) -> R {
     switch codec {
     case .raw:
       return try body(self.body)
@@ -94,15 +94,15 @@ public struct Block: Sendable {
       let stream = self.body
       let failure = unsafe buffer.withUnsafeMutableBytes { unsafe Deflate.inflate(stream, into: $0) }
       if let failure {
-        throw place.error(.inflateFailed(block: number, reason: failure), at: Layout.blockHeaderSize)
-      }
+        throw place.error(.inflateFailed(block: number, reason: failure), at: FormatConstants.blockHeaderSize)
+    }
       // Array.withUnsafeBytes rethrows untyped: carry the typed error out through a Result.
       let result = unsafe buffer.withUnsafeBytes { raw in
         Result { () throws(FormatError) -> R in try body(unsafe ByteView(raw)) }
-      }
+    }
       return try result.get()
     }
-  }
+    }
 
   /// Frames `payload` as a block: `header` (its first byte is replaced by the codec), the payload
   /// raw or deflated, then the CRC-32 trailer.
@@ -111,7 +111,7 @@ public struct Block: Sendable {
   ///   it, as `1 / n` (`Spec/FORMAT.md`, "Choosing a codec"); `nil` never deflates.
   /// - Parameter deflater: the compressor to try it with; a fresh one when `nil`. Writers of many
   ///   blocks pass one of their own: starting zlib costs more than a small block's stream.
-  public static func encode(
+  @usableFromInline package static func encode(
     header: (UInt8, UInt8, UInt8), payload: [UInt8], deflateWhenSaving divisor: Int?, using deflater: Deflater? = nil
   ) -> [UInt8] {
     var block: [UInt8] = [BlockCodec.raw.rawValue, header.0, header.1, header.2]
@@ -127,5 +127,5 @@ public struct Block: Sendable {
     }
     block.appendUInt32LE(CRC32.checksum(block))
     return block
-  }
-}
+    }
+    }

@@ -8,17 +8,17 @@ extension ByteView {
   ///
   ///     ByteView(a).precedesInByteOrder(ByteView(b))  // "ab" before "b", "a" before "ab"
   /// - Complexity: O(the common prefix).
-  public func precedesInByteOrder(_ other: ByteView) -> Bool {
+  @usableFromInline package func precedesInByteOrder(_ other: ByteView) -> Bool {
     let common = Swift.min(count, other.count)
     var position = 0
     while position <= common &- 8 {  // common >= 0: `common &- 8` may be negative, never wraps
-      let (mine, theirs) = (uncheckedUInt64LE(at: position), other.uncheckedUInt64LE(at: position))
+      let (mine, theirs) = (unsafe uncheckedUInt64LE(at: position), unsafe other.uncheckedUInt64LE(at: position))
       // Byte-swapped, the word's first byte is its most significant: the first differing byte decides.
       if mine != theirs { return mine.byteSwapped < theirs.byteSwapped }
       position &+= 8
     }
     while position < common {
-      let (mine, theirs) = (uncheckedByte(at: position), other.uncheckedByte(at: position))
+      let (mine, theirs) = (unsafe uncheckedByte(at: position), unsafe other.uncheckedByte(at: position))
       if mine != theirs { return mine < theirs }
       position &+= 1
     }

@@ -8,21 +8,21 @@ import CPrefetch
 /// (`Spec/FORMAT.md`, "Reading untrusted bytes"). A view is valid only while its owner keeps the
 /// memory alive; the reader ensures this by never letting a view outlive the call that made it.
 @frozen @safe
-public struct ByteView: @unchecked Sendable {
+@usableFromInline package struct ByteView: @unchecked Sendable {
   @usableFromInline let base: UnsafeRawPointer?
   /// The number of bytes in the view.
-  public let count: Int
+  @usableFromInline package let count: Int
 
   /// Makes a view of `buffer`, which the caller keeps alive while the view is used.
   @inlinable
-  public init(_ buffer: UnsafeRawBufferPointer) {
+  package init(_ buffer: UnsafeRawBufferPointer) {
     unsafe base = buffer.baseAddress
     count = buffer.count
   }
 
   /// An empty view.
   @inlinable
-  public init() {
+  package init() {
     unsafe base = nil
     count = 0
   }
@@ -31,7 +31,7 @@ public struct ByteView: @unchecked Sendable {
   ///
   /// Written in subtraction form: `offset <= count` first, so `count &- offset` cannot wrap.
   @inlinable
-  public func contains(offset: Int, length: Int) -> Bool {
+  package func contains(offset: Int, length: Int) -> Bool {
     offset >= 0 && length >= 0 && offset <= count && length <= count &- offset
   }
 
@@ -42,7 +42,7 @@ public struct ByteView: @unchecked Sendable {
   /// - Throws: `FormatError` of kind `.truncated`, at `place` plus `offset`, when the range
   ///   leaves the view.
   @inlinable
-  public func slice(offset: Int, length: Int, in place: FilePlace = FilePlace(offset: 0)) throws(FormatError) -> ByteView {
+  package func slice(offset: Int, length: Int, in place: FilePlace = FilePlace(offset: 0)) throws(FormatError) -> ByteView {
     guard contains(offset: offset, length: length) else {
       throw place.error(.truncated(needed: length, available: max(0, count - max(0, offset))), at: max(0, offset))
     }
@@ -51,7 +51,7 @@ public struct ByteView: @unchecked Sendable {
 
   /// The bytes from `offset` to the end.
   @inlinable
-  public func dropFirst(_ offset: Int, in place: FilePlace = FilePlace(offset: 0)) throws(FormatError) -> ByteView {
+  package func dropFirst(_ offset: Int, in place: FilePlace = FilePlace(offset: 0)) throws(FormatError) -> ByteView {
     try slice(offset: offset, length: count - min(count, max(0, offset)), in: place)
   }
 
@@ -61,48 +61,18 @@ public struct ByteView: @unchecked Sendable {
     self.count = count
   }
 
-  // MARK: Unchecked reads: the caller has proved `contains(offset:length:)`.
-
-  /// The byte at `offset`. Precondition (not checked in release builds): `0 <= offset < count`.
-  @inlinable
-  public func uncheckedByte(at offset: Int) -> UInt8 {
-    assert(offset >= 0 && offset < count)
-    return unsafe base.unsafelyUnwrapped.load(fromByteOffset: offset, as: UInt8.self)
-  }
-
-  /// The little-endian `UInt16` at `offset`. Precondition: `contains(offset: offset, length: 2)`.
-  @inlinable
-  public func uncheckedUInt16LE(at offset: Int) -> UInt16 {
-    assert(contains(offset: offset, length: 2))
-    return UInt16(littleEndian: unsafe base.unsafelyUnwrapped.loadUnaligned(fromByteOffset: offset, as: UInt16.self))
-  }
-
-  /// The little-endian `UInt32` at `offset`. Precondition: `contains(offset: offset, length: 4)`.
-  @inlinable
-  public func uncheckedUInt32LE(at offset: Int) -> UInt32 {
-    assert(contains(offset: offset, length: 4))
-    return UInt32(littleEndian: unsafe base.unsafelyUnwrapped.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
-  }
-
-  /// The little-endian `UInt64` at `offset`. Precondition: `contains(offset: offset, length: 8)`.
-  @inlinable
-  public func uncheckedUInt64LE(at offset: Int) -> UInt64 {
-    assert(contains(offset: offset, length: 8))
-    return UInt64(littleEndian: unsafe base.unsafelyUnwrapped.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-  }
-
   // MARK: Checked reads.
 
   /// The little-endian `UInt32` at `offset`, or `nil` when it does not fit in the view.
   @inlinable
-  public func uint32LE(at offset: Int) -> UInt32? {
-    contains(offset: offset, length: 4) ? uncheckedUInt32LE(at: offset) : nil
+  package func uint32LE(at offset: Int) -> UInt32? {
+    contains(offset: offset, length: 4) ? unsafe uncheckedUInt32LE(at: offset) : nil
   }
 
   /// The little-endian `UInt64` at `offset`, or `nil` when it does not fit in the view.
   @inlinable
-  public func uint64LE(at offset: Int) -> UInt64? {
-    contains(offset: offset, length: 8) ? uncheckedUInt64LE(at: offset) : nil
+  package func uint64LE(at offset: Int) -> UInt64? {
+    contains(offset: offset, length: 8) ? unsafe uncheckedUInt64LE(at: offset) : nil
   }
 
   /// The up to eight bytes at `offset` as a little-endian word; bytes past the end read as zero.
@@ -110,16 +80,16 @@ public struct ByteView: @unchecked Sendable {
   /// This is what bit-packed decoders use: it is safe for any `offset`, so a hostile bit position
   /// can give a wrong value (caught by the checksum and the verifier) but never a read outside.
   @inlinable
-  public func wordLE(at offset: Int) -> UInt64 {
+  package func wordLE(at offset: Int) -> UInt64 {
     if offset >= 0 && offset <= count &- 8 {  // count >= 8 implied; `count &- 8` may be negative, never wraps
-      return uncheckedUInt64LE(at: offset)
+      return unsafe uncheckedUInt64LE(at: offset)
     }
     var word: UInt64 = 0
     var index = 0
     while index < 8 {
       let position = offset &+ index  // offset is bounded by the callers' bit arithmetic (< Int.max / 2)
       if position >= 0 && position < count {
-        word |= UInt64(uncheckedByte(at: position)) << (UInt64(index) &* 8)
+        word |= UInt64(unsafe uncheckedByte(at: position)) << (UInt64(index) &* 8)
       }
       index &+= 1
     }
@@ -133,7 +103,7 @@ public struct ByteView: @unchecked Sendable {
   /// for a block's lines at once lets them arrive together. A hint reads nothing and never
   /// faults; the addresses stay inside the view all the same.
   /// - Complexity: O(length / 64).
-  public func prefetch(offset: Int, length: Int) {
+  @usableFromInline package func prefetch(offset: Int, length: Int) {
     guard let base = unsafe base, offset >= 0, offset < count, length > 0 else { return }
     let end = length < count &- offset ? offset &+ length : count  // subtraction form: no overflow
     var line = offset
@@ -144,14 +114,14 @@ public struct ByteView: @unchecked Sendable {
   }
 
   /// The bytes as an array (for tests, checksums of small regions and diagnostics).
-  public var bytes: [UInt8] {
+  @usableFromInline package var bytes: [UInt8] {
     guard count > 0, let base = unsafe base else { return [] }
     return unsafe Array(UnsafeRawBufferPointer(start: base, count: count))
   }
 
   /// Calls `body` with the view's bytes as a raw buffer (for zlib and checksums).
   @inlinable
-  public func withUnsafeBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
+  package func withUnsafeBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
     try unsafe body(UnsafeRawBufferPointer(start: base, count: count))
   }
 }

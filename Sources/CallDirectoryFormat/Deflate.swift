@@ -2,14 +2,14 @@ import CZlib
 
 /// Raw deflate (RFC 1951, no zlib or gzip wrapper: blocks carry their own CRC-32) through the
 /// system zlib. The `deflate` block codec of `Spec/FORMAT.md` uses it.
-public enum Deflate {
+@usableFromInline package enum Deflate {
   /// Compresses `input` at level 9 with a 32 KiB window (windowBits -15, memLevel 8, default
   /// strategy): fixed parameters, so one zlib build always gives the same bytes.
   ///
   /// For many small inputs use a ``Deflater``: starting zlib costs more than a block's stream.
   /// - Returns: the deflate stream, or `nil` if zlib fails (it only does when out of memory).
   /// - Complexity: O(n) in the input size.
-  public static func compress(_ input: [UInt8]) -> [UInt8]? {
+  @usableFromInline package static func compress(_ input: [UInt8]) -> [UInt8]? {
     Deflater()?.compress(input)
   }
 
@@ -21,7 +21,7 @@ public enum Deflate {
   ///
   /// - Returns: `nil` on success, else what went wrong.
   /// - Complexity: O(`output.count` + `input.count`).
-  public static func inflate(_ input: ByteView, into output: UnsafeMutableRawBufferPointer) -> String? {
+  @usableFromInline package static func inflate(_ input: ByteView, into output: UnsafeMutableRawBufferPointer) -> String? {
     var stream = unsafe z_stream()
     guard unsafe inflateInit2_(&stream, -15, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
       return "zlib could not start"

@@ -13,7 +13,7 @@ import CZlib
 ///
 /// A `Deflater` serves either ``compress(_:)``, input by input, or one long stream fed piece by
 /// piece through ``continueStream(_:finish:)``; not both.
-@safe public final class Deflater {
+@safe @usableFromInline package final class Deflater {
   /// zlib's stream: on the heap, since zlib's state points back at it and refuses a moved one.
   private let stream: UnsafeMutablePointer<z_stream>
   private let trailer: Int
@@ -22,7 +22,7 @@ import CZlib
   /// (`windowBits` -15), or a gzip member for 15 + 16, whose header and trailer add `trailer`
   /// bytes to deflate's bound.
   /// - Returns: `nil` when zlib cannot start (out of memory, or a level outside 0...9).
-  public init?(level: Int32 = 9, windowBits: Int32 = -15, trailer: Int = 0) {
+  @usableFromInline package init?(level: Int32 = 9, windowBits: Int32 = -15, trailer: Int = 0) {
     let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
     unsafe stream.initialize(to: unsafe z_stream())
     let status = unsafe deflateInit2_(
@@ -45,7 +45,7 @@ import CZlib
   /// Compresses `input` in one `Z_FINISH` call, as a fresh stream would.
   /// - Returns: the stream, or `nil` if zlib fails or the input is over zlib's 32-bit counts.
   /// - Complexity: O(n) in the input size.
-  public func compress(_ input: [UInt8]) -> [UInt8]? {
+  @usableFromInline package func compress(_ input: [UInt8]) -> [UInt8]? {
     guard unsafe deflateReset(stream) == Z_OK else { return nil }
     let bound = Int(unsafe deflateBound(stream, uLong(input.count))) + trailer
     // zlib counts in 32 bits: one call can take no more.
@@ -76,7 +76,7 @@ import CZlib
   /// zlib holds back up to its window of input, so the output of one call does not decompress
   /// on its own; the output of every call, concatenated, is the stream.
   /// - Complexity: O(n) in the input size.
-  public func continueStream(_ input: [UInt8], finish: Bool) -> [UInt8] {
+  @usableFromInline package func continueStream(_ input: [UInt8], finish: Bool) -> [UInt8] {
     var output: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
     var consumed = 0

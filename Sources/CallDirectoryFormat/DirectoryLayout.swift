@@ -6,16 +6,16 @@ public enum EntryKind: String, Sendable, CaseIterable {
   case identification = "identify"
 
   /// The kind's data and index sections.
-  public var sections: (data: SectionType, index: SectionType) {
+  @usableFromInline package var sections: (data: SectionType, index: SectionType) {
     switch self {
     case .blocking: (.blockingData, .blockingIndex)
     case .identification: (.identificationData, .identificationIndex)
     }
-  }
+    }
 
   /// The kind's range section.
-  public var rangeSection: SectionType { self == .blocking ? .blockingRanges : .identificationRanges }
-}
+  @usableFromInline package var rangeSection: SectionType { self == .blocking ? .blockingRanges : .identificationRanges }
+    }
 
 /// Where everything is in a directory file: the parsed header and the located sections and
 /// indexes (`Spec/FORMAT.md`, "File layout").
@@ -23,43 +23,43 @@ public enum EntryKind: String, Sendable, CaseIterable {
 /// Making one is the whole of opening a file: O(section count) work, independent of the number of
 /// entries. Nothing is decompressed and no checksum but the header's is computed; blocks are
 /// checked as they are used.
-public struct DirectoryLayout: Sendable {
+@usableFromInline package struct DirectoryLayout: Sendable {
   /// The whole file.
-  public let file: ByteView
+  @usableFromInline package let file: ByteView
   /// The header and section table.
-  public let header: FileHeader
+  @usableFromInline package let header: FileHeader
   /// The blocking index.
-  public let blockingIndex: EntryIndex
+  @usableFromInline package let blockingIndex: EntryIndex
   /// The identification index.
-  public let identificationIndex: EntryIndex
+  @usableFromInline package let identificationIndex: EntryIndex
   /// The label index.
-  public let labelIndex: LabelIndex
+  @usableFromInline package let labelIndex: LabelIndex
   /// The blocking ranges (empty when the file has no `BRNG` section).
-  public let blockingRanges: RangeTable
+  @usableFromInline package let blockingRanges: RangeTable
   /// The identification ranges (empty when the file has no `IRNG` section).
-  public let identificationRanges: RangeTable
+  @usableFromInline package let identificationRanges: RangeTable
   /// The provider's list version (section `VERS`), 0 for a file without one.
-  public let listVersion: UInt64
+  @usableFromInline package let listVersion: UInt64
   /// The signature section, when the file is signed; whether it verifies is the reader's question.
-  public let signature: SignatureSection?
+  @usableFromInline package let signature: SignatureSection?
   /// The file offsets of the data sections, for placing errors.
-  public let dataOffsets: (blocking: Int, identification: Int, labels: Int)
+  @usableFromInline package let dataOffsets: (blocking: Int, identification: Int, labels: Int)
   /// The file offsets of the index sections, for placing errors.
-  public let indexOffsets: (blocking: Int, identification: Int, labels: Int)
+  @usableFromInline package let indexOffsets: (blocking: Int, identification: Int, labels: Int)
 
   /// Parses the header, locates the sections and checks the indexes' headers.
   ///
   /// - Throws: `FormatError` with file offsets: a bad header or table, a missing version 1
   ///   section, an unknown section marked required, or a malformed index header.
   /// - Complexity: O(section count).
-  public init(parsing file: ByteView) throws(FormatError) {
+  @usableFromInline package init(parsing file: ByteView) throws(FormatError) {
     let header = try FileHeader(parsing: file)
     for (position, entry) in header.sections.enumerated() {
-      let at = Layout.headerSize + position * Layout.sectionEntrySize
+      let at = FormatConstants.headerSize + position * FormatConstants.sectionEntrySize
       // Types are four printable ASCII bytes, so that every type can be named in a message.
       for shift in stride(from: 0, to: 32, by: 8) where !(0x21...0x7E).contains((entry.type >> UInt32(shift)) & 0xFF) {
         throw FormatError(.invalidField(field: "section type byte", value: UInt64((entry.type >> UInt32(shift)) & 0xFF)), at: at)
-      }
+    }
       let required = entry.flags & SectionFlags.required != 0
       if let type = SectionType(rawValue: entry.typeName) {
         // A reader that did not know a type would skip it or refuse the file as the flag says:
@@ -67,13 +67,13 @@ public struct DirectoryLayout: Sendable {
         if required != type.isRequired {
           let rule = type.isRequired ? "must be required" : "must be optional"
           throw FormatError(.invalidField(field: "flags of section \(entry.typeName) (\(rule))", value: UInt64(entry.flags)), at: at &+ 4)
-        }
+    }
         if type == .signature && position != header.sections.count - 1 {
           throw FormatError(.sectionLayout("the signature section must be the last section"), at: at, section: entry.typeName)
-        }
+    }
       } else if required {
         throw FormatError(.unknownRequiredSection(entry.typeName), at: Int(entry.offset))
-      }
+    }
     }
     // Each section's bytes and place: every parser below places its own errors in the file.
     func view(_ type: SectionType) throws(FormatError) -> (bytes: ByteView, place: FilePlace) {
@@ -107,7 +107,7 @@ public struct DirectoryLayout: Sendable {
         header: copies?.header(of: kind.sections.index))
       parsed.top = try optional(top) { (bytes, place) throws(FormatError) in
         try TopIndex(parsing: bytes, at: place, blockCount: parsed.blockCount)
-      }
+    }
       return parsed
     }
     blockingIndex = try entryIndex(.blocking, data: blockingData.bytes, top: .blockingTop)
@@ -132,31 +132,31 @@ public struct DirectoryLayout: Sendable {
       Int(header.section(.blockingIndex)?.offset ?? 0), Int(header.section(.identificationIndex)?.offset ?? 0),
       Int(header.section(.labelIndex)?.offset ?? 0)
     )
-  }
+    }
 
   /// The ranges of `kind`.
   @inlinable
-  public func ranges(_ kind: EntryKind) -> RangeTable {
+  package func ranges(_ kind: EntryKind) -> RangeTable {
     kind == .blocking ? blockingRanges : identificationRanges
-  }
+    }
 
   /// The index of `kind`.
   @inlinable
-  public func index(_ kind: EntryKind) -> EntryIndex {
+  package func index(_ kind: EntryKind) -> EntryIndex {
     kind == .blocking ? blockingIndex : identificationIndex
-  }
+    }
 
   /// The section table entry of `type` (present: the parser checked).
-  public func section(_ type: SectionType) -> SectionEntry {
+  @usableFromInline package func section(_ type: SectionType) -> SectionEntry {
     header.section(type) ?? SectionEntry(type: type.code, flags: 0, offset: 0, length: 0, checksum: 0)
-  }
+    }
 
   /// Checks the CRC-32 of section `type`, if the file has one, against the section table: for a
   /// reader about to rely on a whole section that open does not read (a stream over an index,
   /// whose records give each block's first number; a range table).
   /// - Throws: `FormatError.sectionChecksumMismatch` at the section's offset.
   /// - Complexity: O(section length).
-  public func checkChecksum(of type: SectionType) throws(FormatError) {
+  @usableFromInline package func checkChecksum(of type: SectionType) throws(FormatError) {
     guard let entry = header.section(type) else { return }
     // The header parser proved every section lies inside the file.
     let bytes = (try? file.slice(offset: Int(entry.offset), length: Int(entry.length))) ?? ByteView()
@@ -164,7 +164,7 @@ public struct DirectoryLayout: Sendable {
     guard computed == entry.checksum else {
       throw FormatError(.sectionChecksumMismatch(stored: entry.checksum, computed: computed), at: Int(entry.offset), section: type.rawValue)
     }
-  }
+    }
 
   /// Entry block `number` of `kind`, its frame and header checked (not its checksum).
   ///
@@ -173,38 +173,38 @@ public struct DirectoryLayout: Sendable {
   ///   end, then one low part) each depend on the one before: the lines then arrive together.
   /// - Throws: `FormatError` with file offsets.
   /// - Complexity: O(1).
-  public func entryBlock(_ kind: EntryKind, _ number: Int, prefetching: Bool = false) throws(FormatError) -> EntryBlock {
+  @usableFromInline package func entryBlock(_ kind: EntryKind, _ number: Int, prefetching: Bool = false) throws(FormatError) -> EntryBlock {
     let index = index(kind)
     let data = kind == .blocking ? dataOffsets.blocking : dataOffsets.identification
     let range = try index.blockRange(number)
     let entryCount = try index.entryCount(ofBlock: number)
     let place = FilePlace(kind.sections.data, at: data &+ range.lowerBound)
     let bytes = try file.slice(offset: place.offset, length: range.count, in: place)
-    if prefetching { bytes.prefetch(offset: 0, length: min(bytes.count, Self.prefetchBytes)) }
+      if prefetching { bytes.prefetch(offset: 0, length: min(bytes.count, Self.prefetchBytes)) }
     return try EntryBlock(parsing: bytes, at: place, number: number, entryCount: entryCount, identification: kind == .identification)
-  }
+    }
 
   /// The most bytes of a block `entryBlock(_:_:prefetching:)` asks for: a block of 512 entries
   /// at 13 bits an entry is under 1 KiB, and a long deflated one is inflated anyway.
-  public static let prefetchBytes = 2048
+  @usableFromInline package static let prefetchBytes = 2048
 
   /// The file offset of entry block `number` of `kind` (0 when the index record is damaged).
-  public func blockOffset(_ kind: EntryKind, _ number: Int) -> Int {
+  @usableFromInline package func blockOffset(_ kind: EntryKind, _ number: Int) -> Int {
     let base = kind == .blocking ? dataOffsets.blocking : dataOffsets.identification
     return base &+ ((try? index(kind).blockRange(number).lowerBound) ?? 0)
-  }
+    }
 
   /// The file offset of label block `number` (0 when the index record is damaged).
-  public func labelBlockOffset(_ number: Int) -> Int {
+  @usableFromInline package func labelBlockOffset(_ number: Int) -> Int {
     dataOffsets.labels &+ ((try? labelIndex.blockRange(number).lowerBound) ?? 0)
-  }
+    }
 
   /// Label block `number`, its frame and header checked (not its checksum).
   /// - Throws: `FormatError` with file offsets.
-  public func labelBlock(_ number: Int, labelCount: Int) throws(FormatError) -> LabelBlock {
+  @usableFromInline package func labelBlock(_ number: Int, labelCount: Int) throws(FormatError) -> LabelBlock {
     let range = try labelIndex.blockRange(number)
     let place = FilePlace(.labelData, at: dataOffsets.labels &+ range.lowerBound)
     return try LabelBlock(
       parsing: try file.slice(offset: place.offset, length: range.count, in: place), at: place, number: number, labelCount: labelCount)
-  }
-}
+    }
+    }

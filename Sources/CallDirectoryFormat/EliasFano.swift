@@ -8,12 +8,12 @@
 /// within about half a bit per entry of the information-theoretic bound for the block, and a
 /// number is found with a popcount walk over the high words and a single low-bits read, without
 /// decoding the block.
-public enum EliasFano {
+@usableFromInline package enum EliasFano {
   /// The low-bit width the writer uses for `count` offsets whose largest is `maximum`:
   /// `floor(log2(maximum / count))`, or 0 when `maximum < count`. It keeps the high vector under
   /// `2 * count` bits.
   @inlinable @inline(__always)
-  public static func lowBits(count: Int, maximum: UInt64) -> Int {
+  package static func lowBits(count: Int, maximum: UInt64) -> Int {
     guard count > 0, maximum >= UInt64(count) else { return 0 }
     // The largest l with count * 2^l <= maximum, which is floor(log2(maximum / count)), without a
     // division: the writer asks for every entry it adds. count * 2^d has as many bits as
@@ -25,7 +25,7 @@ public enum EliasFano {
   /// The bytes `encode` makes of `count` offsets whose largest is `maximum`: the low parts and
   /// the high parts, without encoding them. O(1).
   @inlinable @inline(__always)
-  public static func encodedLength(count: Int, maximum: UInt64) -> Int {
+  package static func encodedLength(count: Int, maximum: UInt64) -> Int {
     guard count > 0 else { return 0 }
     let l = lowBits(count: count, maximum: maximum)
     // maximum < 2^63 and count <= 4095: the high vector's bit count fits.
@@ -33,20 +33,20 @@ public enum EliasFano {
   }
 
   /// The two encoded parts of a block's offsets.
-  public struct Encoded: Sendable {
+  @usableFromInline package struct Encoded: Sendable {
     /// The low-bit width `l`.
-    public var lowBits: Int
+    @usableFromInline package var lowBits: Int
     /// `count * l` bits, packed.
-    public var low: [UInt8]
+    @usableFromInline package var low: [UInt8]
     /// The unary high parts, `ceil(((max >> l) + count) / 8)` bytes.
-    public var high: [UInt8]
+    @usableFromInline package var high: [UInt8]
   }
 
   /// Encodes the offsets of `numbers` from `numbers.first`.
   ///
   /// - Precondition: `numbers` is non-empty and strictly ascending.
   /// - Complexity: O(m).
-  public static func encode(_ numbers: ArraySlice<Int64>) -> Encoded {
+  @usableFromInline package static func encode(_ numbers: ArraySlice<Int64>) -> Encoded {
     let first = numbers[numbers.startIndex]
     let count = numbers.count - 1
     guard count > 0 else { return Encoded(lowBits: 0, low: [], high: []) }
@@ -63,10 +63,10 @@ public enum EliasFano {
       high.appendZeros(Int(highPart - previousHigh))
       high.append(1, width: 1)
       previousHigh = highPart
-    }
+  }
     return Encoded(lowBits: l, low: low.bytes, high: high.bytes)
   }
-}
+  }
 
 /// A view of one block's Elias-Fano parts, for searching and decoding.
 ///
@@ -74,19 +74,19 @@ public enum EliasFano {
 /// every loop is bounded by the parts' sizes, so a damaged block could give wrong answers but
 /// never a trap, a read outside the block or a hang; readers check the block's CRC before they
 /// answer from it (`Spec/FORMAT.md` section 14).
-public struct EliasFanoView: Sendable {
+@usableFromInline package struct EliasFanoView: Sendable {
   /// The number of offsets (`m - 1`).
-  public let count: Int
+  @usableFromInline package let count: Int
   /// The low-bit width `l`, 0 ... 62.
-  public let lowBits: Int
+  @usableFromInline package let lowBits: Int
   /// The packed low parts.
-  public let low: ByteView
+  @usableFromInline package let low: ByteView
   /// The unary high parts.
-  public let high: ByteView
+  @usableFromInline package let high: ByteView
 
   /// A view over already located parts.
   @inlinable
-  public init(count: Int, lowBits: Int, low: ByteView, high: ByteView) {
+  package init(count: Int, lowBits: Int, low: ByteView, high: ByteView) {
     self.count = count
     self.lowBits = lowBits
     self.low = low
@@ -109,16 +109,16 @@ public struct EliasFanoView: Sendable {
   ///   Additions are unsigned and wrap only past 2^64, which the check of the last one catches
   ///   since `first < 2^63` and every offset is below 2^63.
   /// - Complexity: O(count + high bytes).
-  public func decode(first: Int64, into numbers: inout [Int64]) -> String? {
+  @usableFromInline package func decode(first: Int64, into numbers: inout [Int64]) -> String? {
     // The view's fields are public: a view not made from a checked block header may hold any.
-    guard count >= 0, lowBits >= 0, lowBits <= Layout.maximumLowBits else { return "\(count) offsets of \(lowBits) low bits" }
+    guard count >= 0, lowBits >= 0, lowBits <= FormatConstants.maximumLowBits else { return "\(count) offsets of \(lowBits) low bits" }
     guard numbers.count == count &+ 1 else { return "\(numbers.count) numbers for \(count) offsets" }
     if count == 0 { return high.count == 0 ? nil : "the high bits are longer than needed" }
     return unsafe numbers.withUnsafeMutableBufferPointer { buffer in
       // The buffer holds count + 1 words: every index below is 1 ... count.
       unsafe unpackLowParts(into: buffer)
       return unsafe addHighParts(first: UInt64(bitPattern: first), into: buffer)
-    }
+  }
   }
 
   /// Writes the low part of offset `j` to `buffer[j]`, `j` = 1 ... count.
@@ -127,17 +127,17 @@ public struct EliasFanoView: Sendable {
     guard lowBits > 0 else {
       for entry in 1...count { unsafe buffer[entry] = 0 }
       return
-    }
+  }
     guard lowBits <= 56 else {  // a field may run into a ninth byte: the general read
       for entry in 1...count {
         let bits = BitPacking.field(low, bitOffset: (entry &- 1) &* lowBits, width: lowBits)
         unsafe buffer[entry] = Int64(bitPattern: bits)
-      }
+  }
       return
-    }
+  }
     BitPacking.forEachField(in: low, width: lowBits, count: count) { index, part in
       unsafe buffer[index &+ 1] = Int64(bitPattern: part)  // index < count
-    }
+  }
   }
 
   /// Walks the high words and turns `buffer[j]`'s low part into `first + offset j`.
@@ -151,10 +151,10 @@ public struct EliasFanoView: Sendable {
     while byte < high.count {
       ones &+= high.wordLE(at: byte).nonzeroBitCount
       byte &+= 8
-    }
+  }
     guard ones <= count else { return "the high bits hold more than \(count) offsets" }
     guard ones == count else { return "the high bits hold \(ones) offsets, expected \(count)" }
-    guard high.uncheckedByte(at: high.count &- 1) != 0 else { return "the high bits are longer than needed" }
+    guard unsafe high.uncheckedByte(at: high.count &- 1) != 0 else { return "the high bits are longer than needed" }
 
     let shift = UInt64(lowBits)
     let highestHigh = (UInt64.max >> shift) >> 1  // a high part above it would overflow 63 bits
@@ -163,7 +163,7 @@ public struct EliasFanoView: Sendable {
     byte = 0
     let lastWhole = high.count &- 8
     while byte < high.count {
-      var word = byte <= lastWhole ? high.uncheckedUInt64LE(at: byte) : high.wordLE(at: byte)
+      var word = byte <= lastWhole ? unsafe high.uncheckedUInt64LE(at: byte) : high.wordLE(at: byte)
       let wordStart = byte &* 8
       while word != 0 {
         // The one's position minus the ones before it; not negative, since those come first.
@@ -175,9 +175,9 @@ public struct EliasFanoView: Sendable {
         unsafe buffer[element] = Int64(bitPattern: first &+ offset)
         previous = offset
         word &= word &- 1
-      }
+  }
       byte &+= 8
-    }
+  }
     return nil
   }
-}
+  }

@@ -7,17 +7,17 @@
 ///     label ids  ceil(m * w / 8) bytes     id of entry j minus the base, at bits j*w ..< (j+1)*w
 ///     low bits   ceil((m-1) * l / 8) bytes  low part of offset j at bits (j-1)*l ..< j*l
 ///     high bits  the rest                   unary high parts (EliasFano)
-public struct EntryBlock: Sendable {
+@usableFromInline package struct EntryBlock: Sendable {
   /// The block frame.
-  public let block: Block
+  @usableFromInline package let block: Block
   /// The entries in the block (from the index).
-  public let entryCount: Int
+  @usableFromInline package let entryCount: Int
   /// The low-bit width of the number codec.
-  public let lowBits: Int
+  @usableFromInline package let lowBits: Int
   /// The width of each label id; 0 in blocking blocks.
-  public let labelBits: Int
+  @usableFromInline package let labelBits: Int
   /// Whether the block holds identification entries (a base id and label ids).
-  public let identification: Bool
+  @usableFromInline package let identification: Bool
 
   /// Checks an entry block's frame and header.
   ///
@@ -28,55 +28,55 @@ public struct EntryBlock: Sendable {
   ///   - entryCount: the entries the index says it holds (at least 1).
   ///   - identification: whether this is an identification block (label ids present).
   /// - Throws: `FormatError`, placed in the file.
-  public init(parsing bytes: ByteView, at place: FilePlace, number: Int, entryCount: Int, identification: Bool) throws(FormatError) {
-    block = try Block(parsing: bytes, at: place, number: number, maximumPayload: Layout.maximumEntryPayload)
+  package init(parsing bytes: ByteView, at place: FilePlace, number: Int, entryCount: Int, identification: Bool) throws(FormatError) {
+    block = try Block(parsing: bytes, at: place, number: number, maximumPayload: FormatConstants.maximumEntryPayload)
     lowBits = Int(block.header.1)
     labelBits = Int(block.header.2)
     self.entryCount = entryCount
     self.identification = identification
-    guard lowBits <= Layout.maximumLowBits else {
+    guard lowBits <= FormatConstants.maximumLowBits else {
       throw place.error(.invalidField(field: "low bits", value: UInt64(lowBits)), at: 1)
     }
-    guard identification ? labelBits <= Layout.maximumLabelBits : labelBits == 0 else {
+    guard identification ? labelBits <= FormatConstants.maximumLabelBits : labelBits == 0 else {
       throw place.error(.invalidField(field: "label bits", value: UInt64(labelBits)), at: 2)
     }
     guard block.header.3 == 0 else { throw place.error(.nonzeroReserved(field: "entry block header"), at: 3) }
-  }
+    }
 
   /// Calls `body` with the decoded layout of the payload.
   /// - Throws: `FormatError` when the payload is too short for its fixed-size parts, or inflating fails.
-  public func withPayload<R>(_ body: (EntryPayload) throws(FormatError) -> R) throws(FormatError) -> R {
+  @usableFromInline package func withPayload<R>(_ body: (EntryPayload) throws(FormatError) -> R) throws(FormatError) -> R {
     try block.withPayload { (payload) throws(FormatError) -> R in try body(try self.payload(payload)) }
-  }
+    }
 
   /// The layout of `bytes` as this block's payload: the block's body when its codec is raw, or
   /// its inflated payload.
   /// - Throws: `FormatError.malformedBlock` when the fixed-size parts do not fit.
   @inlinable
-  public func payload(_ bytes: ByteView) throws(FormatError) -> EntryPayload {
+  package func payload(_ bytes: ByteView) throws(FormatError) -> EntryPayload {
     try EntryPayload(
       bytes, entryCount: entryCount, lowBits: lowBits, labelBits: labelBits, identification: identification,
       block: block.number, place: block.place)
-  }
+    }
 
   /// The share a deflated entry payload must save, as `1 / n`: a half. Lookups search raw blocks
   /// in place but must inflate a deflated one (microseconds instead of tens of nanoseconds), so
   /// only dense runs, which deflate to a fraction, are worth it.
-  public static let deflateWhenSaving = 2
+  @usableFromInline package static let deflateWhenSaving = 2
   /// The widest low-bit width at which the canonical writer tries deflate: 1, an average gap
   /// below 4 (dense runs). Wider low parts are close to random bits, which deflate cannot halve,
   /// and trying cost more than encoding the block.
-  public static let deflateAtMostLowBits = 1
+  @usableFromInline package static let deflateAtMostLowBits = 1
 
   /// The length of the raw block `encode` makes of `count` ascending numbers spanning `span`
   /// (the last minus the first), with label ids `labelBits` wide in an identification block:
   /// the frame, the base label id, the ids and the numbers. O(1), for a writer deciding where a
   /// block ends before it encodes it.
   @inlinable @inline(__always)
-  public static func rawLength(count: Int, span: UInt64, labelBits: Int, identification: Bool) -> Int {
+  package static func rawLength(count: Int, span: UInt64, labelBits: Int, identification: Bool) -> Int {
     let ids = identification ? 4 &+ BitPacking.byteCount(count: count, width: labelBits) : 0
-    return Layout.blockHeaderSize &+ Layout.blockTrailerSize &+ ids &+ EliasFano.encodedLength(count: count &- 1, maximum: span)
-  }
+    return FormatConstants.blockHeaderSize &+ FormatConstants.blockTrailerSize &+ ids &+ EliasFano.encodedLength(count: count &- 1, maximum: span)
+    }
 
   /// Encodes a block of ascending `numbers` and, for identification, their `labelIds`.
   ///
@@ -86,7 +86,7 @@ public struct EntryBlock: Sendable {
   /// company's departments) need few.
   /// - Parameter deflater: the compressor that tries deflate (see `Block.encode`).
   /// - Precondition: `numbers` is non-empty and strictly ascending; `labelIds` is empty or as long.
-  public static func encode(
+  @usableFromInline package static func encode(
     _ numbers: ArraySlice<Int64>, labelIds: ArraySlice<UInt32>, allowDeflate: Bool = true, using deflater: Deflater? = nil
   ) -> [UInt8] {
     let numbersPart = EliasFano.encode(numbers)
@@ -105,34 +105,34 @@ public struct EntryBlock: Sendable {
       header: (UInt8(numbersPart.lowBits), UInt8(width), 0), payload: payload,
       deflateWhenSaving: allowDeflate && numbersPart.lowBits <= deflateAtMostLowBits ? deflateWhenSaving : nil,
       using: deflater)
-  }
-}
+    }
+    }
 
 /// The parts of an entry block's payload.
-public struct EntryPayload: Sendable {
+@usableFromInline package struct EntryPayload: Sendable {
   /// The Elias-Fano parts of the numbers after the first.
-  public let numbers: EliasFanoView
+  @usableFromInline package let numbers: EliasFanoView
   /// The packed label ids, relative to `baseLabelId` (empty in blocking blocks).
-  public let labelIds: ByteView
+  @usableFromInline package let labelIds: ByteView
   /// The label id width.
-  public let labelBits: Int
+  @usableFromInline package let labelBits: Int
   /// The value added to every stored label id (0 in blocking blocks).
-  public let baseLabelId: UInt64
+  @usableFromInline package let baseLabelId: UInt64
 
   /// Splits `payload`, the payload of block `block` at `place` in the file, into its parts.
   /// - Throws: `FormatError.malformedBlock`, at the block's payload, when the fixed-size parts do
   ///   not fit.
-  public init(
+  @usableFromInline package init(
     _ payload: ByteView, entryCount: Int, lowBits: Int, labelBits: Int, identification: Bool, block: Int, place: FilePlace
   ) throws(FormatError) {
     // Checked here as well as in the block header, since this initializer is public: every
     // payload then has widths the decoders can shift by.
-    guard entryCount >= 1, entryCount <= Layout.maximumEntriesPerBlock, lowBits >= 0, lowBits <= Layout.maximumLowBits,
-      labelBits >= 0, labelBits <= Layout.maximumLabelBits
+    guard entryCount >= 1, entryCount <= FormatConstants.maximumEntriesPerBlock, lowBits >= 0, lowBits <= FormatConstants.maximumLowBits,
+      labelBits >= 0, labelBits <= FormatConstants.maximumLabelBits
     else {
       throw place.error(
         .malformedBlock(block: block, reason: "\(entryCount) entries of \(lowBits) low bits and \(labelBits)-bit label ids"),
-        at: Layout.blockHeaderSize)
+        at: FormatConstants.blockHeaderSize)
     }
     // entryCount <= 4096 and widths <= 62: the products are small.
     let baseBytes = identification ? 4 : 0
@@ -141,35 +141,35 @@ public struct EntryPayload: Sendable {
     guard idBytes <= payload.count, lowBytes <= payload.count &- idBytes else {
       throw place.error(
         .malformedBlock(block: block, reason: "a \(payload.count)-byte payload cannot hold \(idBytes) bytes of label ids and \(lowBytes) of low bits"),
-        at: Layout.blockHeaderSize)
+        at: FormatConstants.blockHeaderSize)
     }
-    baseLabelId = identification ? UInt64(payload.uncheckedUInt32LE(at: 0)) : 0  // 4 <= idBytes <= count
+    baseLabelId = identification ? UInt64(unsafe payload.uncheckedUInt32LE(at: 0)) : 0  // 4 <= idBytes <= count
     // The guard above proved these slices lie inside the payload.
     labelIds = try payload.slice(offset: baseBytes, length: idBytes &- baseBytes)
     numbers = EliasFanoView(
       count: entryCount &- 1, lowBits: lowBits, low: try payload.slice(offset: idBytes, length: lowBytes),
       high: try payload.dropFirst(idBytes &+ lowBytes))
     self.labelBits = labelBits
-  }
+    }
 
   /// Whether the unused bits at the end of the label-id and low-bits parts are zero, as the
   /// spec requires of every bit string (so that every bit of a valid block means something).
-  public func paddingIsZero(entryCount: Int, lowBits: Int) -> Bool {
+  @usableFromInline package func paddingIsZero(entryCount: Int, lowBits: Int) -> Bool {
     func tailIsZero(_ part: ByteView, bits: Int) -> Bool {
       let used = bits & 7
       guard used != 0, part.count > 0 else { return true }
-      return part.uncheckedByte(at: part.count &- 1) >> UInt8(used) == 0
+      return unsafe part.uncheckedByte(at: part.count &- 1) >> UInt8(used) == 0
     }
     // Products are small: at most 4096 entries of at most 62 bits.
     return tailIsZero(labelIds, bits: entryCount &* labelBits) && tailIsZero(numbers.low, bits: (entryCount &- 1) &* lowBits)
-  }
+    }
 
   /// Decodes every entry's label id into `ids` (one per entry), each checked below `labelCount`.
   ///
   /// - Returns: `nil`, or the first id at or above `labelCount` (`ids` is then unspecified).
   /// - Complexity: O(entries); one eight-byte read an entry (a field is at most 32 bits), and the
   ///   range is checked once, on the largest field.
-  public func decodeLabelIds(into ids: inout [UInt32], below labelCount: UInt64) -> UInt64? {
+  @usableFromInline package func decodeLabelIds(into ids: inout [UInt32], below labelCount: UInt64) -> UInt64? {
     let width = labelBits
     guard width > 0 else {  // every entry has the base id
       guard baseLabelId < labelCount else { return baseLabelId }
@@ -181,17 +181,17 @@ public struct EntryPayload: Sendable {
       BitPacking.forEachField(in: labelIds, width: width, count: buffer.count) { entry, field in
         largest = max(largest, field)
         unsafe buffer[entry] = UInt32(truncatingIfNeeded: baseLabelId &+ field)  // entry < buffer.count
-      }
+    }
       guard baseLabelId &+ largest >= labelCount else { return nil }  // < 2^33: no wrap
       // Some id is out of range: the error names the first.
       return (0..<buffer.count).lazy.map(labelId(at:)).first { $0 >= labelCount }
     }
-  }
+    }
 
   /// The label id of entry `entry` (0-based within the block): the base plus the stored field.
   /// It may exceed `UInt32.max` in a damaged block; callers check it against the label count.
   @inlinable
-  public func labelId(at entry: Int) -> UInt64 {
+  package func labelId(at entry: Int) -> UInt64 {
     baseLabelId &+ BitPacking.field(labelIds, bitOffset: entry &* labelBits, width: labelBits)  // < 2^33
-  }
-}
+    }
+    }

@@ -6,25 +6,25 @@
 /// entries `i * entriesPerBlock ..< min((i + 1) * entriesPerBlock, entryCount)`, so counts are not
 /// stored. Parsing checks only the index's own size rules (O(1)); record values are checked when
 /// used (`blockRange(_:)`, `entryCount(ofBlock:)`) and in full by the verifier.
-public struct EntryIndex: Sendable {
+@usableFromInline package struct EntryIndex: Sendable {
   /// The number of entries of this kind.
-  public let entryCount: Int
+  @usableFromInline package let entryCount: Int
   /// The most entries in one block (version 1: the entries in every block but the last).
-  public let entriesPerBlock: Int
+  @usableFromInline package let entriesPerBlock: Int
   /// The number of blocks (version 1: `ceil(entryCount / entriesPerBlock)`).
-  public let blockCount: Int
+  @usableFromInline package let blockCount: Int
   /// Whether each record carries its block's entry count (version 2).
-  public let countedBlocks: Bool
+  @usableFromInline package let countedBlocks: Bool
   /// The top level over the records, when the file has one (`BTOP`, `ITOP`): lookups search its
   /// samples first, then one group of records.
-  public internal(set) var top: TopIndex?
+  @usableFromInline package internal(set) var top: TopIndex?
   /// The records, `blockCount * 16` bytes.
-  public let records: ByteView
+  @usableFromInline package let records: ByteView
   /// The length of the data section the offsets point into.
-  public let dataLength: Int
+  @usableFromInline package let dataLength: Int
 
   /// Where the index section lies in the file: errors about its records are placed there.
-  public let place: FilePlace
+  @usableFromInline package let place: FilePlace
 
   /// Checks and wraps an index section.
   ///
@@ -39,30 +39,30 @@ public struct EntryIndex: Sendable {
   /// - Throws: `FormatError`, placed in the file, when the header is malformed (in the copy, for
   ///   a header read from one) or the section's length does not match its block count.
   /// - Complexity: O(1).
-  public init(
+  package init(
     parsing section: ByteView, at place: FilePlace, dataLength: Int, countedBlocks: Bool,
     header: (bytes: ByteView, place: FilePlace)? = nil
   ) throws(FormatError) {
-    guard section.count >= Layout.entryIndexHeaderSize else {
-      throw place.error(.truncated(needed: Layout.entryIndexHeaderSize, available: section.count))
+    guard section.count >= FormatConstants.entryIndexHeaderSize else {
+      throw place.error(.truncated(needed: FormatConstants.entryIndexHeaderSize, available: section.count))
     }
     let (fields, fieldsPlace) = header ?? (section, place)
-    guard fields.count >= Layout.entryIndexHeaderSize else {
-      throw fieldsPlace.error(.truncated(needed: Layout.entryIndexHeaderSize, available: fields.count))
+    guard fields.count >= FormatConstants.entryIndexHeaderSize else {
+      throw fieldsPlace.error(.truncated(needed: FormatConstants.entryIndexHeaderSize, available: fields.count))
     }
-    let rawCount = fields.uncheckedUInt64LE(at: 0)
-    let rawPerBlock = fields.uncheckedUInt32LE(at: 8)
-    guard rawPerBlock >= UInt32(Layout.minimumEntriesPerBlock) && rawPerBlock <= UInt32(Layout.maximumEntriesPerBlock)
+    let rawCount = unsafe fields.uncheckedUInt64LE(at: 0)
+    let rawPerBlock = unsafe fields.uncheckedUInt32LE(at: 8)
+    guard rawPerBlock >= UInt32(FormatConstants.minimumEntriesPerBlock) && rawPerBlock <= UInt32(FormatConstants.maximumEntriesPerBlock)
     else {
       throw fieldsPlace.error(.invalidField(field: "entries per block", value: UInt64(rawPerBlock)), at: 8)
     }
-    guard fields.uncheckedUInt32LE(at: 12) == 0 else { throw fieldsPlace.error(.nonzeroReserved(field: "index header"), at: 12) }
+    guard unsafe fields.uncheckedUInt32LE(at: 12) == 0 else { throw fieldsPlace.error(.nonzeroReserved(field: "index header"), at: 12) }
     let perBlock = UInt64(rawPerBlock)
     // Division first: no overflow for any 64-bit count.
     let fewestBlocks = rawCount / perBlock + (rawCount % perBlock == 0 ? 0 : 1)
-    let recordBytes = UInt64(section.count - Layout.entryIndexHeaderSize)
-    let blocks = recordBytes / UInt64(Layout.entryIndexRecordSize)
-    guard recordBytes % UInt64(Layout.entryIndexRecordSize) == 0 else {
+    let recordBytes = UInt64(section.count - FormatConstants.entryIndexHeaderSize)
+    let blocks = recordBytes / UInt64(FormatConstants.entryIndexRecordSize)
+    guard recordBytes % UInt64(FormatConstants.entryIndexRecordSize) == 0 else {
       throw place.error(.malformedIndex("the records take \(recordBytes) bytes, not a multiple of 16"))
     }
     if countedBlocks {
@@ -70,7 +70,7 @@ public struct EntryIndex: Sendable {
       guard blocks >= fewestBlocks, blocks <= rawCount else {
         throw place.error(
           .malformedIndex("\(rawCount) entries in blocks of 1 to \(perBlock) need \(fewestBlocks) to \(rawCount) records, the section has \(blocks)"))
-      }
+    }
     } else if blocks != fewestBlocks {
       throw place.error(
         .malformedIndex("\(rawCount) entries in blocks of \(perBlock) need \(fewestBlocks) records, the section has room for \(blocks)"))
@@ -80,42 +80,42 @@ public struct EntryIndex: Sendable {
     entriesPerBlock = Int(perBlock)
     blockCount = Int(blocks)
     self.countedBlocks = countedBlocks
-    records = try section.slice(offset: Layout.entryIndexHeaderSize, length: section.count - Layout.entryIndexHeaderSize, in: place)
+    records = try section.slice(offset: FormatConstants.entryIndexHeaderSize, length: section.count - FormatConstants.entryIndexHeaderSize, in: place)
     self.dataLength = dataLength
     self.place = place
-  }
+    }
 
   /// The first number of block `block`, as stored (the verifier checks it is in range).
   /// Precondition: `0 <= block < blockCount`.
   @inlinable
-  public func firstNumber(ofBlock block: Int) -> UInt64 {
-    records.uncheckedUInt64LE(at: block &* Layout.entryIndexRecordSize)  // block < blockCount: inside records
-  }
+  package func firstNumber(ofBlock block: Int) -> UInt64 {
+    unsafe records.uncheckedUInt64LE(at: block &* FormatConstants.entryIndexRecordSize)  // block < blockCount: inside records
+    }
 
   /// The number of entries in block `block`. Precondition: `0 <= block < blockCount`.
   /// - Throws: `FormatError`, placed in the index section, when a version 2 record's count
   ///   exceeds the entries per block.
   /// - Complexity: O(1).
   @inlinable
-  public func entryCount(ofBlock block: Int) throws(FormatError) -> Int {
+  package func entryCount(ofBlock block: Int) throws(FormatError) -> Int {
     guard countedBlocks else {
       return min(entriesPerBlock, entryCount &- block &* entriesPerBlock)  // block * perBlock < entryCount
     }
-    let at = block &* Layout.entryIndexRecordSize &+ 14  // block < blockCount: inside records
-    let count = Int(records.uncheckedUInt16LE(at: at)) &+ 1
+    let at = block &* FormatConstants.entryIndexRecordSize &+ 14  // block < blockCount: inside records
+    let count = Int(unsafe records.uncheckedUInt16LE(at: at)) &+ 1
     guard count <= entriesPerBlock else {
       throw place.error(
         .malformedIndex("block \(block) holds \(count) entries, more than the \(entriesPerBlock) a block may"),
-        at: Layout.entryIndexHeaderSize &+ at)
+        at: FormatConstants.entryIndexHeaderSize &+ at)
     }
     return count
-  }
+    }
 
   /// The stored offset of block `block` in the data section (version 2: its low 48 bits).
   func storedOffset(ofBlock block: Int) -> UInt64 {
-    let raw = records.uncheckedUInt64LE(at: block &* Layout.entryIndexRecordSize &+ 8)
+    let raw = unsafe records.uncheckedUInt64LE(at: block &* FormatConstants.entryIndexRecordSize &+ 8)
     return countedBlocks ? raw & Self.offsetMask : raw
-  }
+    }
 
   /// The bits of a version 2 record's offset field that hold the offset; the top 16 hold the count.
   private static let offsetMask: UInt64 = (1 << 48) - 1
@@ -126,13 +126,13 @@ public struct EntryIndex: Sendable {
   ///   next block's offset is out of order or past the data section, or the block is shorter than
   ///   a block header and trailer.
   /// - Complexity: O(1).
-  public func blockRange(_ block: Int) throws(FormatError) -> Range<Int> {
+  @usableFromInline package func blockRange(_ block: Int) throws(FormatError) -> Range<Int> {
     try BlockRanges.range(
-      block, count: blockCount, dataLength: dataLength, place: place.advanced(by: Layout.entryIndexHeaderSize),
-      recordSize: Layout.entryIndexRecordSize
+      block, count: blockCount, dataLength: dataLength, place: place.advanced(by: FormatConstants.entryIndexHeaderSize),
+      recordSize: FormatConstants.entryIndexRecordSize
     ) { storedOffset(ofBlock: $0) }
-  }
-}
+    }
+    }
 
 /// Locates block `i` of a data section from the offsets stored in an index: the block runs from
 /// its own offset to the next block's offset, or to the end of the section.
@@ -149,9 +149,9 @@ enum BlockRanges {
     guard start <= end, end <= UInt64(dataLength) else {
       throw records.error(.malformedIndex("block \(block) spans \(start)..<\(end) of a \(dataLength)-byte data section"), at: at)
     }
-    guard end - start >= UInt64(Layout.blockHeaderSize + Layout.blockTrailerSize) else {
+    guard end - start >= UInt64(FormatConstants.blockHeaderSize + FormatConstants.blockTrailerSize) else {
       throw records.error(.malformedIndex("block \(block) is only \(end - start) bytes"), at: at)
     }
     return Int(start)..<Int(end)  // both <= dataLength, an Int
-  }
-}
+    }
+    }

@@ -1,10 +1,10 @@
 extension FileHeader {
   /// The header and section table as bytes, with the header checksum filled in.
   /// - Complexity: O(section count).
-  public func encoded() -> [UInt8] {
+  @usableFromInline package func encoded() -> [UInt8] {
     var bytes: [UInt8] = []
     bytes.reserveCapacity(FileHeader.size(sectionCount: sections.count))
-    bytes.append(contentsOf: Layout.magic)
+    bytes.append(contentsOf: FormatConstants.magic)
     bytes.appendUInt16LE(major)
     bytes.appendUInt16LE(minor)
     bytes.appendUInt32LE(UInt32(sections.count))

@@ -7,30 +7,30 @@ extension FileHeader {
   /// type twice. Section contents are not read: the cost is O(section count), not O(file).
   ///
   /// - Throws: `FormatError` naming the first failed check and its byte offset.
-  public init(parsing file: ByteView) throws(FormatError) {
-    guard file.count >= Layout.headerSize else {
-      throw FormatError(.truncated(needed: Layout.headerSize, available: file.count), at: 0)
+  @usableFromInline package init(parsing file: ByteView) throws(FormatError) {
+    guard file.count >= FormatConstants.headerSize else {
+      throw FormatError(.truncated(needed: FormatConstants.headerSize, available: file.count), at: 0)
     }
-    for (index, byte) in Layout.magic.enumerated() where file.uncheckedByte(at: index) != byte {
+    for (index, byte) in FormatConstants.magic.enumerated() where unsafe file.uncheckedByte(at: index) != byte {
       throw FormatError(.badMagic, at: 0)
     }
-    let major = file.uncheckedUInt16LE(at: 8)
-    let minor = file.uncheckedUInt16LE(at: 10)
+    let major = unsafe file.uncheckedUInt16LE(at: 8)
+    let minor = unsafe file.uncheckedUInt16LE(at: 10)
     guard FormatVersion.readable.contains(major) else {
       throw FormatError(.unsupportedVersion(major: major, minor: minor), at: 8)
     }
-    let rawCount = file.uncheckedUInt32LE(at: 12)
-    guard rawCount >= 1 && rawCount <= UInt32(Layout.maximumSectionCount) else {
+    let rawCount = unsafe file.uncheckedUInt32LE(at: 12)
+    guard rawCount >= 1 && rawCount <= UInt32(FormatConstants.maximumSectionCount) else {
       throw FormatError(.badSectionCount(rawCount), at: 12)
     }
     let sectionCount = Int(rawCount)
     let tableEnd = FileHeader.size(sectionCount: sectionCount)
     guard tableEnd <= file.count else {
-      throw FormatError(.truncated(needed: tableEnd, available: file.count), at: Layout.headerSize)
+      throw FormatError(.truncated(needed: tableEnd, available: file.count), at: FormatConstants.headerSize)
     }
-    let fileLength = file.uncheckedUInt64LE(at: 16)
-    guard file.uncheckedUInt32LE(at: 24) == 0 else { throw FormatError(.nonzeroReserved(field: "header flags"), at: 24) }
-    let stored = file.uncheckedUInt32LE(at: 28)
+    let fileLength = unsafe file.uncheckedUInt64LE(at: 16)
+    guard unsafe file.uncheckedUInt32LE(at: 24) == 0 else { throw FormatError(.nonzeroReserved(field: "header flags"), at: 24) }
+    let stored = unsafe file.uncheckedUInt32LE(at: 28)
     let computed = FileHeader.checksum(of: file, sectionCount: sectionCount)
     guard stored == computed else {
       throw FormatError(.headerChecksumMismatch(stored: stored, computed: computed), at: 28)
@@ -43,15 +43,15 @@ extension FileHeader {
     sections.reserveCapacity(sectionCount)  // bounded by maximumSectionCount
     var expectedOffset = UInt64(tableEnd)
     for index in 0..<sectionCount {
-      let at = Layout.headerSize + index * Layout.sectionEntrySize
+      let at = FormatConstants.headerSize + index * FormatConstants.sectionEntrySize
       let entry = SectionEntry(
-        type: file.uncheckedUInt32LE(at: at), flags: file.uncheckedUInt32LE(at: at + 4),
-        offset: file.uncheckedUInt64LE(at: at + 8), length: file.uncheckedUInt64LE(at: at + 16),
-        checksum: file.uncheckedUInt32LE(at: at + 24))
+        type: unsafe file.uncheckedUInt32LE(at: at), flags: unsafe file.uncheckedUInt32LE(at: at + 4),
+        offset: unsafe file.uncheckedUInt64LE(at: at + 8), length: unsafe file.uncheckedUInt64LE(at: at + 16),
+        checksum: unsafe file.uncheckedUInt32LE(at: at + 24))
       guard entry.flags & ~SectionFlags.known == 0 else {
         throw FormatError(.nonzeroReserved(field: "section flags"), at: at + 4, section: entry.typeName)
       }
-      guard file.uncheckedUInt32LE(at: at + 28) == 0 else {
+      guard unsafe file.uncheckedUInt32LE(at: at + 28) == 0 else {
         throw FormatError(.nonzeroReserved(field: "section entry"), at: at + 28, section: entry.typeName)
       }
       guard entry.offset == expectedOffset else {
@@ -83,7 +83,7 @@ extension FileHeader {
     var crc = CRC32()
     // Both slices lie inside the prefix the caller proved.
     if let head = try? file.slice(offset: 0, length: 28),
-      let table = try? file.slice(offset: Layout.headerSize, length: sectionCount * Layout.sectionEntrySize)
+      let table = try? file.slice(offset: FormatConstants.headerSize, length: sectionCount * FormatConstants.sectionEntrySize)
     {
       crc.update(head)
       crc.update(table)

@@ -5,42 +5,42 @@
 /// error names an offset in the file and its section when it is made, and nothing re-places an
 /// error on its way up. The part is a `StaticString`, so a place is a trivial value that hot
 /// paths copy for free.
-@frozen
-public struct FilePlace: Sendable {
+@frozen @usableFromInline
+package struct FilePlace: Sendable {
   /// The file offset of the bytes' first byte.
-  public let offset: Int
+  @usableFromInline package let offset: Int
   /// The section's four-character type or the changeset part's name; empty when the bytes belong
   /// to no section (the header and section table).
-  public let part: StaticString
+  @usableFromInline package let part: StaticString
 
   /// The place at file offset `offset`, in `part`.
   @inlinable
-  public init(offset: Int, part: StaticString = "") {
+  package init(offset: Int, part: StaticString = "") {
     self.offset = offset
     self.part = part
   }
 
   /// The place of section `type`, which starts at file offset `offset`.
   @inlinable
-  public init(_ type: SectionType, at offset: Int) {
+  package init(_ type: SectionType, at offset: Int) {
     self.init(offset: offset, part: type.name)
   }
 
   /// The place `distance` bytes further into the same part.
   @inlinable
-  public func advanced(by distance: Int) -> FilePlace {
+  package func advanced(by distance: Int) -> FilePlace {
     FilePlace(offset: offset &+ distance, part: part)  // both bounded by the file's size
   }
 
   /// The error of `kind` at byte `relative` of the bytes this place starts.
-  public func error(_ kind: FormatError.Kind, at relative: Int = 0) -> FormatError {
+  @usableFromInline package func error(_ kind: FormatError.Kind, at relative: Int = 0) -> FormatError {
     FormatError(kind, at: offset &+ relative, section: part.utf8CodeUnitCount == 0 ? nil : part.description)
   }
 }
 
 extension SectionType {
   /// The four-character type as a static string, for `FilePlace`.
-  public var name: StaticString {
+  @usableFromInline package var name: StaticString {
     switch self {
     case .blockingData: "BDAT"
     case .blockingIndex: "BIDX"

@@ -2,17 +2,17 @@
 ///
 /// Record `i` holds the id of block `i`'s first label and the block's offset in the label data
 /// section; block `i` holds the labels from its first id up to the next block's first id.
-public struct LabelIndex: Sendable {
+@usableFromInline package struct LabelIndex: Sendable {
   /// The number of distinct labels.
-  public let labelCount: Int
+  @usableFromInline package let labelCount: Int
   /// The number of label blocks.
-  public let blockCount: Int
+  @usableFromInline package let blockCount: Int
   /// The records, `blockCount * 16` bytes.
-  public let records: ByteView
+  @usableFromInline package let records: ByteView
   /// Where the index section lies in the file: errors about its records are placed there.
-  public let place: FilePlace
+  @usableFromInline package let place: FilePlace
   /// The length of the label data section.
-  public let dataLength: Int
+  @usableFromInline package let dataLength: Int
 
   /// Checks and wraps a label index section.
   ///
@@ -22,42 +22,42 @@ public struct LabelIndex: Sendable {
   /// - Throws: `FormatError`, placed in the file (in the copy, for the header's fields read from
   ///   one), when the counts are inconsistent or the section's length does not match its block count.
   /// - Complexity: O(1).
-  public init(
+  package init(
     parsing section: ByteView, at place: FilePlace, dataLength: Int, header: (bytes: ByteView, place: FilePlace)? = nil
   ) throws(FormatError) {
-    guard section.count >= Layout.labelIndexHeaderSize else {
-      throw place.error(.truncated(needed: Layout.labelIndexHeaderSize, available: section.count))
+    guard section.count >= FormatConstants.labelIndexHeaderSize else {
+      throw place.error(.truncated(needed: FormatConstants.labelIndexHeaderSize, available: section.count))
     }
     let (fields, fieldsPlace) = header ?? (section, place)
-    guard fields.count >= Layout.labelIndexHeaderSize else {
-      throw fieldsPlace.error(.truncated(needed: Layout.labelIndexHeaderSize, available: fields.count))
+    guard fields.count >= FormatConstants.labelIndexHeaderSize else {
+      throw fieldsPlace.error(.truncated(needed: FormatConstants.labelIndexHeaderSize, available: fields.count))
     }
-    let labels = Int(fields.uncheckedUInt32LE(at: 0))
-    let blocks = Int(fields.uncheckedUInt32LE(at: 4))
+    let labels = Int(unsafe fields.uncheckedUInt32LE(at: 0))
+    let blocks = Int(unsafe fields.uncheckedUInt32LE(at: 4))
     guard blocks <= labels, (blocks == 0) == (labels == 0) else {
       throw fieldsPlace.error(.malformedIndex("\(blocks) label blocks for \(labels) labels"), at: 4)
     }
-    guard section.count - Layout.labelIndexHeaderSize == blocks * Layout.labelIndexRecordSize else {
+    guard section.count - FormatConstants.labelIndexHeaderSize == blocks * FormatConstants.labelIndexRecordSize else {
       throw fieldsPlace.error(.malformedIndex("\(blocks) label blocks need \(blocks * 16) bytes of records, the section has \(section.count - 8)"), at: 4)
     }
     labelCount = labels
     blockCount = blocks
-    records = try section.slice(offset: Layout.labelIndexHeaderSize, length: section.count - Layout.labelIndexHeaderSize, in: place)
+    records = try section.slice(offset: FormatConstants.labelIndexHeaderSize, length: section.count - FormatConstants.labelIndexHeaderSize, in: place)
     self.dataLength = dataLength
     self.place = place
-  }
+    }
 
   /// The id of block `block`'s first label, as stored. Precondition: `0 <= block < blockCount`.
   @inlinable
-  public func firstLabel(ofBlock block: Int) -> Int {
-    Int(records.uncheckedUInt32LE(at: block &* Layout.labelIndexRecordSize))
-  }
+  package func firstLabel(ofBlock block: Int) -> Int {
+    Int(unsafe records.uncheckedUInt32LE(at: block &* FormatConstants.labelIndexRecordSize))
+    }
 
   /// The block holding label `id` and the label's position in it, or `nil` when `id` is out of range.
   ///
   /// - Throws: `FormatError` when the records around the block are not ascending or reserved bits are set.
   /// - Complexity: O(log blockCount).
-  public func locate(_ id: Int) throws(FormatError) -> (block: Int, position: Int, count: Int)? {
+  @usableFromInline package func locate(_ id: Int) throws(FormatError) -> (block: Int, position: Int, count: Int)? {
     guard id >= 0 && id < labelCount else { return nil }
     var low = 0
     var high = blockCount
@@ -69,22 +69,22 @@ public struct LabelIndex: Sendable {
     let block = low &- 1
     let first = firstLabel(ofBlock: block)
     let next = block &+ 1 < blockCount ? firstLabel(ofBlock: block &+ 1) : labelCount
-    let at = Layout.labelIndexHeaderSize &+ block &* Layout.labelIndexRecordSize
+    let at = FormatConstants.labelIndexHeaderSize &+ block &* FormatConstants.labelIndexRecordSize
     guard (block == 0 ? first == 0 : true), first < next, next <= labelCount else {
       throw place.error(.malformedIndex("label block \(block) covers labels \(first)..<\(next)"), at: at)
     }
-    guard records.uncheckedUInt32LE(at: block &* Layout.labelIndexRecordSize &+ 4) == 0 else {
+    guard unsafe records.uncheckedUInt32LE(at: block &* FormatConstants.labelIndexRecordSize &+ 4) == 0 else {
       throw place.error(.nonzeroReserved(field: "label index record"), at: at &+ 4)
     }
     return (block, id &- first, next &- first)
-  }
+    }
 
   /// The byte range of block `block` in the label data section.
   /// - Throws: `FormatError`, placed in the index section, when the offsets are out of order or past the end.
-  public func blockRange(_ block: Int) throws(FormatError) -> Range<Int> {
+  @usableFromInline package func blockRange(_ block: Int) throws(FormatError) -> Range<Int> {
     try BlockRanges.range(
-      block, count: blockCount, dataLength: dataLength, place: place.advanced(by: Layout.labelIndexHeaderSize),
-      recordSize: Layout.labelIndexRecordSize
-    ) { records.uncheckedUInt64LE(at: $0 &* Layout.labelIndexRecordSize &+ 8) }
-  }
-}
+      block, count: blockCount, dataLength: dataLength, place: place.advanced(by: FormatConstants.labelIndexHeaderSize),
+      recordSize: FormatConstants.labelIndexRecordSize
+    ) { unsafe records.uncheckedUInt64LE(at: $0 &* FormatConstants.labelIndexRecordSize &+ 8) }
+    }
+    }

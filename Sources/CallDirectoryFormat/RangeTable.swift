@@ -5,19 +5,19 @@
 /// section's size (O(1)); record values are checked by the verifier, and by a reader with the
 /// section's CRC before its first lookup (`Spec/FORMAT.md` section 14). Unchecked, a damaged
 /// table could give wrong answers, never a trap.
-public struct RangeTable: Sendable {
+@usableFromInline package struct RangeTable: Sendable {
   /// The number of ranges.
-  public let count: Int
+  @usableFromInline package let count: Int
   /// Whether records carry a label id (identification ranges).
-  public let labelled: Bool
+  @usableFromInline package let labelled: Bool
   /// The records.
-  public let records: ByteView
+  @usableFromInline package let records: ByteView
   /// Where the range section lies in the file (offset 0 for an absent one): errors about its
   /// records are placed there.
-  public let place: FilePlace
+  @usableFromInline package let place: FilePlace
 
   /// An empty table, for a kind without ranges.
-  public init(labelled: Bool) {
+  @usableFromInline package init(labelled: Bool) {
     count = 0
     self.labelled = labelled
     records = ByteView()
@@ -27,52 +27,52 @@ public struct RangeTable: Sendable {
   /// Checks and wraps a range section.
   /// - Throws: `FormatError`, placed in the file, when its length does not match its count.
   /// - Complexity: O(1).
-  public init(parsing section: ByteView, at place: FilePlace, labelled: Bool) throws(FormatError) {
+  package init(parsing section: ByteView, at place: FilePlace, labelled: Bool) throws(FormatError) {
     guard let rawCount = section.uint64LE(at: 0) else {
-      throw place.error(.truncated(needed: Layout.rangeHeaderSize, available: section.count))
-    }
-    let size = UInt64(labelled ? Layout.identificationRangeSize : Layout.blockingRangeSize)
-    let recordBytes = UInt64(section.count - Layout.rangeHeaderSize)
+      throw place.error(.truncated(needed: FormatConstants.rangeHeaderSize, available: section.count))
+  }
+    let size = UInt64(labelled ? FormatConstants.identificationRangeSize : FormatConstants.blockingRangeSize)
+    let recordBytes = UInt64(section.count - FormatConstants.rangeHeaderSize)
     guard recordBytes % size == 0, rawCount == recordBytes / size else {
       throw place.error(.malformedIndex("\(rawCount) ranges need \(rawCount > recordBytes ? "more than \(recordBytes)" : String(rawCount * size)) bytes of records, the section has \(recordBytes)"))
-    }
+  }
     count = Int(rawCount)  // bounded by the section's length
     self.labelled = labelled
-    records = try section.dropFirst(Layout.rangeHeaderSize, in: place)
+    records = try section.dropFirst(FormatConstants.rangeHeaderSize, in: place)
     self.place = place
   }
 
   /// The record size in bytes.
   @inlinable
-  public var recordSize: Int { labelled ? Layout.identificationRangeSize : Layout.blockingRangeSize }
+  package var recordSize: Int { labelled ? FormatConstants.identificationRangeSize : FormatConstants.blockingRangeSize }
 
   /// The first number of range `index`, as stored. Precondition: `0 <= index < count`.
   @inlinable
-  public func first(_ index: Int) -> UInt64 { records.uncheckedUInt64LE(at: index &* recordSize) }
+  package func first(_ index: Int) -> UInt64 { unsafe records.uncheckedUInt64LE(at: index &* recordSize) }
 
   /// The last number of range `index`, as stored. Precondition: `0 <= index < count`.
   @inlinable
-  public func last(_ index: Int) -> UInt64 { records.uncheckedUInt64LE(at: index &* recordSize &+ 8) }
+  package func last(_ index: Int) -> UInt64 { unsafe records.uncheckedUInt64LE(at: index &* recordSize &+ 8) }
 
   /// The label id of range `index` (0 for blocking ranges). Precondition: `0 <= index < count`.
   @inlinable
-  public func labelId(_ index: Int) -> UInt32 {
-    labelled ? records.uncheckedUInt32LE(at: index &* recordSize &+ 16) : 0
+  package func labelId(_ index: Int) -> UInt32 {
+    labelled ? unsafe records.uncheckedUInt32LE(at: index &* recordSize &+ 16) : 0
   }
 
   /// The reserved field of range `index` (0 for blocking ranges, which have none).
   @inlinable
-  public func reserved(_ index: Int) -> UInt32 {
-    labelled ? records.uncheckedUInt32LE(at: index &* recordSize &+ 20) : 0
+  package func reserved(_ index: Int) -> UInt32 {
+    labelled ? unsafe records.uncheckedUInt32LE(at: index &* recordSize &+ 20) : 0
   }
-}
+  }
 
 extension RangeTable {
   /// The error for range `index`, whose label id is not below `labelCount`, at its label id field.
-  public func labelIdError(_ index: Int, labelCount: Int) -> FormatError {
+  package func labelIdError(_ index: Int, labelCount: Int) -> FormatError {
     place.error(
       .labelIdOutOfRange(id: labelId(index), labelCount: labelCount),
-      at: Layout.rangeHeaderSize &+ index &* recordSize &+ 16)  // index < count: inside the section
+      at: FormatConstants.rangeHeaderSize &+ index &* recordSize &+ 16)  // index < count: inside the section
   }
 
   /// Range `index` as numbers, checked against the rules of `Spec/FORMAT.md` "Range sections":
@@ -80,18 +80,18 @@ extension RangeTable {
   /// last number and label id), not adjacent to it unless labelled differently, reserved zero.
   ///
   /// - Returns: the range and its label id, or what is wrong with it.
-  public func checkedRange(
+  @usableFromInline package func checkedRange(
     _ index: Int, after previous: (last: Int64, labelId: UInt32)?
   ) -> Result<(range: ClosedRange<Int64>, labelId: UInt32), FormatError> {
-    let at = Layout.rangeHeaderSize &+ index &* recordSize
+    let at = FormatConstants.rangeHeaderSize &+ index &* recordSize
     let first = first(index)
     let last = last(index)
     for value in [first, last] where value < UInt64(Limits.minimumNumber) || value > UInt64(Limits.maximumNumber) {
       return .failure(place.error(.numberOutOfRange(value), at: at))
-    }
+  }
     guard first < last else {
       return .failure(place.error(.invalidField(field: "range end (a range's last number must exceed its first)", value: last), at: at &+ 8))
-    }
+  }
     guard reserved(index) == 0 else { return .failure(place.error(.nonzeroReserved(field: "range record"), at: at &+ 20)) }
     let range = Int64(first)...Int64(last)  // both in range, just checked
     let label = labelId(index)
@@ -100,8 +100,8 @@ extension RangeTable {
       let touches = range.lowerBound == previous.last + 1 && (!labelled || label == previous.labelId)
       guard range.lowerBound > previous.last, !touches else {
         return .failure(place.error(.notAscending(previous: previous.last, next: range.lowerBound), at: at))
-      }
-    }
+  }
+  }
     return .success((range, label))
   }
-}
+  }

@@ -5,31 +5,31 @@
 /// Layout: u32 stride, u32 reserved (0), then `ceil(blocks / stride)` u64 samples; sample `g` is
 /// the first number of record `g * stride`. The section is derived from the index and optional:
 /// a reader that ignores it finds the same block.
-public struct TopIndex: Sendable {
+@usableFromInline package struct TopIndex: Sendable {
   /// The records per group.
-  public let stride: Int
+  @usableFromInline package let stride: Int
   /// The samples, `count * 8` bytes.
-  public let samples: ByteView
+  @usableFromInline package let samples: ByteView
   /// The number of samples (groups).
-  public let count: Int
+  @usableFromInline package let count: Int
 
   /// The stride the canonical writer uses: 64 records (1 KiB of index) a group, so that a group
   /// mostly lies in one page and the samples of ten million entries fit in the first page.
-  public static let canonicalStride = 64
+  @usableFromInline package static let canonicalStride = 64
   /// Bytes before the samples.
-  public static let headerSize = 8
+  @usableFromInline package static let headerSize = 8
 
   /// Checks and wraps a top index section over an index of `blockCount` records.
   /// - Throws: `FormatError`, placed in the file, for a stride outside 1 ... 65,536, a
   ///   nonzero reserved field, or a length that does not hold one sample per group.
   /// - Complexity: O(1).
-  public init(parsing section: ByteView, at place: FilePlace, blockCount: Int) throws(FormatError) {
+  package init(parsing section: ByteView, at place: FilePlace, blockCount: Int) throws(FormatError) {
     guard section.count >= Self.headerSize else {
       throw place.error(.truncated(needed: Self.headerSize, available: section.count))
     }
-    let rawStride = section.uncheckedUInt32LE(at: 0)
+    let rawStride = unsafe section.uncheckedUInt32LE(at: 0)
     guard rawStride >= 1, rawStride <= 65_536 else { throw place.error(.invalidField(field: "top index stride", value: UInt64(rawStride))) }
-    guard section.uncheckedUInt32LE(at: 4) == 0 else { throw place.error(.nonzeroReserved(field: "top index header"), at: 4) }
+    guard unsafe section.uncheckedUInt32LE(at: 4) == 0 else { throw place.error(.nonzeroReserved(field: "top index header"), at: 4) }
     let stride = Int(rawStride)
     let groups = blockCount / stride + (blockCount % stride == 0 ? 0 : 1)
     let sampleBytes = section.count - Self.headerSize
@@ -42,24 +42,24 @@ public struct TopIndex: Sendable {
     self.stride = stride
     count = groups
     samples = try section.slice(offset: Self.headerSize, length: sampleBytes, in: place)
-  }
+    }
 
   /// Sample `group`, the stored first number of record `group * stride`. Precondition: `group < count`.
   @inlinable
-  public func sample(_ group: Int) -> UInt64 {
-    samples.uncheckedUInt64LE(at: group &* 8)  // group < count: inside samples
-  }
+  package func sample(_ group: Int) -> UInt64 {
+    unsafe samples.uncheckedUInt64LE(at: group &* 8)  // group < count: inside samples
+    }
 
   /// The top index section over `records` (an entry index's records, 16 bytes each).
-  public static func encode(records: ArraySlice<UInt8>, stride: Int = canonicalStride) -> [UInt8] {
+  @usableFromInline package static func encode(records: ArraySlice<UInt8>, stride: Int = canonicalStride) -> [UInt8] {
     var bytes: [UInt8] = []
     bytes.appendUInt32LE(UInt32(stride))
     bytes.appendUInt32LE(0)
-    let recordCount = records.count / Layout.entryIndexRecordSize
+    let recordCount = records.count / FormatConstants.entryIndexRecordSize
     for record in Swift.stride(from: 0, to: recordCount, by: stride) {
-      let at = records.startIndex + record * Layout.entryIndexRecordSize
+      let at = records.startIndex + record * FormatConstants.entryIndexRecordSize
       bytes.append(contentsOf: records[at..<(at + 8)])  // the first number, little-endian as stored
     }
     return bytes
-  }
-}
+    }
+    }

@@ -1,8 +1,8 @@
 /// UTF-8 validity as Unicode defines it (no overlong forms, no surrogates, nothing above U+10FFFF).
-public enum UTF8Validation {
+@usableFromInline package enum UTF8Validation {
   /// Whether `bytes` is valid UTF-8.
   /// - Complexity: O(n).
-  public static func isValid(_ bytes: some Collection<UInt8>) -> Bool {
+  @usableFromInline package static func isValid(_ bytes: some Collection<UInt8>) -> Bool {
     if let valid = bytes.withContiguousStorageIfAvailable({ unsafe isValid(UnsafeRawBufferPointer($0)) }) {
       return valid
     }
@@ -10,7 +10,7 @@ public enum UTF8Validation {
   }
 
   /// Whether the bytes of `view` are valid UTF-8.
-  public static func isValid(_ view: ByteView) -> Bool {
+  @usableFromInline package static func isValid(_ view: ByteView) -> Bool {
     unsafe view.withUnsafeBytes { unsafe isValid($0) }
   }
 

@@ -37,7 +37,7 @@ public enum Gzip {
   /// ``Deflater/continueStream(_:finish:)``, at `level` (gzip's default 6).
   ///
   /// - Returns: `nil` if zlib cannot start (out of memory, or a level outside 0...9).
-  public static func streamingCompressor(level: Int32 = 6) -> Deflater? {
+  package static func streamingCompressor(level: Int32 = 6) -> Deflater? {
     Deflater(level: level, windowBits: 15 + 16)
   }
 

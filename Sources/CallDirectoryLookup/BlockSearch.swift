@@ -45,7 +45,7 @@ extension EliasFanoView {
     let fullWords = high.count >> 3
     var word = 0
     while word < fullWords {
-      let zeros = ~high.uncheckedUInt64LE(at: word &<< 3)  // word < count / 8: inside the view
+      let zeros = ~(unsafe high.uncheckedUInt64LE(at: word &<< 3))  // word < count / 8: inside the view
       let zeroCount = UInt64(zeros.nonzeroBitCount)
       if remaining < zeroCount { return word &<< 6 &+ EliasFanoView.select(remaining, in: zeros) }
       remaining &-= zeroCount

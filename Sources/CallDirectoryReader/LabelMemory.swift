@@ -12,7 +12,7 @@ import CallDirectoryFormat
 /// (`(n + 64) / (n + 4)` is largest, 4, at `n = 16`): `maximumBlockCost`.
 enum LabelMemory {
   /// The most one decoded label block costs: 4 x 131,072 bytes (see the type's discussion).
-  static let maximumBlockCost = 4 * Layout.maximumLabelPayload
+  static let maximumBlockCost = 4 * FormatConstants.maximumLabelPayload
 
   /// What a label of `count` UTF-8 bytes costs held in an array, in bytes.
   /// - Complexity: O(1).

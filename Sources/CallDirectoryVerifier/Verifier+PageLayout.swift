@@ -20,8 +20,8 @@ extension VerificationPass {
     }
     if let copies = layout.header.section(.indexHeaders) {
       for (type, size) in [
-        (SectionType.blockingIndex, Layout.entryIndexHeaderSize), (.identificationIndex, Layout.entryIndexHeaderSize),
-        (.labelIndex, Layout.labelIndexHeaderSize),
+        (SectionType.blockingIndex, FormatConstants.entryIndexHeaderSize), (.identificationIndex, FormatConstants.entryIndexHeaderSize),
+        (.labelIndex, FormatConstants.labelIndexHeaderSize),
       ] {
         let at = Int(copies.offset) &+ IndexHeadersSection.offset(of: type)
         let index = Int(layout.section(type).offset)
@@ -39,7 +39,7 @@ extension VerificationPass {
       guard let entry = layout.header.section(type),
         let bytes = try? file.slice(offset: Int(entry.offset), length: Int(entry.length))
       else { continue }
-      if let position = (0..<bytes.count).first(where: { bytes.uncheckedByte(at: $0) != 0 }) {
+      if let position = (0..<bytes.count).first(where: { unsafe bytes.uncheckedByte(at: $0) != 0 }) {
         problems.record(FormatError(.nonzeroReserved(field: "padding"), at: Int(entry.offset) &+ position, section: type.rawValue))
       }
     }

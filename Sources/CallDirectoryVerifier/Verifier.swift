@@ -75,7 +75,7 @@ public enum Verifier {
   ///   - progress: called after each entry block with the entries it held, for a progress display.
   /// - Returns: every problem found, up to the cap, and the counts the file declares.
   /// - Complexity: O(file size); memory O(one block) plus the problem list.
-  public static func verify(
+  package static func verify(
     _ file: ByteView, options: VerificationOptions = VerificationOptions(), progress: ((Int) -> Void)? = nil
   ) -> VerificationReport {
     var problems = ProblemList(limit: options.maximumProblems)

@@ -71,9 +71,9 @@ struct DirectoryContents {
     let (labelData, labelIndex) = LabelSections.encode(labels, options: options)
     var sections: [(SectionType, Bytes)] = []
     for (index, top) in [(blocking.index, SectionType.blockingTop), (identification.index, .identificationTop)] {
-      let records = index[Layout.entryIndexHeaderSize...]
+      let records = index[FormatConstants.entryIndexHeaderSize...]
       // One group is all the index: a top would only add a step.
-      if records.count / Layout.entryIndexRecordSize > TopIndex.canonicalStride {
+      if records.count / FormatConstants.entryIndexRecordSize > TopIndex.canonicalStride {
         sections.append((top, .array(TopIndex.encode(records: records))))
       }
     }
@@ -83,7 +83,7 @@ struct DirectoryContents {
       (.labelIndex, labelIndex), (.identificationIndex, identification.index), (.blockingIndex, blocking.index),
     ]
     // A paged file (version 2.1) has copies of the three headers next to the tops instead.
-    let paged = PageLayout.isPaged(dataLength: blocking.data.count) || PageLayout.isPaged(dataLength: identification.data.count)
+    let paged = PageAlignment.isPaged(dataLength: blocking.data.count) || PageAlignment.isPaged(dataLength: identification.data.count)
     if paged {
       sections.append(
         (.indexHeaders, .array(IndexHeadersSection.encode(blocking: blocking.index, identification: identification.index, labels: labelIndex))))
@@ -102,7 +102,7 @@ struct DirectoryContents {
       (SectionType.blockingData, blocking.data, SectionType.blockingPadding),
       (.identificationData, identification.data, .identificationPadding),
     ] {
-      if PageLayout.isPaged(dataLength: data.count) { sections.append((padding, .array([]))) }
+      if PageAlignment.isPaged(dataLength: data.count) { sections.append((padding, .array([]))) }
       sections.append((type, .buffer(data)))
     }
     sections.append((.labelData, .array(labelData)))
@@ -121,7 +121,7 @@ struct DirectoryContents {
     for position in sections.indices {
       let type = sections[position].0
       if type.isPadding {
-        sections[position].1 = .array([UInt8](repeating: 0, count: Int(PageLayout.paddingLength(at: offset))))
+        sections[position].1 = .array([UInt8](repeating: 0, count: Int(PageAlignment.paddingLength(at: offset))))
       }
       let bytes = sections[position].1
       table.append(

@@ -61,13 +61,13 @@ public struct DirectoryBuilder: Sendable {
     /// Checks every option is within its range, as each writer does before it writes.
     /// - Throws: `WriterError.invalidOption` naming the option and its range.
     public func check() throws(WriterError) {
-      guard (Layout.minimumEntriesPerBlock...Layout.maximumEntriesPerBlock).contains(entriesPerBlock) else {
-        throw .invalidOption("entries per block must be \(Layout.minimumEntriesPerBlock)...\(Layout.maximumEntriesPerBlock)")
+      guard (FormatConstants.minimumEntriesPerBlock...FormatConstants.maximumEntriesPerBlock).contains(entriesPerBlock) else {
+        throw .invalidOption("entries per block must be \(FormatConstants.minimumEntriesPerBlock)...\(FormatConstants.maximumEntriesPerBlock)")
       }
       // A block filled to the target then stays within the cap; a label alone in its block,
       // 8 + 65,534 bytes at most, is within it too.
-      guard (1...Layout.maximumLabelPayload).contains(labelBlockTarget) else {
-        throw .invalidOption("label block target must be 1...\(Layout.maximumLabelPayload) bytes")
+      guard (1...FormatConstants.maximumLabelPayload).contains(labelBlockTarget) else {
+        throw .invalidOption("label block target must be 1...\(FormatConstants.maximumLabelPayload) bytes")
       }
     }
   }

@@ -26,12 +26,12 @@ public enum DirectorySigner {
   /// - Throws: `FormatError` as `sign(_:key:)` does; `sink` must not throw (collect its failure
   ///   and stop writing, as the pieces are handed out only after the file was checked).
   /// - Complexity: O(file size); memory: a 1 MiB piece.
-  public static func sign(_ file: ByteView, key: SigningKey, into sink: ([UInt8]) -> Void) throws(FormatError) {
+  package static func sign(_ file: ByteView, key: SigningKey, into sink: ([UInt8]) -> Void) throws(FormatError) {
     let header = try DirectoryLayout(parsing: file).header
     // The content: every section but a signature already there, which this one replaces.
     let hadSignature = header.sections.last?.type == SectionType.signature.code
     let content = hadSignature ? Array(header.sections.dropLast()) : header.sections
-    guard content.count < Layout.maximumSectionCount else {
+    guard content.count < FormatConstants.maximumSectionCount else {
       throw FormatError(.invalidField(field: "section count (no room for a signature)", value: UInt64(content.count)), at: 12)
     }
     var sections = Self.relaidOut(content, tableEntries: content.count + 1)
@@ -62,7 +62,7 @@ public enum DirectorySigner {
       var moved = entry
       moved.offset = offset
       if isPadding(entry) {
-        moved.length = PageLayout.paddingLength(at: offset)
+        moved.length = PageAlignment.paddingLength(at: offset)
         moved.checksum = CRC32.checksum([UInt8](repeating: 0, count: Int(moved.length)))
       }
       offset += moved.length
@@ -129,11 +129,11 @@ struct SignatureDigest {
   /// `SIGN` (its CRC fields are read as zeros, since they depend on the signature).
   /// - Throws: `FormatError` when `header` is shorter than a header and one table entry.
   init(header: [UInt8]) throws(FormatError) {
-    try viewing(header) { (view) throws(FormatError) in try SignedDirectoryBytes.feedHeader(view) { hasher.update($0) } }
+    try viewing(header) { (view) throws(FormatError) in try SignedDirectoryBytes.feedHeader(view) { update($0) } }
   }
 
   /// Takes the next bytes of the file, in order: every section after the table, then nothing of `SIGN`.
-  mutating func update(_ bytes: ByteView) { hasher.update(bytes) }
+  mutating func update(_ bytes: ByteView) { unsafe bytes.withUnsafeBytes { unsafe hasher.update($0) } }
 
   /// Takes the next bytes of the file, in order.
   mutating func update(_ bytes: [UInt8]) { hasher.update(bytes) }

@@ -3,7 +3,7 @@ import CallDirectoryFormat
 /// Makes one kind's data and index sections (`Spec/FORMAT.md`, sections 6 and 7) from entries
 /// given in ascending order: entries gather into a block of at most `B`, which ends early before
 /// a wide gap (`endsBlock`) or before an entry that would take it out of the page of the
-/// section it starts in (`PageLayout.leavesPage`, section 12), each finished block is encoded and
+/// section it starts in (`PageAlignment.leavesPage`, section 12), each finished block is encoded and
 /// appended, and the index records each block's first number, offset and entry count.
 ///
 /// Memory: one block of entries, plus 16 bytes of index for every block.
@@ -62,7 +62,7 @@ struct EntrySectionWriter {
   /// label ids. While that bound stays inside the page the block's exact length is not needed.
   private mutating func startBlock(label: UInt32) {
     labelRange = (label, label)
-    let room = PageLayout.pageSize &- data.count % PageLayout.pageSize
+    let room = PageAlignment.pageSize &- data.count % PageAlignment.pageSize
     inPageCount = max(0, room &- 16) / (identification ? 13 : 9)
   }
 
@@ -71,7 +71,7 @@ struct EntrySectionWriter {
   private func leavesPage(count: Int, span: UInt64, labels: (low: UInt32, high: UInt32)) -> Bool {
     let grown = EntryBlock.rawLength(
       count: count, span: span, labelBits: Int(UInt64(labels.high &- labels.low).significantBitCount), identification: identification)
-    return PageLayout.leavesPage(start: data.count, grown: grown)
+    return PageAlignment.leavesPage(start: data.count, grown: grown)
   }
 
   /// The fewest entries a block holds before a gap may end it.

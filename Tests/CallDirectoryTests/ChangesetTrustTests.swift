@@ -228,7 +228,7 @@ import Testing
     // Not signed, since they depend on the signature: the header CRC and SIGN's table checksum
     // (patch's result hash covers them).
     let count = Int(signed[12])
-    let entryChecksum = FileHeader.size(sectionCount: count) - Layout.sectionEntrySize + 24
+    let entryChecksum = FileHeader.size(sectionCount: count) - FormatConstants.sectionEntrySize + 24
     for offset in stride(from: 0, to: signed.count, by: 7) where !(28..<32).contains(offset) && !(entryChecksum..<(entryChecksum + 4)).contains(offset) {
       var damaged = signed
       damaged[offset] ^= 0x02

@@ -126,7 +126,7 @@ import Testing
           #expect(BitPacking.field(view, bitOffset: field.offset, width: field.width) == field.value, "round \(round)")
         }
         // Bits after the last field are zero, as the spec requires of every bit string.
-        if bit % 8 != 0 { #expect(view.uncheckedByte(at: bytes.count - 1) >> UInt8(bit % 8) == 0) }
+        if bit % 8 != 0 { #expect(unsafe view.uncheckedByte(at: bytes.count - 1) >> UInt8(bit % 8) == 0) }
       }
     }
   }

@@ -173,7 +173,7 @@ import Testing
     var worst = 0
     for length in 1...65_534 {
       // q labels of `length` bytes take 4 (q + 1) bytes of offsets besides their text.
-      let count = (Layout.maximumLabelPayload - 4) / (length + 4)
+      let count = (FormatConstants.maximumLabelPayload - 4) / (length + 4)
       worst = max(worst, count * LabelMemory.cost(ofLabelBytes: length))
     }
     #expect(worst <= LabelMemory.maximumBlockCost)

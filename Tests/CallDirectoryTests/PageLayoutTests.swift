@@ -50,7 +50,7 @@ import Testing
       #expect(reader.version == (2, 1))
       #expect(try Contents.read(reader) == contents.canonical)
       #expect(Verifier.verify(file).isValid)
-      let page = PageLayout.pageSize
+      let page = PageAlignment.pageSize
       #expect(reader.layout.header.section(.indexHeaders).map { Int($0.offset) + 40 <= page } == true)
       for kind in EntryKind.allCases {
         let data = reader.layout.section(kind.sections.data)
@@ -107,7 +107,7 @@ import Testing
     let signed = try DirectorySigner.sign(unsigned, key: key)
     let reader = try CallDirectoryReader(bytes: signed)
     for kind in EntryKind.allCases {
-      #expect(reader.layout.section(kind.sections.data).offset % UInt64(PageLayout.pageSize) == 0)
+      #expect(reader.layout.section(kind.sections.data).offset % UInt64(PageAlignment.pageSize) == 0)
     }
     var options = VerificationOptions()
     options.trust = TrustPolicy(trustedKeys: [key.publicKey])

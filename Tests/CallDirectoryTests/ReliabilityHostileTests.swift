@@ -76,9 +76,9 @@ import Testing
     let stream = Self.bombStream
     #expect(stream.count < Self.bombSize / 500)
     Self.replace(
-      &file, data: .blockingData, index: .blockingIndex, headerSize: Layout.entryIndexHeaderSize,
-      recordSize: Layout.entryIndexRecordSize, blocks: file.blockRanges(.blocking), block: 0,
-      declared: UInt32(Layout.maximumEntryPayload), stream: stream)
+      &file, data: .blockingData, index: .blockingIndex, headerSize: FormatConstants.entryIndexHeaderSize,
+      recordSize: FormatConstants.entryIndexRecordSize, blocks: file.blockRanges(.blocking), block: 0,
+      declared: UInt32(FormatConstants.maximumEntryPayload), stream: stream)
     let bytes = file.bytes
     let report = Verifier.verify(bytes)
     let kinds = report.problems.map(\.error.kind)
@@ -93,9 +93,9 @@ import Testing
   @Test func labelBlockThatInflatesFarPastItsCap() throws {
     var file = try CraftedFile(try VerifierSamples.smallFile())
     Self.replace(
-      &file, data: .labelData, index: .labelIndex, headerSize: Layout.labelIndexHeaderSize,
-      recordSize: Layout.labelIndexRecordSize, blocks: file.labelBlockRanges(), block: 0,
-      declared: UInt32(Layout.maximumLabelPayload), stream: Self.bombStream)
+      &file, data: .labelData, index: .labelIndex, headerSize: FormatConstants.labelIndexHeaderSize,
+      recordSize: FormatConstants.labelIndexRecordSize, blocks: file.labelBlockRanges(), block: 0,
+      declared: UInt32(FormatConstants.maximumLabelPayload), stream: Self.bombStream)
     let bytes = file.bytes
     let kinds = Verifier.verify(bytes).problems.map(\.error.kind)
     #expect(kinds.contains { if case .inflateFailed = $0 { true } else { false } }, "\(kinds)")
@@ -111,12 +111,12 @@ import Testing
     return reason.contains("more than")
   }
 
-  @Test(arguments: [Int.max, Layout.maximumEntryPayload + 1, 1 << 32 + 1])
+  @Test(arguments: [Int.max, FormatConstants.maximumEntryPayload + 1, 1 << 32 + 1])
   func entryBlockDeclaringMoreThanTheCap(declared: Int) throws {
     var file = try CraftedFile(try VerifierSamples.smallFile())
     Self.replace(
-      &file, data: .blockingData, index: .blockingIndex, headerSize: Layout.entryIndexHeaderSize,
-      recordSize: Layout.entryIndexRecordSize, blocks: file.blockRanges(.blocking), block: 0,
+      &file, data: .blockingData, index: .blockingIndex, headerSize: FormatConstants.entryIndexHeaderSize,
+      recordSize: FormatConstants.entryIndexRecordSize, blocks: file.blockRanges(.blocking), block: 0,
       declared: UInt32(truncatingIfNeeded: declared), stream: Self.bomb(inflating: 1 << 20))
     let kinds = Verifier.verify(file.bytes).problems.map(\.error.kind)
     #expect(kinds.contains { $0.isMalformedBlock || { if case .inflateFailed = $0 { true } else { false } }($0) }, "\(kinds)")

@@ -25,7 +25,7 @@ import Testing
       reader.layout.header.sections.map(\.typeName) == ["BTOP", "HDRS", "LIDX", "IIDX", "BIDX", "BPAD", "BDAT", "IDAT", "LDAT"])
     #expect(reader.version == (2, 1))
     for position in [0, 1, 5] { #expect(reader.layout.header.sections[position].flags == 0) }  // optional: derived
-    #expect(reader.layout.section(.blockingData).offset % UInt64(PageLayout.pageSize) == 0)
+    #expect(reader.layout.section(.blockingData).offset % UInt64(PageAlignment.pageSize) == 0)
     let top = try #require(reader.layout.blockingIndex.top)
     #expect(top.stride == 64 && top.count == 8)
     #expect(reader.layout.identificationIndex.top == nil)  // one record: no top

@@ -7,7 +7,7 @@ import Testing
   /// same bytes wherever it starts (the index holds its first number), so one encoded block is
   /// repeated instead of running the builder over millions of entries.
   private func file(blocking: Int) throws -> [UInt8] {
-    let perBlock = Layout.maximumEntriesPerBlock
+    let perBlock = FormatConstants.maximumEntriesPerBlock
     let fullBlock = EntryBlock.encode(ArraySlice((1...Int64(perBlock)).map { $0 }), labelIds: [])
     var data: [UInt8] = []
     var index: [UInt8] = []

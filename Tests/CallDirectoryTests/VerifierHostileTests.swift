@@ -56,7 +56,7 @@ import Testing
   @Test(arguments: [0, 1, 2])
   func blockOffsetPastTheEnd(block: Int) throws {
     var file = try sample()
-    let field = Layout.entryIndexHeaderSize + block * Layout.entryIndexRecordSize + 8
+    let field = FormatConstants.entryIndexHeaderSize + block * FormatConstants.entryIndexRecordSize + 8
     for offset in [UInt64(file[.blockingData].count + 1), 1 << 40, UInt64.max] {
       file.patch(.blockingIndex, at: field, uint64: offset)
       let found = problems(file, "block \(block) offset \(offset)")
@@ -72,7 +72,7 @@ import Testing
     var file = try sample()
     let ranges = file.blockRanges(.blocking)
     // Block 1 starts where block 0 does: block 0 is empty, block 1 holds both.
-    file.patch(.blockingIndex, at: Layout.entryIndexHeaderSize + Layout.entryIndexRecordSize + 8, uint64: 0)
+    file.patch(.blockingIndex, at: FormatConstants.entryIndexHeaderSize + FormatConstants.entryIndexRecordSize + 8, uint64: 0)
     let found = problems(file)
     #expect(found.contains { $0.error.kind.isMalformedIndex && $0.error.section == "BIDX" })
     // Block 2 is untouched and still checked: no problem names it.
@@ -83,14 +83,14 @@ import Testing
   @Test func blockOffsetsOutOfOrder() throws {
     var file = try sample()
     let ranges = file.blockRanges(.blocking)
-    let field = Layout.entryIndexHeaderSize + 2 * Layout.entryIndexRecordSize + 8
+    let field = FormatConstants.entryIndexHeaderSize + 2 * FormatConstants.entryIndexRecordSize + 8
     file.patch(.blockingIndex, at: field, uint64: UInt64(ranges[1].lowerBound - 1))
     #expect(problems(file).contains { $0.error.kind.isMalformedIndex })
   }
 
   @Test func firstBlockNotAtZero() throws {
     var file = try sample()
-    file.patch(.identificationIndex, at: Layout.entryIndexHeaderSize + 8, uint64: 1)
+    file.patch(.identificationIndex, at: FormatConstants.entryIndexHeaderSize + 8, uint64: 1)
     let found = problems(file)
     #expect(found.contains { $0.error.kind.isMalformedIndex && $0.error.section == "IIDX" })
   }
@@ -98,7 +98,7 @@ import Testing
   @Test(arguments: [0, UInt64(Int64.max), UInt64.max])
   func firstNumberOutOfRange(first: UInt64) throws {
     var file = try sample()
-    let field = Layout.entryIndexHeaderSize + Layout.entryIndexRecordSize  // block 1
+    let field = FormatConstants.entryIndexHeaderSize + FormatConstants.entryIndexRecordSize  // block 1
     file.patch(.blockingIndex, at: field, uint64: first)
     let found = problems(file)
     let expected = FormatError(.numberOutOfRange(first), at: file.offset(of: .blockingIndex) + field, section: "BIDX")
@@ -118,8 +118,8 @@ import Testing
 
   @Test func firstNumbersNotAscending() throws {
     var file = try sample()
-    let first = Layout.entryIndexHeaderSize
-    let second = first + Layout.entryIndexRecordSize
+    let first = FormatConstants.entryIndexHeaderSize
+    let second = first + FormatConstants.entryIndexRecordSize
     file.patch(.blockingIndex, at: second, uint64: file[.blockingIndex].uint64LE(at: first))
     let found = problems(file)
     let previous = Int64(file[.blockingIndex].uint64LE(at: first))
@@ -136,7 +136,7 @@ import Testing
     var file = try sample()
     let numbers = VerifierSamples.contents.blocking
     let lastOfBlock0 = numbers[255]  // block 0: the 256 consecutive numbers
-    let field = Layout.entryIndexHeaderSize + Layout.entryIndexRecordSize
+    let field = FormatConstants.entryIndexHeaderSize + FormatConstants.entryIndexRecordSize
     file.patch(.blockingIndex, at: field, uint64: UInt64(lastOfBlock0 - below))
     let found = problems(file)
     #expect(found.map(\.error.kind) == [.notAscending(previous: lastOfBlock0, next: lastOfBlock0 - below)])
@@ -150,7 +150,7 @@ import Testing
     entries.patch(.blockingIndex, at: 12, uint32: 1)
     #expect(problems(entries).first?.error.kind == .nonzeroReserved(field: "index header"))
     var labels = try sample()
-    labels.patch(.labelIndex, at: Layout.labelIndexHeaderSize + Layout.labelIndexRecordSize + 4, uint32: 7)
+    labels.patch(.labelIndex, at: FormatConstants.labelIndexHeaderSize + FormatConstants.labelIndexRecordSize + 4, uint32: 7)
     let found = problems(labels)
     let expected = FormatError(
       .nonzeroReserved(field: "label index record"), at: labels.offset(of: .labelIndex) + 28, section: "LIDX")
@@ -184,7 +184,7 @@ import Testing
     let sample = try sample()
     let block = sample.blockRanges(.blocking)[0]
     let actual = sample[.blockingData].uint32LE(at: block.lowerBound + 4)
-    for declared in [0, 1, actual - 1, actual + 1, UInt32(Layout.maximumEntryPayload)] {
+    for declared in [0, 1, actual - 1, actual + 1, UInt32(FormatConstants.maximumEntryPayload)] {
       var file = sample
       file.patch(.blockingData, at: block.lowerBound + 4, uint32: declared)
       file.resealBlock(in: .blockingData, block)
@@ -202,7 +202,7 @@ import Testing
     file[.blockingData] = data
     // Move the later blocks' offsets along with their bytes.
     for record in 1..<file.blockRanges(.blocking).count {
-      let field = Layout.entryIndexHeaderSize + record * Layout.entryIndexRecordSize + 8
+      let field = FormatConstants.entryIndexHeaderSize + record * FormatConstants.entryIndexRecordSize + 8
       file.patch(.blockingIndex, at: field, uint64: file[.blockingIndex].uint64LE(at: field) + 1)
     }
     file.resealBlock(in: .blockingData, block.lowerBound..<(block.upperBound + 1))
@@ -383,7 +383,7 @@ import Testing
   @Test func labelRecordsNotCoveringTheTable() throws {
     for (record, value) in [(0, 1), (1, 0), (2, 1), (2, 5), (2, 99)] as [(Int, UInt32)] {
       var file = try sample()
-      file.patch(.labelIndex, at: Layout.labelIndexHeaderSize + record * Layout.labelIndexRecordSize, uint32: value)
+      file.patch(.labelIndex, at: FormatConstants.labelIndexHeaderSize + record * FormatConstants.labelIndexRecordSize, uint32: value)
       let found = problems(file, "record \(record) = \(value)")
       #expect(
         found.contains { $0.error.kind.isMalformedIndex && $0.error.section == "LIDX" }, "record \(record) = \(value): \(found)")

@@ -66,11 +66,11 @@ struct CraftedFile {
   /// The blocks' ranges in `kind`'s data section, as its (undamaged) index gives them.
   func blockRanges(_ kind: EntryKind) -> [Range<Int>] {
     let index = self[kind.sections.index]
-    let blocks = (index.count - Layout.entryIndexHeaderSize) / Layout.entryIndexRecordSize
+    let blocks = (index.count - FormatConstants.entryIndexHeaderSize) / FormatConstants.entryIndexRecordSize
     return Self.ranges(
       (0..<blocks).map {
         // Version 2 keeps the block's entry count in the offset field's top 16 bits.
-        let stored = index.uint64LE(at: Layout.entryIndexHeaderSize + $0 * Layout.entryIndexRecordSize + 8)
+        let stored = index.uint64LE(at: FormatConstants.entryIndexHeaderSize + $0 * FormatConstants.entryIndexRecordSize + 8)
         return Int(version.major >= 2 ? stored & (1 << 48 - 1) : stored)
       },
       end: self[kind.sections.data].count)
@@ -81,7 +81,7 @@ struct CraftedFile {
     let index = self[.labelIndex]
     let blocks = Int(index.uint32LE(at: 4))
     return Self.ranges(
-      (0..<blocks).map { Int(index.uint64LE(at: Layout.labelIndexHeaderSize + $0 * Layout.labelIndexRecordSize + 8)) },
+      (0..<blocks).map { Int(index.uint64LE(at: FormatConstants.labelIndexHeaderSize + $0 * FormatConstants.labelIndexRecordSize + 8)) },
       end: self[.labelData].count)
   }
 

@@ -1,0 +1,56 @@
+// The unchecked reads of a `ByteView`: the only loads from raw memory in the format layer that
+// are not checked where they happen.
+//
+// Each is `@unsafe`, so every use is written `unsafe` and found by `grep -rn "unsafe .*unchecked"`.
+// A use is safe when the range it reads was proved inside the view before it (`Spec/FORMAT.md`,
+// "Reading untrusted bytes"), and while the memory the view points into is alive. What proves
+// each group of uses:
+//
+// - `FileHeader+Parsing`: `file.count >= headerSize` before the fixed header's fields, and the
+//   table's end (`headerSize + count * sectionEntrySize`, count <= 64) `<= file.count` before
+//   its entries.
+// - `EntryIndex`, `LabelIndex`, `RangeTable`, `TopIndex`: the header length is checked before its
+//   fields; the records' length is `blockCount * recordSize`, checked against the section at
+//   parse, so a record of a block `< blockCount` is inside.
+// - `AuthenticitySections`: the section's length equals the fixed size before any field is read.
+// - `Block`: the frame (header and trailer, 8 bytes) is checked before the header bytes and the
+//   stored checksum are read.
+// - `EntryBlock`, `LabelBlock`: the payload's length covers the label ids, the offsets table and
+//   the bit-packed parts (checked with overflow-checked arithmetic at parse) before they are read.
+// - `EliasFano`, `BitPacking`: whole words only below `count - 8`, rounded down; the tail goes
+//   through `wordLE(at:)`, which reads byte by byte inside the view.
+// - `ByteView` and `ByteView+Order`: the checked reads call these after `contains(offset:length:)`
+//   or inside `min(count, other.count)`.
+// - Changeset and reader uses: the same pattern, a length check on the view just before.
+//
+// The views themselves point into a mapping or a buffer that their owner (the reader, a block's
+// decode buffer) keeps alive while the view is used; that is not checked here.
+extension ByteView {
+  /// The byte at `offset`. Precondition (not checked in release builds): `0 <= offset < count`.
+  @unsafe @inlinable
+  package func uncheckedByte(at offset: Int) -> UInt8 {
+    assert(offset >= 0 && offset < count)
+    return unsafe base.unsafelyUnwrapped.load(fromByteOffset: offset, as: UInt8.self)
+  }
+
+  /// The little-endian `UInt16` at `offset`. Precondition: `contains(offset: offset, length: 2)`.
+  @unsafe @inlinable
+  package func uncheckedUInt16LE(at offset: Int) -> UInt16 {
+    assert(contains(offset: offset, length: 2))
+    return UInt16(littleEndian: unsafe base.unsafelyUnwrapped.loadUnaligned(fromByteOffset: offset, as: UInt16.self))
+  }
+
+  /// The little-endian `UInt32` at `offset`. Precondition: `contains(offset: offset, length: 4)`.
+  @unsafe @inlinable
+  package func uncheckedUInt32LE(at offset: Int) -> UInt32 {
+    assert(contains(offset: offset, length: 4))
+    return UInt32(littleEndian: unsafe base.unsafelyUnwrapped.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+  }
+
+  /// The little-endian `UInt64` at `offset`. Precondition: `contains(offset: offset, length: 8)`.
+  @unsafe @inlinable
+  package func uncheckedUInt64LE(at offset: Int) -> UInt64 {
+    assert(contains(offset: offset, length: 8))
+    return UInt64(littleEndian: unsafe base.unsafelyUnwrapped.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+  }
+}
