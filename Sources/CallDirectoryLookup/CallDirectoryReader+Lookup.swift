@@ -27,9 +27,9 @@ extension CallDirectoryReader {
   /// - Complexity: O(log n + log r) for n entries and r ranges; the first lookup of the kind adds
   ///   O(index + r), and the first that lands on a block O(block).
   public func isBlocked(_ number: Int64) throws(FormatError) -> Bool {
-    let (index, ranges) = try lookupParts(.blocking)
-    if try find(number, in: index, .blocking) != nil { return true }
-    return number > 0 && ranges.range(containing: UInt64(number)) != nil
+    try checkLookupParts(.blocking)
+    if try find(number, in: .blocking) != nil { return true }
+    return number > 0 && lookupRanges(.blocking).range(containing: UInt64(number)) != nil
   }
 
   /// The label id of `number`'s identification entry or range, or `nil` when it has none.
@@ -39,9 +39,10 @@ extension CallDirectoryReader {
   ///   the label table.
   /// - Complexity: O(log n + log r), plus the first-use checks of `isBlocked(_:)`.
   public func labelId(for number: Int64) throws(FormatError) -> UInt32? {
-    let (index, ranges) = try lookupParts(.identification)
+    try checkLookupParts(.identification)
+    let ranges = lookupRanges(.identification)
     let found =
-      try find(number, in: index, .identification)
+      try find(number, in: .identification)
       ?? (number > 0 ? ranges.range(containing: UInt64(number)).map { UInt64(ranges.labelId($0)) } : nil)
     guard let id = found else { return nil }
     guard id < UInt64(labelCount) else {
@@ -71,12 +72,13 @@ extension CallDirectoryReader {
     LookupResult(blocked: try isBlocked(number), label: try label(for: number))
   }
 
-  /// Finds `number` among `kind`'s entries, whose checked index is `index`: its label id (0 for
-  /// blocking entries), or `nil`. The block is checked here.
+  /// Finds `number` among `kind`'s entries: its label id (0 for blocking entries), or `nil`.
+  /// The caller has run `checkLookupParts(kind)`; the block is checked here.
   ///
   /// Not generic, and raw blocks (the common case) are searched in place without going through
   /// the closure that deflated blocks need for their inflated copy.
-  private func find(_ number: Int64, in index: EntryIndex, _ kind: EntryKind) throws(FormatError) -> UInt64? {
+  private func find(_ number: Int64, in kind: EntryKind) throws(FormatError) -> UInt64? {
+    let index = lookupIndex(kind)
     guard number > 0, let block = index.block(containing: UInt64(number)) else { return nil }
     let target = UInt64(number) &- index.firstNumber(ofBlock: block)  // first <= number: no wrap
     // The frame, the high bits at the block's end and the low part the search lands on are read

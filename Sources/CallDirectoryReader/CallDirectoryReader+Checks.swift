@@ -1,21 +1,29 @@
 import CallDirectoryFormat
 
 extension CallDirectoryReader {
-  /// The parts a lookup of `kind` searches besides its entry block: the kind's index (with its
-  /// top level) and its range table, checked once in the reader's life with everything else
-  /// such a lookup reads but its label: the index's and top index's CRCs (the records say which
-  /// block holds a number), the range table's CRC and every record, and for identification the
-  /// label index's CRC.
+  /// Checks, once in the reader's life, every part a lookup of `kind` reads besides its entry
+  /// block and its label: the kind's index and top index (their CRCs: the records say which block
+  /// holds a number), its range table (its CRC and every record) and, for identification, the
+  /// label index (its CRC).
   ///
-  /// Package-only: the one way in for the lookups, with `checkedEntryBlock(_:_:prefetching:)`.
+  /// Package-only: with `lookupIndex(_:)`, `lookupRanges(_:)` and
+  /// `checkedEntryBlock(_:_:prefetching:)`, the one way in for the lookups, which call it first.
   /// - Throws: `FormatError` for the first part that fails, with its place; the same error again
   ///   on later calls, without checking again.
   /// - Complexity: O(index + ranges) the first time; one atomic load after.
   @inlinable
-  package func lookupParts(_ kind: EntryKind) throws(FormatError) -> (index: EntryIndex, ranges: RangeTable) {
-    if !checks.havePassed(ReadChecks.Part.lookup(kind)) { try checkLookupPartsOnce(kind) }
-    return (layout.index(kind), layout.ranges(kind))
+  package func checkLookupParts(_ kind: EntryKind) throws(FormatError) {
+    if checks.havePassed(ReadChecks.Part.lookup(kind)) { return }
+    try checkLookupPartsOnce(kind)
   }
+
+  /// The index (with its top level) of `kind`, for a lookup after `checkLookupParts(_:)`.
+  @inlinable
+  package func lookupIndex(_ kind: EntryKind) -> EntryIndex { layout.index(kind) }
+
+  /// The range table of `kind`, for a lookup after `checkLookupParts(_:)`.
+  @inlinable
+  package func lookupRanges(_ kind: EntryKind) -> RangeTable { layout.ranges(kind) }
 
   @usableFromInline
   func checkLookupPartsOnce(_ kind: EntryKind) throws(FormatError) {
@@ -39,7 +47,7 @@ extension CallDirectoryReader {
   /// Entry block `block` of `kind`, its frame checked, and its CRC checked the first time it is
   /// read (a lookup answers from no byte of it before).
   ///
-  /// Package-only: for the lookups, after `lookupParts(_:)`.
+  /// Package-only: for the lookups, after `checkLookupParts(_:)`.
   /// - Throws: `FormatError` with file offsets.
   /// - Complexity: O(1) once the block has passed; O(block) the first time.
   @inlinable
