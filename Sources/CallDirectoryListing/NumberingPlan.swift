@@ -47,6 +47,9 @@ public struct NumberingPlan: Sendable {
     return found.filter(\.isMainRegion) + found.filter { !$0.isMainRegion }
   }
 
+  /// Whether some region has `callingCode`. O(1).
+  public func isAssigned(callingCode: Int) -> Bool { regionsByCode[callingCode] != nil }
+
   /// The region whose rules a calling code's national numbers are read by (`US` for 1, `RU`
   /// for 7), or `nil` for a code no region has.
   public func mainRegion(callingCode: Int) -> NumberingRegion? {
