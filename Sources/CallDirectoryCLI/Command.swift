@@ -13,7 +13,7 @@ public enum Command: Sendable, Equatable {
   /// `calldir verify`: check files completely.
   case verify(files: [String], callKit: Bool, json: Bool, quiet: Bool = false, trust: [String] = [], installedVersion: UInt64? = nil)
   /// `calldir lookup`: answer for numbers.
-  case lookup(file: String, numbers: [String], country: Int?, json: Bool)
+  case lookup(file: String, numbers: [String], country: String?, json: Bool)
   /// `calldir info`: describe a file.
   case info(file: String, json: Bool)
   /// `calldir stats`: a histogram of entries per country calling code, bars at most `width` columns.
@@ -44,8 +44,8 @@ public enum Command: Sendable, Equatable {
     public var blockFiles: [String] = []
     /// Identify CSVs: `number,label`.
     public var identifyFiles: [String] = []
-    /// The calling code for numbers written without `+`.
-    public var country: Int?
+    /// The region (ISO 3166 code, `GB`) whose rules read numbers written without `+`.
+    public var country: String?
     /// The output path (`-` for standard output).
     public var output: String = ""
     /// Entries per entry block.
@@ -92,8 +92,8 @@ public enum Command: Sendable, Equatable {
     public var numbers: [String] = []
     /// Whether numbers are read from standard input, one a line, until it ends (the long-running form).
     public var standardInput = false
-    /// The calling code for numbers written without `+`.
-    public var country: Int?
+    /// The region (ISO 3166 code, `GB`) whose rules read numbers written without `+`.
+    public var country: String?
     /// The numbers never blocked.
     public var emergency: EmergencyNumbers = .standard
     /// One JSON object a line instead of tab-separated fields.

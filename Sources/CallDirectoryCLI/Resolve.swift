@@ -30,7 +30,9 @@ struct Resolve {
         sources: zip(options.directories, directories).map { option, directory in
           Resolver.Source(name: option.path, role: option.allowList ? .allowList : .standard, provider: directory)
         },
-        emergencyNumbers: options.emergency, defaultCountryCode: options.country)
+        emergencyNumbers: options.emergency,
+        // The resolver takes a calling code: its main region's rules read national callers.
+        defaultCountryCode: options.country.flatMap { NumberingPlan.shared.region(named: $0)?.callingCode })
     } catch {
       throw CommandFailure.usage("\(error)", command: "resolve")
     }

@@ -81,3 +81,42 @@ import Testing
     }
   }
 }
+
+/// Numbers in a national style with no default country are refused, not read as international.
+@Suite struct NationalStyleTests {
+  @Test(arguments: ["(818) 470-0711", "818-470-0711", "818 470 0711", "0818 4700711", "02079460958", "(1)2025550100"])
+  func refusedWithoutCountry(text: String) {
+    #expect(throws: PhoneNumberError(kind: .nationalStyleWithoutCountry, input: text)) {
+      try PhoneNumberParser().parse(text)
+    }
+  }
+
+  @Test(arguments: ["12025550100", " 12025550100 ", "+1 (818) 470-0711", "tel:+1-818-470-0711"])
+  func internationalFormsStillRead(text: String) throws {
+    #expect(try PhoneNumberParser().parse(text) > 0)
+  }
+
+  @Test func zeroInParenthesesNeedsATrunkPrefixZero() throws {
+    #expect(try PhoneNumberParser().parse("+44 (0) 20 7946 0958") == 442_079_460_958)
+    #expect(try PhoneNumberParser().parse("+49 (0)30 123456") == 4_930_123_456)
+    #expect(throws: PhoneNumberError(kind: .trunkPrefixAfterCountryCode, input: "+7 (0) 912 345 6789")) {
+      try PhoneNumberParser().parse("+7 (0) 912 345 6789")
+    }
+    #expect(throws: PhoneNumberError(kind: .trunkPrefixAfterCountryCode, input: "+39 (0) 6 6988 0000")) {
+      try PhoneNumberParser().parse("+39 (0) 6 6988 0000")
+    }
+  }
+
+  @Test(arguments: [
+    ("RU", "8 (912) 345-67-89", 79_123_456_789 as Int64), ("KZ", "8 (771) 000 9998", 77_710_009_998),
+    ("HU", "06 20 123 4567", 36_201_234_567), ("BY", "8 029 491-19-11", 375_294_911_911),
+    ("TM", "8 12 345678", 99_312_345_678), ("BJ", "01 97 12 34 56", 2_290_197_123_456),
+    ("CI", "01 23 45 67 89", 2_250_123_456_789), ("GA", "06 03 12 34", 24_106_031_234),
+    ("CG", "06 123 4567", 242_061_234_567), ("AR", "011 15-2345-6789", 5_491_123_456_789),
+    ("IT", "06 6988 0000", 390_669_880_000), ("US", "1 (202) 555-0100", 12_025_550_100),
+    ("US", "011 44 20 7946 0958", 442_079_460_958), ("RU", "8 10 44 20 7946 0958", 442_079_460_958),
+  ])
+  func trunkRules(region: String, text: String, expected: Int64) throws {
+    #expect(try PhoneNumberParser(defaultRegion: region).parse(text) == expected)
+  }
+}
