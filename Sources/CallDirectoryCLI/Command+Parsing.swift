@@ -63,6 +63,7 @@ extension Command {
           action: .value { (state, text) throws(UsageError) in state.format = try listingFormat(text, command: "pack") }),
         Table.Option(names: ["--json"], action: .flag { $0.json = true }),
         Table.Option(names: ["--quiet", "-q"], action: .flag { $0.quiet = true }),
+        Table.Option(names: ["--reject-invalid"], action: .flag { $0.rejectInvalid = true }),
         Table.Option(names: ["--sign"], action: .value { $0.signKey = $1 }),
         Table.Option(
           names: ["--memory"],

@@ -48,6 +48,9 @@ public enum Command: Sendable, Equatable {
     public var country: String?
     /// The output path (`-` for standard output).
     public var output: String = ""
+    /// Whether a number with no valid length in its country's numbering plan is an error
+    /// (`--reject-invalid`) rather than counted and reported.
+    public var rejectInvalid = false
     /// Entries per entry block.
     public var entriesPerBlock: Int = DirectoryBuilder.Options().entriesPerBlock
     /// The text form of listing and identify inputs (`--format`); `nil` when each file's name

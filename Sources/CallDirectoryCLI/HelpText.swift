@@ -77,6 +77,8 @@ enum HelpText {
       -o, --output OUT       the directory to write (- for standard output); required
       -c, --country REGION   region (US, GB) or calling code (1, 44) whose rules read
                              numbers written without +
+      --reject-invalid       refuse a number with no valid length in its country's plan
+                             (by default such numbers are packed and reported)
       --entries-per-block N  entries per block, 1...4096 (default 512)
       -f, --format FORMAT    csv, tsv or jsonl for listings and identify files (default: by the
                              file name's ending, else csv); needed for standard input

@@ -13,9 +13,9 @@ public struct NumberingPlan: Sendable {
   public let regions: [NumberingRegion]
   private let regionsByName: [String: Int]
   private let regionsByCode: [Int: [Int]]
-  /// Per calling code, bit *n* set when some region of the code has national numbers of *n*
-  /// digits.
-  private let lengthsByCode: [Int: UInt32]
+  /// Indexed by calling code (0 ... 999): bit *n* set when some region of the code has national
+  /// numbers of *n* digits; 0 for an unassigned code. An array, since pack checks every number.
+  private let lengthsByCode: [UInt32]
 
   init(table: String) {
     var regions: [NumberingRegion] = []
@@ -25,11 +25,12 @@ public struct NumberingPlan: Sendable {
     self.regions = regions
     var byName: [String: Int] = [:]
     var byCode: [Int: [Int]] = [:]
-    var lengths: [Int: UInt32] = [:]
+    var lengths = [UInt32](repeating: 0, count: 1000)
     for (index, region) in regions.enumerated() {
       if region.name != NumberingRegion.nonGeographic { byName[region.name] = index }
       byCode[region.callingCode, default: []].append(index)
-      for length in region.possibleLengths where length < 32 { lengths[region.callingCode, default: 0] |= 1 << length }
+      guard (1...999).contains(region.callingCode) else { continue }
+      for length in region.possibleLengths where length < 32 { lengths[region.callingCode] |= 1 << length }
     }
     regionsByName = byName
     regionsByCode = byCode
@@ -74,8 +75,8 @@ public struct NumberingPlan: Sendable {
     for _ in 0..<max(0, digits - 1) { divisor *= 10 }
     // divisor = 10^(digits-1); the code's k digits are number / 10^(digits-k).
     for length in 1...3 where length < digits {
-      let code = Int(number / divisor)
-      if regionsByCode[code] != nil { return (code, digits - length) }
+      let code = Int(number / divisor)  // below 1000: at most three digits
+      if lengthsByCode[code] != 0 || regionsByCode[code] != nil { return (code, digits - length) }
       divisor /= 10
     }
     return nil
@@ -87,7 +88,7 @@ public struct NumberingPlan: Sendable {
   /// - Complexity: O(1).
   public func hasValidLength(_ number: Int64) -> Bool {
     guard let (code, national) = callingCode(of: number), national < 32 else { return false }
-    return (lengthsByCode[code] ?? 0) & (1 << UInt32(national)) != 0
+    return lengthsByCode[code] & (1 << UInt32(national)) != 0
   }
 }
 

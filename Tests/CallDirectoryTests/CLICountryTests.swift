@@ -51,3 +51,35 @@ import Testing
     #expect(calldir("unpack", out).output == "kind,number,label\nblock,+12025550100,\n")
   }
 }
+
+/// Numbers outside their country's numbering plan: packed and reported, or refused on request.
+@Suite struct CLIPlanValidityTests {
+  @Test func invalidNumbersAreCountedAndPacked() throws {
+    let scratch = try ScratchDirectory()
+    // +1 202 555 is too short for North America; +999... has no calling code.
+    let block = try scratch.write("b.txt", "+12025550100\n+1202555\n+99912345678\n+1 202 555 01##\n")
+    let out = scratch.path("o.calldir")
+    let pack = calldir("pack", "--json", "--block", block, "-o", out)
+    #expect(pack.status == 0)
+    #expect(pack.output.hasSuffix(#""invalid":2,"invalidPlaces":["\#(block):2 (+1202555)","\#(block):3 (+99912345678)"]}"# + "\n"), "\(pack.output)")
+    #expect(
+      pack.error
+        == "calldir: warning: 2 numbers not valid in their country's numbering plan, packed all the same "
+        + "(--reject-invalid refuses them): \(block):2 (+1202555), \(block):3 (+99912345678)\n")
+    #expect(calldir("unpack", out).output.contains("block,+1202555,\n"))
+    #expect(calldir("pack", "--quiet", "--block", block, "-o", out).error.isEmpty)
+  }
+
+  @Test func rejectInvalidMakesTheFirstAnError() throws {
+    let scratch = try ScratchDirectory()
+    let block = try scratch.write("b.txt", "+12025550100\n+1202555\n+99912345678\n")
+    let out = scratch.path("o.calldir")
+    let pack = calldir("pack", "--reject-invalid", "--block", block, "-o", out)
+    #expect(pack.status == 1)
+    #expect(
+      pack.error.hasSuffix(
+        "\(block):2: number +1202555 has no valid length in its country's numbering plan (--reject-invalid)\n"),
+      "\(pack.error)")
+    #expect(!FileManager.default.fileExists(atPath: out))
+  }
+}
