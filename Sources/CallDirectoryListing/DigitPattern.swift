@@ -3,10 +3,11 @@
 /// alternation `|`, the quantifiers `?`, `{n}` and `{n,m}`, and the end anchor `$`.
 ///
 /// Matching follows the leftmost-first (backtracking) semantics of libphonenumber's engines, so
-/// a capture group holds what it holds there; `$1`-style transform rules depend on that. The
-/// matcher remembers every (instruction, position) pair it has left behind as failed, so a
-/// match takes at most O(*p* · *n*) steps for a program of *p* instructions and *n* digits, on
-/// any pattern and input: no catastrophic backtracking.
+/// a capture group holds what it holds there; `$1`-style transform rules depend on that. After
+/// a few thousand steps the matcher starts remembering every (instruction, position) pair it has
+/// left behind as failed, so a match takes at most O(*p* · *n*) steps for a program of *p*
+/// instructions and *n* digits, on any pattern and input: no catastrophic backtracking. Until
+/// then it allocates nothing, which is every match of the generated table's patterns in practice.
 ///
 /// Patterns come from the generated numbering-plan table, not from input; the digits matched
 /// are input, and are bounded by ``maximumDigits``.
@@ -14,6 +15,10 @@ struct DigitPattern: Sendable {
   /// The most digits a match reads; a longer input does not match. No numbering plan has a
   /// national number of more than 17 digits.
   static let maximumDigits = 40
+  /// The most capturing groups a pattern may have; the table's patterns have at most 2.
+  static let maximumGroups = 3
+  /// Capture slots, two a group, group 0 (the whole match) included.
+  typealias Slots = InlineArray<8, Int>
 
   /// Why a pattern is not in the dialect, with the character offset where reading stopped.
   struct SyntaxError: Error, Equatable {
@@ -39,6 +44,9 @@ struct DigitPattern: Sendable {
   let program: [Instruction]
   /// The count of capturing groups, group 0 (the whole match) not included.
   let groupCount: Int
+  /// The digits a match can begin with (bit *d* for digit *d*), or `nil` when the pattern can
+  /// match no digits at all: a quick refusal before any step.
+  let firstDigits: UInt16?
 
   /// Compiles `pattern`.
   /// - Throws: ``SyntaxError`` for anything outside the dialect.
@@ -46,13 +54,17 @@ struct DigitPattern: Sendable {
   init(_ pattern: String) throws(SyntaxError) {
     var parser = Parser(bytes: Array(pattern.utf8), pattern: pattern)
     let tree = try parser.alternatives()
-    guard parser.index == parser.bytes.count else { throw SyntaxError(pattern: pattern, offset: parser.index) }
+    guard parser.index == parser.bytes.count, parser.groups <= Self.maximumGroups else {
+      throw SyntaxError(pattern: pattern, offset: parser.index)
+    }
     var emitter = Emitter()
     emitter.emit(tree)
     emitter.program.append(.match)
     source = pattern
     program = emitter.program
     groupCount = parser.groups
+    let first = Self.first(of: tree)
+    firstDigits = first.nullable ? nil : first.mask
   }
 
   /// The match that starts at the first digit, as libphonenumber's `matcher.lookingAt()` finds
@@ -71,14 +83,43 @@ struct DigitPattern: Sendable {
 
   private func run(_ digits: ArraySlice<UInt8>, whole: Bool) -> [Range<Int>?]? {
     guard digits.count <= Self.maximumDigits else { return nil }
-    var matcher = Matcher(
-      program: program, input: Array(digits), whole: whole, slots: Array(repeating: -1, count: 2 * (groupCount + 1)))
+    if let firstDigits {
+      guard let first = digits.first, first <= 9, firstDigits & (1 << UInt16(first)) != 0 else { return nil }
+    }
+    var matcher = Matcher(program: program, input: digits, whole: whole)
     guard matcher.step(0, 0) else { return nil }
     matcher.slots[0] = 0
     return (0...groupCount).map { group in
       let start = matcher.slots[2 * group]
       let end = matcher.slots[2 * group + 1]
       return start >= 0 && end >= start ? start..<end : nil
+    }
+  }
+
+  /// The digits a match of `alternatives` can begin with, and whether it can be empty.
+  private static func first(of alternatives: [[Node]]) -> (mask: UInt16, nullable: Bool) {
+    var mask: UInt16 = 0
+    var nullable = false
+    for sequence in alternatives {
+      var sequenceNullable = true
+      for node in sequence where sequenceNullable {
+        let part = first(of: node)
+        mask |= part.mask
+        sequenceNullable = part.nullable
+      }
+      nullable = nullable || sequenceNullable
+    }
+    return (mask, nullable)
+  }
+
+  private static func first(of node: Node) -> (mask: UInt16, nullable: Bool) {
+    switch node {
+    case .digits(let mask): return (mask, false)
+    case .end: return (0, true)
+    case .group(_, let body): return first(of: body)
+    case .repeated(let body, let min, _):
+      let inner = first(of: body)
+      return (inner.mask, min == 0 || inner.nullable)
     }
   }
 }
@@ -248,41 +289,49 @@ extension DigitPattern {
     }
   }
 
-  /// One run of a program over one input. `failed` marks each (instruction, position) pair
-  /// already explored without success: reaching it again cannot succeed either, whatever the
-  /// captures, which bounds the run by the pairs' count.
+  /// One run of a program over one input. Once `steps` passes ``memoAfter``, `failed` marks
+  /// each (instruction, position) pair explored without success from then on: reaching it again
+  /// cannot succeed either, whatever the captures, which bounds the rest of the run by the
+  /// pairs' count.
   struct Matcher {
-    let program: [Instruction]
-    let input: [UInt8]
-    let whole: Bool
-    var slots: [Int]
-    var failed: [UInt64]
+    /// Steps taken before the memo is allocated: far more than any real number needs.
+    static let memoAfter = 4096
 
-    init(program: [Instruction], input: [UInt8], whole: Bool, slots: [Int]) {
+    let program: [Instruction]
+    let input: ArraySlice<UInt8>
+    let whole: Bool
+    var slots = Slots(repeating: -1)
+    var failed: [UInt64] = []
+    var steps = 0
+
+    init(program: [Instruction], input: ArraySlice<UInt8>, whole: Bool) {
       self.program = program
       self.input = input
       self.whole = whole
-      self.slots = slots
-      // At most a few thousand instructions times maximumDigits + 1 positions.
-      failed = Array(repeating: 0, count: (program.count * (input.count + 1) + 63) / 64)
     }
 
     mutating func step(_ start: Int, _ position: Int) -> Bool {
       var pc = start
       var position = position
+      let count = input.count
       while true {
-        let key = pc * (input.count + 1) + position
-        if failed[key >> 6] & (1 << UInt64(key & 63)) != 0 { return false }
-        failed[key >> 6] |= 1 << UInt64(key & 63)
+        steps += 1
+        if steps > Self.memoAfter {
+          // At most a few thousand instructions times maximumDigits + 1 positions.
+          if failed.isEmpty { failed = Array(repeating: 0, count: (program.count * (count + 1) + 63) / 64) }
+          let key = pc * (count + 1) + position
+          if failed[key >> 6] & (1 << UInt64(key & 63)) != 0 { return false }
+          failed[key >> 6] |= 1 << UInt64(key & 63)
+        }
         switch program[pc] {
         case .digit(let mask):
-          guard position < input.count, input[position] <= 9, mask & (1 << UInt16(input[position])) != 0 else {
-            return false
-          }
+          guard position < count else { return false }
+          let digit = input[input.startIndex + position]
+          guard digit <= 9, mask & (1 << UInt16(digit)) != 0 else { return false }
           position += 1
           pc += 1
         case .end:
-          guard position == input.count else { return false }
+          guard position == count else { return false }
           pc += 1
         case .jump(let target):
           pc = target
@@ -296,7 +345,7 @@ extension DigitPattern {
           slots[slot] = old
           return false
         case .match:
-          guard !whole || position == input.count else { return false }
+          guard !whole || position == count else { return false }
           slots[1] = position
           return true
         }

@@ -111,6 +111,8 @@ public struct NumberingRegion: Sendable {
   public let localOnlyLengths: [Int]
   /// The region's emergency numbers, as dialled there (`112`, `15`).
   public let emergencyNumbers: [String]
+  /// The digits of ``callingCode``, most significant first.
+  let callingCodeDigits: [UInt8]
 
   /// libphonenumber's national-prefix-for-parsing: what precedes a national number written
   /// nationally, matched at its start.
@@ -149,5 +151,6 @@ public struct NumberingRegion: Sendable {
     leadingDigits = pattern(fields[9])
     nationalNumberPattern = pattern(fields[10])
     emergencyNumbers = fields[11].map { $0.split(separator: ",").map(String.init) } ?? []
+    callingCodeDigits = Self.digits(of: callingCode)
   }
 }

@@ -26,7 +26,7 @@ extension NumberingRegion {
         return (code, Array(rest[length...]))
       }
     }
-    let code = Self.digits(of: callingCode)
+    let code = callingCodeDigits
     if digits.starts(with: code) {
       let rest = strippingNationalPrefix(Array(digits[code.count...]))
       if (!matchesNational(digits) && matchesNational(rest)) || fit(digits.count) == .tooLong {
