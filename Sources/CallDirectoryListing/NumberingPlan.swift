@@ -93,7 +93,10 @@ public struct NumberingPlan: Sendable {
 }
 
 /// One region's numbering facts, as libphonenumber's metadata states them.
-public struct NumberingRegion: Sendable {
+///
+/// A class, so that a parser holding its region copies one reference per number it reads, not
+/// the region's dozen arrays and patterns.
+public final class NumberingRegion: Sendable {
   /// The region name of the non-geographic calling codes, such as 800.
   public static let nonGeographic = "001"
 
