@@ -47,7 +47,7 @@ extension Command {
         Table.Option(names: ["--block", "-b"], action: .value { $0.blockFiles.append($1) }),
         Table.Option(names: ["--identify", "-i"], action: .value { $0.identifyFiles.append($1) }),
         Table.Option(
-          names: ["--country", "-c"], action: .value { (state, text) throws(UsageError) in state.country = try countryCode(text, command: "pack") }),
+          names: ["--country", "-c"], action: .value { (state, text) throws(UsageError) in state.country = try countryRegion(text, command: "pack") }),
         Table.Option(
           names: ["--output", "-o"], action: .value { (state, text) throws(UsageError) in state.output = try outputName(text, command: "pack") }),
         Table.Option(
@@ -63,6 +63,7 @@ extension Command {
           action: .value { (state, text) throws(UsageError) in state.format = try listingFormat(text, command: "pack") }),
         Table.Option(names: ["--json"], action: .flag { $0.json = true }),
         Table.Option(names: ["--quiet", "-q"], action: .flag { $0.quiet = true }),
+        Table.Option(names: ["--reject-invalid"], action: .flag { $0.rejectInvalid = true }),
         Table.Option(names: ["--sign"], action: .value { $0.signKey = $1 }),
         Table.Option(
           names: ["--memory"],
@@ -96,7 +97,7 @@ extension Command {
     var expand = false
     var quiet = false
     var output = "-"
-    var country: Int?
+    var country: String?
     var format: ListingFormat?
     var trust: [String] = []
     var installedVersion: UInt64?
@@ -177,7 +178,7 @@ extension Command {
   private static func parseLookup(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
     var state = ReadState()
     let country = OptionTable<ReadState>.Option(
-      names: ["--country", "-c"], action: .value { (state, text) throws(UsageError) in state.country = try countryCode(text, command: "lookup") })
+      names: ["--country", "-c"], action: .value { (state, text) throws(UsageError) in state.country = try countryRegion(text, command: "lookup") })
     guard try readTable("lookup", [json, country]).parse(arguments, into: &state) else { return .help(topic: "lookup") }
     guard state.positionals.count >= 2 else { throw UsageError("lookup needs a file and at least one number", command: "lookup") }
     return .lookup(file: state.positionals[0], numbers: Array(state.positionals.dropFirst()), country: state.country, json: state.json)
@@ -280,14 +281,6 @@ extension Command {
       throw UsageError("--format needs csv, tsv or jsonl, not \(text)", command: command)
     }
     return format
-  }
-
-  static func countryCode(_ text: String, command: String) throws(UsageError) -> Int {
-    let digits = text.hasPrefix("+") ? String(text.dropFirst()) : text
-    guard let code = Int(digits), (1...999).contains(code), digits.first != "0" else {
-      throw UsageError("--country needs a calling code such as 1 or 44, not \(text)", command: command)
-    }
-    return code
   }
 
   private static func unknownCommand(_ name: String) -> UsageError {

@@ -16,7 +16,7 @@ extension Command {
         Table.Option(names: ["--allow", "-a"], action: .value { $0.items.append(.allowList($1)) }),
         Table.Option(
           names: ["--country", "-c"],
-          action: .value { (state, text) throws(UsageError) in state.options.country = try countryCode(text, command: "resolve") }),
+          action: .value { (state, text) throws(UsageError) in state.options.country = try countryRegion(text, command: "resolve") }),
         Table.Option(
           names: ["--emergency"],
           action: .value { (state, text) throws(UsageError) in state.options.emergency = try emergencyNumbers(text) }),

@@ -13,7 +13,7 @@ package enum Command: Sendable, Equatable {
   /// `calldir verify`: check files completely.
   case verify(files: [String], callKit: Bool, json: Bool, quiet: Bool = false, trust: [String] = [], installedVersion: UInt64? = nil)
   /// `calldir lookup`: answer for numbers.
-  case lookup(file: String, numbers: [String], country: Int?, json: Bool)
+  case lookup(file: String, numbers: [String], country: String?, json: Bool)
   /// `calldir info`: describe a file.
   case info(file: String, json: Bool)
   /// `calldir stats`: a histogram of entries per country calling code, bars at most `width` columns.
@@ -44,10 +44,13 @@ package enum Command: Sendable, Equatable {
     package var blockFiles: [String] = []
     /// Identify CSVs: `number,label`.
     package var identifyFiles: [String] = []
-    /// The calling code for numbers written without `+`.
-    package var country: Int?
+    /// The region (ISO 3166 code, `GB`) whose rules read numbers written without `+`.
+    package var country: String?
     /// The output path (`-` for standard output).
     package var output: String = ""
+    /// Whether a number with no valid length in its country's numbering plan is an error
+    /// (`--reject-invalid`) rather than counted and reported.
+    package var rejectInvalid = false
     /// Entries per entry block.
     package var entriesPerBlock: Int = DirectoryBuilder.Options().entriesPerBlock
     /// The text form of listing and identify inputs (`--format`); `nil` when each file's name
@@ -92,8 +95,8 @@ package enum Command: Sendable, Equatable {
     package var numbers: [String] = []
     /// Whether numbers are read from standard input, one a line, until it ends (the long-running form).
     package var standardInput = false
-    /// The calling code for numbers written without `+`.
-    package var country: Int?
+    /// The region (ISO 3166 code, `GB`) whose rules read numbers written without `+`.
+    package var country: String?
     /// The numbers never blocked.
     package var emergency: EmergencyNumbers = .standard
     /// One JSON object a line instead of tab-separated fields.

@@ -52,7 +52,7 @@ enum HelpText {
     """
 
   static let pack = """
-    Usage: calldir pack [LISTING]... [--block FILE]... [--identify FILE]... [--country CC]
+    Usage: calldir pack [LISTING]... [--block FILE]... [--identify FILE]... [--country REGION]
                         [--format csv|tsv|jsonl] [--json] -o OUT
 
     Build a directory from any mix of inputs, in any order; entries are sorted, exact duplicates
@@ -75,7 +75,10 @@ enum HelpText {
 
     Options:
       -o, --output OUT       the directory to write (- for standard output); required
-      -c, --country CC       calling code for numbers written without +, e.g. 1 or 44
+      -c, --country REGION   region (US, GB) or calling code (1, 44) whose rules read
+                             numbers written without +
+      --reject-invalid       refuse a number with no valid length in its country's plan
+                             (by default such numbers are packed and reported)
       --entries-per-block N  entries per block, 1...4096 (default 512)
       -f, --format FORMAT    csv, tsv or jsonl for listings and identify files (default: by the
                              file name's ending, else csv); needed for standard input
@@ -148,12 +151,12 @@ enum HelpText {
     """
 
   static let lookup = """
-    Usage: calldir lookup FILE NUMBER... [--country CC] [--json]
+    Usage: calldir lookup FILE NUMBER... [--country REGION] [--json]
 
     Answer for each number, in order: blocked, identified (with its label) or not listed.
 
     Options:
-      -c, --country CC   calling code for numbers written without +
+      -c, --country REGION   region (US, GB) or calling code (1, 44) for numbers without +
       --json             one object a line: {"number":"+12025550100","blocked":true,"label":"Acme"}
 
     Example:
@@ -191,7 +194,7 @@ enum HelpText {
     """
 
   static let resolve = """
-    Usage: calldir resolve [--allow FILE]... [--country CC] [--emergency LIST] [--json] [--stdin]
+    Usage: calldir resolve [--allow FILE]... [--country REGION] [--emergency LIST] [--json] [--stdin]
                            [--trust PUB]... [--installed-version N] DIR... [NUMBER...]
 
     Answer incoming numbers across a stack of directories, consulted in the order given
@@ -212,7 +215,8 @@ enum HelpText {
 
     Options:
       -a, --allow FILE     an allow list, at this position in the stack
-      -c, --country CC     calling code for numbers written without +, e.g. 1 or 44
+      -c, --country REGION region (US, GB) or calling code (1, 44) for numbers without +;
+                           its emergency numbers (15, 17, 18 in FR) are never blocked
       --emergency LIST     the numbers never blocked, comma-separated; 'default' stands for
                            000,110,112,119,911,999 (the default) and 'none' for no numbers
       --json               one object a line, with the reason (see below)

@@ -5,7 +5,7 @@ import CallDirectorySystem
 struct Lookup {
   let file: String
   let numbers: [String]
-  let country: Int?
+  let country: String?
   let json: Bool
   let console: Console
 
@@ -13,7 +13,7 @@ struct Lookup {
     let reader = try Inputs.openDirectory(file, console: console)
     let parser: PhoneNumberParser
     do {
-      parser = try PhoneNumberParser(defaultCountryCode: country, digitLimits: PhoneNumberParser.formatDomainDigits)
+      parser = try PhoneNumberParser(region: country, digitLimits: PhoneNumberParser.formatDomainDigits)
     } catch {
       throw CommandFailure.usage("\(error)", command: "lookup")
     }

@@ -28,9 +28,11 @@ struct Pack {
     let inputs = try PackInputs(options, console: console)
     // A spill that cannot be written (a full disk) is the output's failure, not the line's.
     var spillFailure: CommandFailure?
+    var validity = PlanValidity(reject: options.rejectInvalid)
     let skipped: Int
     do {
       skipped = try inputs.forEachEntry { (entry, label, path) throws(ListingError) in
+        try validity.check(entry, file: path)
         do throws(WriterError) { try add(entry, label: label, to: &writer) } catch {
           if case .system(let failure) = error {
             spillFailure = CommandFailure(
@@ -79,12 +81,14 @@ struct Pack {
           + "\(statistics.duplicates) duplicates merged, \(statistics.covered) entries inside ranges dropped, "
           + "\(statistics.rangesMerged) overlapping or touching ranges merged")
     }
+    if let report = validity.report, !options.quiet { console.diagnose(report) }
     if options.json {
-      let object = JSON.Value.object([
-        ("output", .string(options.output)), ("bytes", .int(size)), ("read", .int(read)),
-        ("skipped", .int(skipped)), ("duplicates", .int(statistics.duplicates)), ("covered", .int(statistics.covered)),
-        ("rangesMerged", .int(statistics.rangesMerged)),
-      ])
+      let object = JSON.Value.object(
+        [
+          ("output", .string(options.output)), ("bytes", .int(size)), ("read", .int(read)),
+          ("skipped", .int(skipped)), ("duplicates", .int(statistics.duplicates)), ("covered", .int(statistics.covered)),
+          ("rangesMerged", .int(statistics.rangesMerged)),
+        ] + validity.fields)
       do { try console.print(JSON.render(object)) } catch { throw CommandFailure("cannot write: \(error.message)") }
     }
     return CLI.ExitCode.success

@@ -30,8 +30,8 @@ struct PackInputs {
       + options.identifyFiles.map { ($0, .identify) }
     format = options.format
     do {
-      people = try PhoneNumberParser(defaultCountryCode: options.country)
-      listings = try PhoneNumberParser(defaultCountryCode: options.country, digitLimits: PhoneNumberParser.formatDomainDigits)
+      people = try PhoneNumberParser(region: options.country)
+      listings = try PhoneNumberParser(region: options.country, digitLimits: PhoneNumberParser.formatDomainDigits)
     } catch {
       throw CommandFailure.usage("\(error)", command: "pack")
     }

@@ -23,13 +23,18 @@ struct Resolve {
         throw CommandFailure(opening: directory.path, error)
       }
     }
+    let region = options.country.flatMap { NumberingPlan.shared.region(named: $0) }
+    // The region's own emergency numbers join the set, unless the set is empty (`none`) on purpose.
+    let emergency = region.map { options.emergency.codes.isEmpty ? options.emergency : options.emergency.adding(region: $0) }
     let resolver: Resolver
     do {
       resolver = try Resolver(
         sources: zip(options.directories, directories).map { option, directory in
           Resolver.Source(name: option.path, role: option.allowList ? .allowList : .standard, provider: directory)
         },
-        emergencyNumbers: options.emergency, defaultCountryCode: options.country)
+        emergencyNumbers: emergency ?? options.emergency,
+        // The resolver takes a calling code: its main region's rules read national callers.
+        defaultCountryCode: region?.callingCode)
     } catch {
       throw CommandFailure.usage("\(error)", command: "resolve")
     }

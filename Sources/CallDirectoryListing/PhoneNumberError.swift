@@ -29,7 +29,18 @@ public struct PhoneNumberError: Error, Equatable, Sendable, CustomStringConverti
     case outOfRange
     /// Without `+`, under country code 1, a digit string that is not a North American number:
     /// neither 10 digits with an area code starting 2-9 nor 11 digits starting with 1.
+    ///
+    /// No longer thrown: country code 1 is read by the numbering plan's `US` rules, as
+    /// libphonenumber reads it, and a number outside the plan is reported by validity checks
+    /// (``NumberingPlan/hasValidLength(_:)``) instead. Kept so that code matching it compiles.
     case invalidNationalNumber(digits: Int)
+    /// Without `+` and without a default country, a number written in a national style: its
+    /// first digit is 0 (a trunk prefix), or it holds a parenthesis or a separator between two
+    /// digits (`(818) 470-0711`). Only bare digits are read as an international number then.
+    case nationalStyleWithoutCountry
+    /// `(0)` right after the calling code of a number beginning with `+`, where the calling
+    /// code's trunk prefix is not 0 (or it has none), so the 0 cannot be a trunk prefix.
+    case trunkPrefixAfterCountryCode
     /// A `tel:` URI with a local number (no `+`), whose meaning depends on a context that is not
     /// interpreted.
     case localTelURI
@@ -81,6 +92,11 @@ public struct PhoneNumberError: Error, Equatable, Sendable, CustomStringConverti
     case .invalidNationalNumber(let digits):
       return "number \(quoted) is not a North American number: \(digits) digits; "
         + "expected 10 digits with an area code starting 2-9, or 11 digits starting with 1"
+    case .nationalStyleWithoutCountry:
+      return "number \(quoted) is written nationally but no country is given: name its country "
+        + "(calldir's --country, such as --country US or --country 44) or write it with + and its calling code"
+    case .trunkPrefixAfterCountryCode:
+      return "number \(quoted) has (0) after a calling code whose trunk prefix is not 0"
     case .localTelURI:
       return "tel: URI \(quoted) is not global (it must continue with '+')"
     case .invertedRange:

@@ -15,21 +15,25 @@ import CallDirectoryFormat
 ///    or a `+` after anything else, is ``PhoneNumberError/Kind/misplacedPlus(offset:)``.
 /// 3. With a leading `+` the digits are the full international number; its first digit must not
 ///    be 0.
-/// 4. Without `+` and without a default country code, the digits are also the full international
-///    number (CallKit's own form, `12025550100`); the first digit must not be 0.
-/// 5. Without `+` and with a default country code CC, the digits are a national number:
-///    - Under CC 1 (the North American Numbering Plan): digits beginning with the international
-///      prefix `011` are the international number that follows it; 11 digits beginning with 1
-///      are already international (`1 202 555 0123`); 10 digits whose first digit is 2-9 are a
-///      national number and get the 1 prefixed (`(201) 555-0123` gives 12015550123). Any other
-///      digit string is ``PhoneNumberError/Kind/invalidNationalNumber(digits:)``.
-///    - Under any other CC: digits beginning with the international prefix `00` are the
-///      international number that follows it. Otherwise one leading trunk prefix `0` is dropped
-///      and CC is prefixed (`020 7946 0958` under CC 44 gives 442079460958). Italy (39) and
-///      San Marino (378) keep the leading 0, because it is part of their international numbers
-///      (`06 6988 0000` under CC 39 gives 390669880000). Trunk prefixes other than 0 (such as
-///      Russia's 8) are not recognised.
-///    - An international number after `00` or `011` must not begin with 0.
+/// 4. Without `+` and without a default country, digits alone are the full international number
+///    (CallKit's own form, `12025550100`); the first digit must not be 0. Digits written in a
+///    national style are refused, because their country cannot be known
+///    (``PhoneNumberError/Kind/nationalStyleWithoutCountry``): a first digit 0 (a trunk prefix),
+///    a parenthesis, or a separator between two digits (`(818) 470-0711`, `818-470-0711`).
+/// 5. Without `+` and with a default region (given by name, or as the main region of a default
+///    country code), the digits are read as libphonenumber reads them with that region
+///    (`NumberingRegion.read(national:)`): an international prefix of the region (`00`, `011`,
+///    `810`) followed by a calling code begins an international number; the region's calling code
+///    written out begins one when the rest fits the plan better (`1 202 555 0123` under `US`);
+///    otherwise the region's national-prefix-for-parsing rule strips or transforms a trunk prefix
+///    (`8 (912) 345-67-89` under `RU`, `06 20 123 4567` under `HU`, Argentina's mobile `15`),
+///    unless the result would not be a possible length. Numbers that keep their leading 0
+///    (Italy, Benin, Côte d'Ivoire) keep it. A default country code that no region has (such as
+///    999) uses the older rule: `00` begins an international number, one leading 0 is dropped.
+///    In a number beginning with `+`, `(0)` right after the calling code is the trunk prefix
+///    written in parentheses (`+44 (0) 20 7946 0958`): it is dropped when the main region of the
+///    calling code has the trunk prefix 0, and is ``PhoneNumberError/Kind/trunkPrefixAfterCountryCode``
+///    otherwise.
 /// 6. The count of digits of the international number (country code included, prefixes
 ///    excluded) must lie within ``digitLimits``, and its value within `1 ... Int64.max - 1`
 ///    (`Limits.isValidNumber`). Overflow is detected while accumulating; parsing never traps.
@@ -49,11 +53,18 @@ public struct PhoneNumberParser: Sendable {
   /// limits ``formatDomainDigits``.
   public static let formatDomain = PhoneNumberParser(checked: nil, digitLimits: formatDomainDigits)
 
+  /// The region whose rules read numbers written without `+` (`GB`), or `nil` when they are
+  /// full international numbers or the default country code has no region.
+  public var defaultRegion: String? { region?.name }
   /// The country calling code applied to numbers written without `+`, or `nil` when such
   /// numbers are full international numbers.
   public let defaultCountryCode: Int?
   /// The allowed count of digits of the international number, country code included.
   public let digitLimits: ClosedRange<Int>
+
+  /// The region whose rules read national numbers, or `nil` when there is no default country
+  /// or its code has no region.
+  private(set) var region: NumberingRegion?
 
   /// The default country code as a value to prefix, and its count of digits.
   let countryCode: Int64
@@ -93,6 +104,26 @@ public struct PhoneNumberParser: Sendable {
     self.init(checked: defaultCountryCode, digitLimits: digitLimits)
   }
 
+  /// Creates a parser that reads numbers written without `+` by a region's rules.
+  ///
+  ///     let parser = try PhoneNumberParser(defaultRegion: "RU")
+  ///     try parser.parse("8 (912) 345-67-89")  // 79123456789
+  ///
+  /// - Parameters:
+  ///   - defaultRegion: An ISO 3166 region code of ``NumberingPlan``, in any letter case (`GB`).
+  ///   - digitLimits: As for ``init(defaultCountryCode:digitLimits:)``.
+  /// - Throws: `ConfigurationError` naming `defaultRegion` when the plan has no such region, or
+  ///   `digitLimits` when they do not lie within ``formatDomainDigits``.
+  public init(
+    defaultRegion: String, digitLimits: ClosedRange<Int> = PhoneNumberParser.e164Digits
+  ) throws(ConfigurationError) {
+    guard let region = NumberingPlan.shared.region(named: defaultRegion.uppercased()) else {
+      throw ConfigurationError(parameter: "defaultRegion", value: defaultRegion, allowed: "the regions of NumberingPlan")
+    }
+    try self.init(defaultCountryCode: region.callingCode, digitLimits: digitLimits)
+    self.region = region
+  }
+
   /// A parser from values already checked against ``countryCodes`` and ``formatDomainDigits``.
   private init(checked defaultCountryCode: Int?, digitLimits: ClosedRange<Int>) {
     self.defaultCountryCode = defaultCountryCode
@@ -100,6 +131,7 @@ public struct PhoneNumberParser: Sendable {
     let code = defaultCountryCode ?? 0
     self.countryCode = Int64(code)
     self.countryCodeDigits = code >= 100 ? 3 : (code >= 10 ? 2 : 1)
+    self.region = defaultCountryCode.flatMap { NumberingPlan.shared.mainRegion(callingCode: $0) }
   }
 
   /// Parses `text` under the rules above.

@@ -1,6 +1,7 @@
 // The single pass behind every `PhoneNumberParser.parse` form. It keeps the first few digits
-// aside because the prefix rules (`00`, `011`, trunk `0`, NANP length) are decided only once
-// the whole number has been seen, and it never builds a String unless it is about to throw.
+// aside because the prefix rules are decided only once the whole number has been seen, and it
+// never builds a String unless it is about to throw. National numbers of a region in the
+// numbering plan are handed to `readNational` (PhoneNumberParser+Plan.swift).
 
 /// Powers of ten that fit in an `Int64`: 10^0 ... 10^18.
 private let powersOfTen: [Int64] = {
@@ -8,9 +9,6 @@ private let powersOfTen: [Int64] = {
   for _ in 1...18 { powers.append(powers[powers.count - 1] * 10) }
   return powers
 }()
-
-/// Country codes whose national numbers keep their leading 0 in international form.
-private let countryCodesKeepingLeadingZero: Set<Int64> = [39, 378]
 
 extension PhoneNumberParser {
   func scan<Bytes: Collection<UInt8>>(_ bytes: Bytes) throws(PhoneNumberError) -> Int64 {
@@ -44,6 +42,12 @@ extension PhoneNumberParser {
     // A tab is whitespace only when nothing but whitespace follows it.
     var pendingTabOffset = -1
     var sawNonSpace = false
+    // National style, refused without `+` and a default country: a parenthesis, or a separator
+    // between two digits (`separated` marks one seen since the last digit).
+    var nationalStyle = false
+    var separated = false
+    // The region whose trunk prefix 0 was written as `(0)` after the calling code.
+    var trunkZero: NumberingRegion? = nil
 
     scanning: while index != end {
       let byte = bytes[index]
@@ -56,6 +60,8 @@ extension PhoneNumberParser {
       switch byte {
       case zero...nine:
         let digit = byte &- zero
+        if separated { nationalStyle = true }
+        separated = false
         if digitCount < 4 { leading |= UInt32(digit) << (8 * (3 - digitCount)) }
         digitCount += 1
         if !overflowed {
@@ -63,17 +69,25 @@ extension PhoneNumberParser {
           let (sum, o2) = shifted.addingReportingOverflow(Int64(digit))
           if o1 || o2 { overflowed = true } else { value = sum }
         }
-        // `011` under country code 1 is a prefix, not part of the number: its value is dropped
-        // here, while it is still three digits and cannot have overflowed.
-        if digitCount == 3, countryCode == 1, !hasPlus, leading == 0x0001_0100 {
-          value = 0
-        }
       case space:
-        break
+        separated = digitCount > 0
       case tab:
         if pendingTabOffset < 0 { pendingTabOffset = offset }
-      case 0x2D, 0x2E, 0x28, 0x29, 0x2F:  // - . ( ) /
-        break
+      case 0x28
+      where hasPlus && (1...3).contains(digitCount) && NumberingPlan.shared.isAssigned(callingCode: Int(value))
+        && Self.isZeroInParentheses(bytes, at: index):
+        // `+44 (0) 20 ...`: a trunk prefix in parentheses right after the calling code.
+        guard let region = NumberingPlan.shared.mainRegion(callingCode: Int(value)), region.nationalPrefix == "0" else {
+          throw Self.failure(.trunkPrefixAfterCountryCode, bytes)
+        }
+        trunkZero = region
+        bytes.formIndex(after: &index)
+        bytes.formIndex(after: &index)
+        offset += 2
+      case 0x28, 0x29:  // ( )
+        nationalStyle = true
+      case 0x2D, 0x2E, 0x2F:  // - . /
+        separated = digitCount > 0
       case plus:
         if offset != contentOffset { throw Self.failure(.misplacedPlus(offset: offset), bytes) }
         hasPlus = true
@@ -96,26 +110,22 @@ extension PhoneNumberParser {
     // The international number's digit count and value, before the limits are checked.
     var internationalDigits = digitCount
     var number = value
-    if hasPlus || defaultCountryCode == nil {
+    if hasPlus {
       if digit(0) == 0 { throw Self.failure(.leadingZero, bytes) }
-    } else if countryCode == 1 {
-      if digitCount >= 3 && digit(0) == 0 && digit(1) == 1 && digit(2) == 1 {
-        internationalDigits = digitCount - 3
-        if internationalDigits > 0 && digit(3) == 0 { throw Self.failure(.leadingZero, bytes) }
-      } else if digitCount == 11 && digit(0) == 1 {
-        // Already international.
-      } else if digitCount == 10 && digit(0) >= 2 {
-        internationalDigits = 11
-        number = value &+ powersOfTen[10]  // value < 10^10, cannot overflow
-      } else {
-        throw Self.failure(.invalidNationalNumber(digits: digitCount), bytes)
+      if let region = trunkZero {
+        (internationalDigits, number, overflowed) = try readTrunkZero(bytes, digitCount: digitCount, region: region)
       }
+    } else if defaultCountryCode == nil {
+      if digit(0) == 0 || nationalStyle { throw Self.failure(.nationalStyleWithoutCountry, bytes) }
+    } else if let region {
+      (internationalDigits, number, overflowed) = try readNational(bytes, digitCount: digitCount, region: region)
     } else if digitCount >= 2 && digit(0) == 0 && digit(1) == 0 {
       internationalDigits = digitCount - 2
       if internationalDigits > 0 && digit(2) == 0 { throw Self.failure(.leadingZero, bytes) }
     } else {
       var nationalDigits = digitCount
-      if digit(0) == 0 && !countryCodesKeepingLeadingZero.contains(countryCode) {
+      // A calling code no region has: one trunk prefix 0 is all that can be assumed.
+      if digit(0) == 0 {
         nationalDigits -= 1
       }
       internationalDigits = countryCodeDigits + nationalDigits
@@ -145,6 +155,14 @@ extension PhoneNumberParser {
       throw Self.failure(.outOfRange, bytes)
     }
     return number
+  }
+
+  /// Whether `(0)` starts at `start`, which holds `(`.
+  private static func isZeroInParentheses<Bytes: Collection<UInt8>>(_ bytes: Bytes, at start: Bytes.Index) -> Bool {
+    var index = bytes.index(after: start)
+    guard index != bytes.endIndex, bytes[index] == zero else { return false }
+    bytes.formIndex(after: &index)
+    return index != bytes.endIndex && bytes[index] == 0x29
   }
 
   /// Whether `tel:` in any letter case starts at `index`.

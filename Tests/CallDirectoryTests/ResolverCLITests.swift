@@ -225,7 +225,7 @@ import Testing
     var expected = Command.ResolveOptions()
     expected.directories = [.init(path: stack.spam), .init(path: stack.contacts, allowList: true), .init(path: stack.business)]
     expected.numbers = ["+12025550100", "020 7946 0958"]
-    expected.country = 44
+    expected.country = "GB"
     #expect(command == .resolve(expected))
     guard case .resolve(let long) = try Command.parse(["resolve", stack.spam]) else {
       Issue.record("not a resolve command")

@@ -6,9 +6,10 @@ import Testing
 @Suite struct SpecInputTableTests {
   struct Row: CustomStringConvertible, Sendable {
     var written: String
-    var country: Int?
+    /// A calling code (`44`) or a region (`GB`), or `nil`.
+    var country: String?
     var expected: String
-    var description: String { "\(written) [\(country.map(String.init) ?? "-")]" }
+    var description: String { "\(written) [\(country ?? "-")]" }
   }
 
   static func rows() throws -> [Row] {
@@ -17,7 +18,7 @@ import Testing
     return text.split(separator: "\n").compactMap { line -> Row? in
       let cells = line.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
       guard cells.count == 5, cells[1].hasPrefix("`"), cells[1].hasSuffix("`") else { return nil }
-      return Row(written: String(cells[1].dropFirst().dropLast()), country: Int(cells[2]), expected: cells[3])
+      return Row(written: String(cells[1].dropFirst().dropLast()), country: cells[2].isEmpty ? nil : cells[2], expected: cells[3])
     }
   }
 
@@ -29,7 +30,12 @@ import Testing
   /// error rows words of the message (`error: ends below its start`).
   @Test(arguments: try rows())
   func row(_ row: Row) throws {
-    let parser = try PhoneNumberParser(defaultCountryCode: row.country)
+    let parser =
+      if let country = row.country, Int(country) == nil {
+        try PhoneNumberParser(defaultRegion: country)
+      } else {
+        try PhoneNumberParser(defaultCountryCode: row.country.flatMap { Int($0) })
+      }
     if row.expected.hasPrefix("error:") {
       // The row names the error by words its message holds.
       let words = row.expected.dropFirst("error:".count).trimmingCharacters(in: .whitespaces)

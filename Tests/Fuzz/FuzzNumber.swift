@@ -1,13 +1,21 @@
 import CallDirectory
 
-/// The number-parser harness: the first byte chooses the default country code (none, 1, 44 or 7).
+/// The number-parser harness: the first byte chooses the default country: none, calling code 1,
+/// 44 or 7 (selectors 0 ... 3), or a region of the numbering plan, whose patterns then read the
+/// digits (4 ... 255, by the selector modulo the count of regions).
 enum FuzzNumber {
+  static let regions = NumberingPlan.shared.regionNames
+
   static func run(_ input: [UInt8]) {
     guard let selector = input.first else { return }
     let codes: [Int?] = [nil, 1, 44, 7]
-    guard let parser = try? PhoneNumberParser(defaultCountryCode: codes[Int(selector % 4)]) else {
-      fatalError("country code \(String(describing: codes[Int(selector % 4)])) refused")
+    let chosen: PhoneNumberParser?
+    if selector < 4 {
+      chosen = try? PhoneNumberParser(defaultCountryCode: codes[Int(selector)])
+    } else {
+      chosen = try? PhoneNumberParser(defaultRegion: regions[Int(selector) % regions.count])
     }
+    guard let parser = chosen else { fatalError("default country \(selector) refused") }
     let field = input.dropFirst()
     if let number = try? parser.parse(utf8: field) {
       guard (1...(Int64.max - 1)).contains(number) else { fatalError("parse gave \(number), outside the domain") }

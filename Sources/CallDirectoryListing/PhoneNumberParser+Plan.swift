@@ -1,0 +1,76 @@
+// The national reading of `PhoneNumberParser` when its default country has a region in the
+// numbering plan: the scan has checked the characters and counted the digits; this collects
+// them and lets the region's rules decide the calling code and the national number.
+
+extension PhoneNumberParser {
+  /// Reads the digits of `bytes`, written without `+`, by `region`'s rules.
+  ///
+  /// - Returns: the international number's digit count and value, and whether the value
+  ///   overflowed `Int64` (the caller's limits then refuse it).
+  /// - Throws: ``PhoneNumberError`` for more digits than ``DigitPattern/maximumDigits``, or an
+  ///   international prefix followed by no assigned calling code.
+  /// - Complexity: O(*p* · *n*) in the size of the region's patterns and the count of digits.
+  func readNational<Bytes: Collection<UInt8>>(
+    _ bytes: Bytes, digitCount: Int, region: NumberingRegion
+  ) throws(PhoneNumberError) -> (digits: Int, number: Int64, overflowed: Bool) {
+    guard digitCount <= DigitPattern.maximumDigits else {
+      throw PhoneNumberError(
+        kind: .tooManyDigits(found: digitCount, maximum: digitLimits.upperBound),
+        input: String(decoding: bytes, as: UTF8.self))
+    }
+    var digits: [UInt8] = []
+    digits.reserveCapacity(digitCount)  // at most maximumDigits
+    for byte in bytes where byte >= zero && byte <= zero + 9 { digits.append(byte - zero) }
+    guard let read = region.read(national: digits) else {
+      // An international prefix with nothing after it, or no calling code after it.
+      let bare = region.internationalPrefix?.prefixMatch(digits[...])?[0]?.upperBound == digits.count
+      throw PhoneNumberError(
+        kind: bare ? .tooFewDigits(found: 0, minimum: digitLimits.lowerBound) : .leadingZero,
+        input: String(decoding: bytes, as: UTF8.self))
+    }
+    return Self.international(read)
+  }
+
+  /// Reads `+CC (0) NATIONAL` as libphonenumber reads `+CC 0NATIONAL`: the 0 and what follows
+  /// go through `region`'s trunk prefix rule, which drops the 0 unless the number without it is
+  /// not a possible length (`+57 (0) 321 1234567` keeps it, as libphonenumber does).
+  ///
+  /// - Parameter digitCount: the digits of `bytes`, the `(0)` not counted.
+  func readTrunkZero<Bytes: Collection<UInt8>>(
+    _ bytes: Bytes, digitCount: Int, region: NumberingRegion
+  ) throws(PhoneNumberError) -> (digits: Int, number: Int64, overflowed: Bool) {
+    guard digitCount <= DigitPattern.maximumDigits else {
+      throw PhoneNumberError(
+        kind: .tooManyDigits(found: digitCount, maximum: digitLimits.upperBound),
+        input: String(decoding: bytes, as: UTF8.self))
+    }
+    // The digits after the calling code, the 0 of `(0)` first.
+    var digits: [UInt8] = []
+    digits.reserveCapacity(digitCount + 1)  // at most maximumDigits + 1
+    let codeDigits = NumberingRegion.digits(of: region.callingCode).count
+    var seen = 0
+    for byte in bytes where byte >= zero && byte <= zero + 9 {
+      seen += 1
+      if seen > codeDigits { digits.append(byte - zero) }
+    }
+    return Self.international((region.callingCode, region.readingTrunkPrefix(digits)))
+  }
+
+  /// The digit count and value of a calling code followed by a national number.
+  private static func international(
+    _ read: (code: Int, national: [UInt8])
+  ) -> (digits: Int, number: Int64, overflowed: Bool) {
+    var number = Int64(read.code)
+    var overflowed = false
+    for digit in read.national {
+      let (shifted, o1) = number.multipliedReportingOverflow(by: 10)
+      let (sum, o2) = shifted.addingReportingOverflow(Int64(digit))
+      if o1 || o2 {
+        overflowed = true
+        break
+      }
+      number = sum
+    }
+    return (NumberingRegion.digits(of: read.code).count + read.national.count, number, overflowed)
+  }
+}
