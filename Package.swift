@@ -24,7 +24,15 @@ let package = Package(
   name: "calldir",
   platforms: [.macOS(.v15), .iOS(.v18)],
   products: [
-    .library(name: "CallDirectory", targets: ["CallDirectory"]),
+    // The umbrella and the modules it re-exports: listed, so that the API breakage check
+    // (.ci/api-breakage) reads each module's public API, which the umbrella's own module does not declare.
+    .library(
+      name: "CallDirectory",
+      targets: [
+        "CallDirectory", "CallDirectoryFormat", "CallDirectoryWriter", "CallDirectoryReader", "CallDirectoryVerifier",
+        "CallDirectoryLookup", "CallDirectoryListing", "CallDirectoryResolver", "CallDirectoryChangeset", "CallDirectoryFeed",
+        "CallDirectoryFeedChangeset",
+      ]),
     // For a Call Directory extension: the feed's sink over CallKit's context (empty elsewhere).
     .library(name: "CallDirectoryCallKit", targets: ["CallDirectoryCallKit"]),
     .executable(name: "calldir", targets: ["calldir"]),
