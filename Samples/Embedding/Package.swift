@@ -7,7 +7,7 @@ let package = Package(
   name: "embedding-demo",
   dependencies: [
     // The repository itself; named, so the product resolves whatever the checkout's folder is called.
-    .package(name: "calldir", path: "../.."),
+    .package(name: "calldir", path: "../..")
   ],
   targets: [
     .executableTarget(
@@ -22,6 +22,6 @@ let package = Package(
         .strictMemorySafety(),
         .treatAllWarnings(as: .error),
         .enableUpcomingFeature("MemberImportVisibility"),
-      ]),
+      ])
   ]
 )

@@ -10,6 +10,7 @@
 @_exported import CallDirectoryResolver
 @_exported import CallDirectoryVerifier
 @_exported import CallDirectoryWriter
+
 // The system types the toolkit's API hands out (a reader's file identity, the failure of a
 // system call); not the rest of CallDirectorySystem, whose FileDescriptor would clash with
 // swift-system's in an app that imports both.

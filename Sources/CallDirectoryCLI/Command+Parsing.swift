@@ -47,9 +47,11 @@ extension Command {
         Table.Option(names: ["--block", "-b"], action: .value { $0.blockFiles.append($1) }),
         Table.Option(names: ["--identify", "-i"], action: .value { $0.identifyFiles.append($1) }),
         Table.Option(
-          names: ["--country", "-c"], action: .value { (state, text) throws(UsageError) in state.country = try countryRegion(text, command: "pack") }),
+          names: ["--country", "-c"],
+          action: .value { (state, text) throws(UsageError) in state.country = try countryRegion(text, command: "pack") }),
         Table.Option(
-          names: ["--output", "-o"], action: .value { (state, text) throws(UsageError) in state.output = try outputName(text, command: "pack") }),
+          names: ["--output", "-o"],
+          action: .value { (state, text) throws(UsageError) in state.output = try outputName(text, command: "pack") }),
         Table.Option(
           names: ["--entries-per-block"],
           action: .value { (state, text) throws(UsageError) in
@@ -67,10 +69,13 @@ extension Command {
         Table.Option(names: ["--sign"], action: .value { $0.signKey = $1 }),
         Table.Option(
           names: ["--memory"],
-          action: .value { (state, text) throws(UsageError) in state.memoryLimit = try bytes(mebibytes: text, option: "--memory") }),
+          action: .value { (state, text) throws(UsageError) in state.memoryLimit = try bytes(mebibytes: text, option: "--memory")
+          }),
         Table.Option(
           names: ["--gzip-limit"],
-          action: .value { (state, text) throws(UsageError) in state.gzipLimit = try bytes(mebibytes: text, option: "--gzip-limit") }),
+          action: .value { (state, text) throws(UsageError) in
+            state.gzipLimit = try bytes(mebibytes: text, option: "--gzip-limit")
+          }),
         Table.Option(
           names: ["--list-version"],
           action: .value { (state, text) throws(UsageError) in state.listVersion = try listVersion(text, command: "pack") }),
@@ -113,7 +118,9 @@ extension Command {
 
   /// `-o NAME`, refusing an empty name (which would otherwise read as no `-o` at all).
   private static func output(_ command: String) -> OptionTable<ReadState>.Option {
-    .init(names: ["--output", "-o"], action: .value { (state, text) throws(UsageError) in state.output = try outputName(text, command: command) })
+    .init(
+      names: ["--output", "-o"],
+      action: .value { (state, text) throws(UsageError) in state.output = try outputName(text, command: command) })
   }
 
   static func outputName(_ text: String, command: String) throws(UsageError) -> String {
@@ -149,7 +156,9 @@ extension Command {
     let format = OptionTable<ReadState>.Option(
       names: ["--format", "-f"],
       action: .value { (state, text) throws(UsageError) in state.format = try listingFormat(text, command: "unpack") })
-    guard try readTable("unpack", [output("unpack"), expand, format, quiet]).parse(arguments, into: &state) else { return .help(topic: "unpack") }
+    guard try readTable("unpack", [output("unpack"), expand, format, quiet]).parse(arguments, into: &state) else {
+      return .help(topic: "unpack")
+    }
     guard state.positionals.count == 1 else { throw UsageError("unpack takes exactly one file", command: "unpack") }
     // Without --format, an output named *.jsonl (or *.jsonl.gz) gets JSON Lines; TSV is an input
     // form only, and a name that says TSV would give a file pack then misreads.
@@ -178,10 +187,12 @@ extension Command {
   private static func parseLookup(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
     var state = ReadState()
     let country = OptionTable<ReadState>.Option(
-      names: ["--country", "-c"], action: .value { (state, text) throws(UsageError) in state.country = try countryRegion(text, command: "lookup") })
+      names: ["--country", "-c"],
+      action: .value { (state, text) throws(UsageError) in state.country = try countryRegion(text, command: "lookup") })
     guard try readTable("lookup", [json, country]).parse(arguments, into: &state) else { return .help(topic: "lookup") }
     guard state.positionals.count >= 2 else { throw UsageError("lookup needs a file and at least one number", command: "lookup") }
-    return .lookup(file: state.positionals[0], numbers: Array(state.positionals.dropFirst()), country: state.country, json: state.json)
+    return .lookup(
+      file: state.positionals[0], numbers: Array(state.positionals.dropFirst()), country: state.country, json: state.json)
   }
 
   private static func parseInfo(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
@@ -211,7 +222,9 @@ extension Command {
     var state = ReadState()
     state.output = ""
     let sign = OptionTable<ReadState>.Option(names: ["--sign"], action: .value { $0.signKey = $1 })
-    guard try readTable("diff", [output("diff"), json, quiet, sign]).parse(arguments, into: &state) else { return .help(topic: "diff") }
+    guard try readTable("diff", [output("diff"), json, quiet, sign]).parse(arguments, into: &state) else {
+      return .help(topic: "diff")
+    }
     guard state.positionals.count == 2 else { throw UsageError("diff takes exactly two files: OLD NEW", command: "diff") }
     guard !state.output.isEmpty else { throw UsageError("diff needs an output file: -o CHANGES", command: "diff") }
     guard !(state.json && state.output == "-") else {
@@ -241,7 +254,9 @@ extension Command {
     var state = ReadState()
     state.output = ""
     guard try readTable("keygen", [output("keygen")]).parse(arguments, into: &state) else { return .help(topic: "keygen") }
-    guard state.positionals.isEmpty else { throw UsageError("keygen takes no files; name the pair with -o NAME", command: "keygen") }
+    guard state.positionals.isEmpty else {
+      throw UsageError("keygen takes no files; name the pair with -o NAME", command: "keygen")
+    }
     guard !state.output.isEmpty, state.output != "-" else {
       throw UsageError("keygen needs a name for the pair: -o NAME writes NAME.key and NAME.pub", command: "keygen")
     }

@@ -16,7 +16,8 @@ extension Command {
         Table.Option(names: ["--allow", "-a"], action: .value { $0.items.append(.allowList($1)) }),
         Table.Option(
           names: ["--country", "-c"],
-          action: .value { (state, text) throws(UsageError) in state.options.country = try countryRegion(text, command: "resolve") }),
+          action: .value { (state, text) throws(UsageError) in state.options.country = try countryRegion(text, command: "resolve")
+          }),
         Table.Option(
           names: ["--emergency"],
           action: .value { (state, text) throws(UsageError) in state.options.emergency = try emergencyNumbers(text) }),
@@ -72,7 +73,8 @@ extension Command {
       if item == "default" { codes += EmergencyNumbers.defaultCodes } else { codes.append(String(item)) }
     }
     do { return try EmergencyNumbers(codes) } catch {
-      throw UsageError("--emergency takes codes of 1 to 15 digits separated by commas, 'default' or 'none': \(error)", command: "resolve")
+      throw UsageError(
+        "--emergency takes codes of 1 to 15 digits separated by commas, 'default' or 'none': \(error)", command: "resolve")
     }
   }
 

@@ -11,7 +11,8 @@ package enum Command: Sendable, Equatable {
   /// `calldir unpack`: write a directory's listing, as CSV or JSON Lines.
   case unpack(file: String, output: String, expand: Bool, format: ListingFormat = .csv, quiet: Bool = false)
   /// `calldir verify`: check files completely.
-  case verify(files: [String], callKit: Bool, json: Bool, quiet: Bool = false, trust: [String] = [], installedVersion: UInt64? = nil)
+  case verify(
+    files: [String], callKit: Bool, json: Bool, quiet: Bool = false, trust: [String] = [], installedVersion: UInt64? = nil)
   /// `calldir lookup`: answer for numbers.
   case lookup(file: String, numbers: [String], country: String?, json: Bool)
   /// `calldir info`: describe a file.

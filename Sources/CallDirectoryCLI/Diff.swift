@@ -87,7 +87,8 @@ struct ChangesetSummary {
   func text(file: String) -> String {
     let counts = changes.counts
     let share = newSize == 0 ? 0 : Double(changes.size) * 100 / Double(newSize)
-    return "\(Inputs.displayName(file)): removals \(counts.removals.blocking) blocking, \(counts.removals.identification) identification; "
+    return
+      "\(Inputs.displayName(file)): removals \(counts.removals.blocking) blocking, \(counts.removals.identification) identification; "
       + "additions \(counts.additions.blocking) blocking, \(counts.additions.identification) identification (runs); "
       + "\(changes.size) bytes, \(Self.percent(share)) of the new file's \(newSize) bytes"
   }
@@ -96,8 +97,14 @@ struct ChangesetSummary {
     let counts = changes.counts
     return .object([
       ("changes", .string(Inputs.displayName(file))),
-      ("removals", .object([("blocking", .int(counts.removals.blocking)), ("identification", .int(counts.removals.identification))])),
-      ("additions", .object([("blocking", .int(counts.additions.blocking)), ("identification", .int(counts.additions.identification))])),
+      (
+        "removals",
+        .object([("blocking", .int(counts.removals.blocking)), ("identification", .int(counts.removals.identification))])
+      ),
+      (
+        "additions",
+        .object([("blocking", .int(counts.additions.blocking)), ("identification", .int(counts.additions.identification))])
+      ),
       ("size", .int(changes.size)),
       ("oldSize", .int(oldSize)),
       ("newSize", .int(newSize)),

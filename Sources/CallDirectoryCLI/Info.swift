@@ -37,8 +37,9 @@ struct Info {
       let width = countries.map { String($0.entries).count }.max() ?? 1
       for row in countries {
         let code = "+\(row.code)"
-        lines.append("  " + code + String(repeating: " ", count: max(0, 5 - code.count)) + pad(String(row.entries), width)
-          + "  " + pad(content.percent(row.entries), 6))
+        lines.append(
+          "  " + code + String(repeating: " ", count: max(0, 5 - code.count)) + pad(String(row.entries), width)
+            + "  " + pad(content.percent(row.entries), 6))
       }
     }
     return lines.joined(separator: "\n")

@@ -28,7 +28,8 @@ struct Lookup {
       case .failure(let error):
         console.diagnose("invalid number: \(error)")
         status = CLI.ExitCode.failure
-        line = json
+        line =
+          json
           ? JSON.render(.object([("input", .string(text)), ("error", .string(error.description))])) : "\(oneLine(text))\tinvalid"
       }
       do { try console.print(line) } catch { throw CommandFailure("cannot write: \(error.message)") }

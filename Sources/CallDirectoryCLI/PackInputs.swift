@@ -73,7 +73,8 @@ struct PackInputs {
         do throws(ListingError) { skipped += try read() } catch {
           if let bodyError { throw CommandFailure(bodyError.description) }
           throw CommandFailure(
-            (error.line < 1 ? error : ListingError(file: error.file, line: error.line + lineOffset, message: error.message)).description)
+            (error.line < 1 ? error : ListingError(file: error.file, line: error.line + lineOffset, message: error.message))
+              .description)
         }
       }
       // Every form is read a few MiB at a time, so that its text never has to fit in memory: CSV
@@ -108,7 +109,8 @@ struct PackInputs {
   /// A reader of `path` (`-`: the console's standard input), inflating gzip up to `--gzip-limit`.
   private func open(_ path: String, quotedFields: Bool) throws(CommandFailure) -> LineReader {
     guard path != "-" else {
-      return LineReader(name: Inputs.displayName(path), chunks: console.readChunk, gzipLimit: gzipLimit, quotedFields: quotedFields)
+      return LineReader(
+        name: Inputs.displayName(path), chunks: console.readChunk, gzipLimit: gzipLimit, quotedFields: quotedFields)
     }
     do { return try LineReader(path: path, gzipLimit: gzipLimit, quotedFields: quotedFields) } catch {
       throw CommandFailure(error.description)

@@ -12,7 +12,9 @@ struct Stats {
   func run() throws(CommandFailure) -> Int32 {
     let reader = try Inputs.openDirectory(file, console: console)
     let content: ContentSummary
-    do { content = try ContentSummary(reader, labels: false) } catch { throw CommandFailure("\(Inputs.displayName(file)): \(error)") }
+    do { content = try ContentSummary(reader, labels: false) } catch {
+      throw CommandFailure("\(Inputs.displayName(file)): \(error)")
+    }
     let text = json ? JSON.render(content.histogramJSON(file: file)) : content.histogram(width: width).joined(separator: "\n")
     do { try console.print(text) } catch { throw CommandFailure("cannot write: \(error.message)") }
     return CLI.ExitCode.success

@@ -18,7 +18,8 @@ struct Unpack {
     try Inputs.refuseReplacing([file], with: output, command: "unpack")
     let reader = try Inputs.openDirectory(file, console: console)
     let progress = ProgressLine(
-      console: console, label: "unpack", total: reader.blockingCount + reader.identificationCount + reader.blockingRangeCount + reader.identificationRangeCount,
+      console: console, label: "unpack",
+      total: reader.blockingCount + reader.identificationCount + reader.blockingRangeCount + reader.identificationRangeCount,
       quiet: quiet)
     defer { progress.finish() }
     try Inputs.write(to: output, console: console) { (sink) throws(CommandFailure) in
@@ -26,7 +27,8 @@ struct Unpack {
       guard let gzip = Gzip.streamingCompressor() else {
         throw CommandFailure("\(Inputs.outputName(output)): zlib could not start (out of memory)")
       }
-      try write(reader, sink: { (bytes) throws(SystemError) in try sink(gzip.continueStream(bytes, finish: false)) }, progress: progress)
+      try write(
+        reader, sink: { (bytes) throws(SystemError) in try sink(gzip.continueStream(bytes, finish: false)) }, progress: progress)
       do throws(SystemError) { try sink(gzip.continueStream([], finish: true)) } catch { throw writeFailure(error) }
     }
     return CLI.ExitCode.success

@@ -34,7 +34,8 @@ struct Verify {
       let name = Inputs.displayName(file)
       do {
         if json {
-          try console.print(JSON.render(Verify.json(report, file: name, signer: report.signer.map { Keys.describe($0, among: keys) })))
+          try console.print(
+            JSON.render(Verify.json(report, file: name, signer: report.signer.map { Keys.describe($0, among: keys) })))
         } else {
           for problem in report.problems { try console.print("\(name): \(problem)") }
           if let failure = report.authenticityFailure { try console.print("\(name): \(failure)") }
@@ -62,7 +63,8 @@ struct Verify {
   /// Reports a file that could not be read, as the other commands do, without a place in it:
   /// in the form of a report with one problem, so that every file gets one verdict.
   private func unreadable(_ file: String, _ error: SystemError) throws(CommandFailure) {
-    let reason = error.operation == "open" ? "cannot open: \(error.message)" : "cannot read: \(error.operation) failed: \(error.message)"
+    let reason =
+      error.operation == "open" ? "cannot open: \(error.message)" : "cannot read: \(error.operation) failed: \(error.message)"
     do {
       if json {
         try console.print(JSON.render(Verify.json(nil, file: file, unplaced: [reason])))

@@ -34,7 +34,8 @@ enum CarriedSections {
     }
     let count = Int(try word(offset))
     guard count >= 1, count <= ChangesetLayout.maximumCarriedSections else {
-      throw FormatError(.invalidField(field: "carried section count", value: UInt64(count)), at: offset, section: "carried sections")
+      throw FormatError(
+        .invalidField(field: "carried section count", value: UInt64(count)), at: offset, section: "carried sections")
     }
     guard try word(offset &+ 4) == 0 else {
       throw FormatError(.nonzeroReserved(field: "carried sections"), at: offset &+ 4, section: "carried sections")
@@ -48,16 +49,19 @@ enum CarriedSections {
       let stored = try word(at &+ 12)
       // Carried sections follow NEW's contents, which a reader must understand: only optional ones.
       guard flags == 0 else {
-        throw FormatError(.invalidField(field: "carried section flags", value: UInt64(flags)), at: at &+ 4, section: "carried sections")
+        throw FormatError(
+          .invalidField(field: "carried section flags", value: UInt64(flags)), at: at &+ 4, section: "carried sections")
       }
       let body = at &+ 16
       guard length <= ChangesetLayout.maximumCarriedSectionBytes, length <= end &- body else {
-        throw FormatError(.invalidField(field: "carried section length", value: UInt64(length)), at: at &+ 8, section: "carried sections")
+        throw FormatError(
+          .invalidField(field: "carried section length", value: UInt64(length)), at: at &+ 8, section: "carried sections")
       }
       let bytes = try file.slice(offset: body, length: length, in: FilePlace(offset: body, part: "carried sections"))
       let computed = CRC32.checksum(bytes)
       guard computed == stored else {
-        throw FormatError(.sectionChecksumMismatch(stored: stored, computed: computed), at: at &+ 12, section: SectionType.name(of: type))
+        throw FormatError(
+          .sectionChecksumMismatch(stored: stored, computed: computed), at: at &+ 12, section: SectionType.name(of: type))
       }
       sections.append(RawSection(type: type, flags: flags, bytes: (0..<length).map { unsafe bytes.uncheckedByte(at: $0) }))
       at = body &+ length

@@ -8,7 +8,8 @@ enum ChangesetDiff {
   /// changeset its own reader refuses would be no use to anyone.
   static func checkCarriable(_ sections: [RawSection]) throws(ChangesetError) {
     guard sections.count <= ChangesetLayout.maximumCarriedSections else {
-      throw ChangesetError(.sectionsNotCarried(reason: "\(sections.count) of them, at most \(ChangesetLayout.maximumCarriedSections)"))
+      throw ChangesetError(
+        .sectionsNotCarried(reason: "\(sections.count) of them, at most \(ChangesetLayout.maximumCarriedSections)"))
     }
     for section in sections {
       // Flags need no check: a section's flags other than "required" are reserved, zero in any
@@ -16,7 +17,8 @@ enum ChangesetDiff {
       guard section.bytes.count <= ChangesetLayout.maximumCarriedSectionBytes else {
         let name = SectionType.name(of: section.type)
         throw ChangesetError(
-          .sectionsNotCarried(reason: "\(name) has \(section.bytes.count) bytes, at most \(ChangesetLayout.maximumCarriedSectionBytes)"))
+          .sectionsNotCarried(
+            reason: "\(name) has \(section.bytes.count) bytes, at most \(ChangesetLayout.maximumCarriedSectionBytes)"))
       }
     }
   }

@@ -52,7 +52,8 @@ public struct ChangesetError: Error, Sendable, CustomStringConvertible {
       }
       return error.description
     case .baseMismatch(let expected, let actual):
-      return "the changeset applies to a file with SHA-256 \(SHA256Digest.hex(expected)), not to this one (SHA-256 \(SHA256Digest.hex(actual)))"
+      return
+        "the changeset applies to a file with SHA-256 \(SHA256Digest.hex(expected)), not to this one (SHA-256 \(SHA256Digest.hex(actual)))"
     case .resultMismatch(let expected, let actual):
       return "the patched file has SHA-256 \(SHA256Digest.hex(actual)), not the changeset's result \(SHA256Digest.hex(expected))"
     case .resultNotRebuildable(let major):
@@ -61,7 +62,8 @@ public struct ChangesetError: Error, Sendable, CustomStringConvertible {
     case .sectionsNotCarried(let reason):
       return "the new directory's optional sections cannot go in a changeset: \(reason); repack it with `calldir pack` first"
     case .removalNotInBase(let run, let list):
-      return "\(list): +\(run.lowerBound)\(run.lowerBound == run.upperBound ? "" : "..+\(run.upperBound)") is not a run of the base"
+      return
+        "\(list): +\(run.lowerBound)\(run.lowerBound == run.upperBound ? "" : "..+\(run.upperBound)") is not a run of the base"
     case .writer(let error): return error.description
     case .system(let error): return error.description
     case .notAuthentic(let failure): return failure.description
@@ -71,4 +73,3 @@ public struct ChangesetError: Error, Sendable, CustomStringConvertible {
 
   static func format(_ error: FormatError) -> ChangesetError { ChangesetError(.format(error)) }
 }
-

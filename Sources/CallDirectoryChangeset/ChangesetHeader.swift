@@ -63,17 +63,23 @@ struct ChangesetHeader: Equatable {
     let major = unsafe file.uncheckedUInt16LE(at: 8)
     minor = unsafe file.uncheckedUInt16LE(at: 10)
     // The version comes before the checksum so that a later major version is named as such.
-    guard ChangesetLayout.majors.contains(major) else { throw FormatError(.unsupportedVersion(major: major, minor: minor), at: 8) }
-    guard stored == computed else { throw FormatError(.headerChecksumMismatch(stored: stored, computed: computed), at: size &- 4) }
+    guard ChangesetLayout.majors.contains(major) else {
+      throw FormatError(.unsupportedVersion(major: major, minor: minor), at: 8)
+    }
+    guard stored == computed else {
+      throw FormatError(.headerChecksumMismatch(stored: stored, computed: computed), at: size &- 4)
+    }
     entriesPerBlock = unsafe file.uncheckedUInt16LE(at: 12)
-    guard entriesPerBlock >= FormatConstants.minimumEntriesPerBlock, entriesPerBlock <= FormatConstants.maximumEntriesPerBlock else {
+    guard entriesPerBlock >= FormatConstants.minimumEntriesPerBlock, entriesPerBlock <= FormatConstants.maximumEntriesPerBlock
+    else {
       throw FormatError(.invalidField(field: "entries per block", value: UInt64(entriesPerBlock)), at: 12)
     }
     flags = unsafe file.uncheckedUInt16LE(at: 14)
     // Version 2's first signature trailer had no check; its files are refused by name.
     guard major != 2 || flags & ChangesetLayout.signedFlag == 0 else {
       throw FormatError(
-        .invalidField(field: "version 2 header flags (a signed changeset is version 3: make it again)", value: UInt64(flags)), at: 14)
+        .invalidField(field: "version 2 header flags (a signed changeset is version 3: make it again)", value: UInt64(flags)),
+        at: 14)
     }
     // Each set of flags has one spelling, the lowest version that holds it.
     let known = ChangesetLayout.signedFlag | ChangesetLayout.carriesSectionsFlag

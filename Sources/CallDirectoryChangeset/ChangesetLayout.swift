@@ -72,4 +72,3 @@ enum ChangeList: UInt8, CaseIterable {
     }
   }
 }
-

@@ -11,7 +11,9 @@ extension ChangesetReader {
   /// The list version of the directory the changeset produces (0 when it carries none).
   public var resultListVersion: UInt64 {
     guard let section = carried.first(where: { $0.type == SectionType.listVersion.code }) else { return 0 }
-    let version = unsafe section.bytes.withUnsafeBytes { unsafe try? ListVersionSection(parsing: ByteView($0), at: FilePlace(offset: 0)) }
+    let version = unsafe section.bytes.withUnsafeBytes {
+      unsafe try? ListVersionSection(parsing: ByteView($0), at: FilePlace(offset: 0))
+    }
     return version?.version ?? 0
   }
 
@@ -19,7 +21,9 @@ extension ChangesetReader {
   /// not that signature verifies; `nil` when it carries none.
   public var resultSigner: PublicKey? {
     guard let section = carried.first(where: { $0.type == SectionType.signature.code }) else { return nil }
-    let signature = unsafe section.bytes.withUnsafeBytes { unsafe try? SignatureSection(parsing: ByteView($0), at: FilePlace(offset: 0)) }
+    let signature = unsafe section.bytes.withUnsafeBytes {
+      unsafe try? SignatureSection(parsing: ByteView($0), at: FilePlace(offset: 0))
+    }
     return signature?.publicKey
   }
 

@@ -160,15 +160,18 @@ public final class ChangesetReader: Sendable {
           let size = Int(length)
           let body = offset &+ ChangesetLayout.blockPrefixSize  // offset <= end - 4
           guard size >= 8, size <= end &- body else {
-            throw FormatError(.malformedBlock(block: Int(block), reason: "block length \(size) does not fit"), at: offset, section: list.name)
+            throw FormatError(
+              .malformedBlock(block: Int(block), reason: "block length \(size) does not fit"), at: offset, section: list.name)
           }
           // size >= 8 proves the block header's four bytes are present.
           guard unsafe file.uncheckedByte(at: body &+ 1) == list.rawValue else {
-            throw FormatError(.malformedBlock(block: Int(block), reason: "block belongs to another list"), at: body &+ 1, section: list.name)
+            throw FormatError(
+              .malformedBlock(block: Int(block), reason: "block belongs to another list"), at: body &+ 1, section: list.name)
           }
           let count = Int(unsafe file.uncheckedUInt16LE(at: body &+ 2))
           guard count >= 1, count <= ChangesetLayout.maximumRunsPerBlock else {
-            throw FormatError(.malformedBlock(block: Int(block), reason: "run count \(count) is not 1...4096"), at: body &+ 2, section: list.name)
+            throw FormatError(
+              .malformedBlock(block: Int(block), reason: "run count \(count) is not 1...4096"), at: body &+ 2, section: list.name)
           }
           runs &+= UInt64(count)  // at most 2^32 blocks of 4,096 runs: far below UInt64.max
           offset = body &+ size  // size <= end - body

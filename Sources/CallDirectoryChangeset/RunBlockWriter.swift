@@ -40,7 +40,9 @@ struct RunBlockWriter {
       Varint.append(UInt64(bytes.count), to: &run)
       run.append(contentsOf: bytes)
     }
-    if runsInBlock > 0 && (runsInBlock == ChangesetLayout.maximumRunsPerBlock || payload.count + run.count > ChangesetLayout.targetPayload) {
+    if runsInBlock > 0
+      && (runsInBlock == ChangesetLayout.maximumRunsPerBlock || payload.count + run.count > ChangesetLayout.targetPayload)
+    {
       try flush(sink: sink)
     }
     payload.append(contentsOf: run)

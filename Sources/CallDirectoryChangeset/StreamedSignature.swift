@@ -33,7 +33,10 @@ struct StreamedSignature {
       guard head.count == tableEnd else { return }
       if tableEnd == FormatConstants.headerSize {
         let count = Int(word(at: 12))
-        guard count >= 1, count <= FormatConstants.maximumSectionCount else { unsigned = true; return }
+        guard count >= 1, count <= FormatConstants.maximumSectionCount else {
+          unsigned = true
+          return
+        }
         tableEnd = FileHeader.size(sectionCount: count)
         continue
       }
@@ -68,7 +71,9 @@ struct StreamedSignature {
     signStart = Int(offset)
     position = tableEnd
     unsafe head.withUnsafeBytes { raw in
-      try? SignedDirectoryBytes.feedHeader(unsafe ByteView(raw)) { piece in unsafe piece.withUnsafeBytes { unsafe hasher.update($0) } }
+      try? SignedDirectoryBytes.feedHeader(unsafe ByteView(raw)) { piece in
+        unsafe piece.withUnsafeBytes { unsafe hasher.update($0) }
+      }
     }
   }
 

@@ -20,7 +20,7 @@
   package init(parsing bytes: ByteView, at place: FilePlace) throws(FormatError) {
     guard bytes.count == Self.size else {
       throw place.error(.invalidField(field: "length of the list version section", value: UInt64(bytes.count)))
-  }
+    }
     guard unsafe bytes.uncheckedUInt64LE(at: 8) == 0 else { throw place.error(.nonzeroReserved(field: "list version"), at: 8) }
     version = unsafe bytes.uncheckedUInt64LE(at: 0)
   }
@@ -32,7 +32,7 @@
     bytes.appendUInt64LE(0)
     return bytes
   }
-  }
+}
 
 /// The signature section `SIGN` (`Spec/FORMAT.md`, section 16): 104 bytes, always the last
 /// section of the file.
@@ -67,11 +67,11 @@
   package init(parsing bytes: ByteView, at place: FilePlace) throws(FormatError) {
     guard bytes.count == Self.size else {
       throw place.error(.invalidField(field: "length of the signature section", value: UInt64(bytes.count)))
-  }
+    }
     let algorithm = unsafe bytes.uncheckedUInt32LE(at: 0)
     guard algorithm == Self.ed25519 else {
       throw place.error(.invalidField(field: "signature algorithm", value: UInt64(algorithm)))
-  }
+    }
     guard unsafe bytes.uncheckedUInt32LE(at: 4) == 0 else { throw place.error(.nonzeroReserved(field: "signature"), at: 4) }
     publicKey = PublicKey(bytes: (8..<40).map { unsafe bytes.uncheckedByte(at: $0) })
     signature = (40..<104).map { unsafe bytes.uncheckedByte(at: $0) }
@@ -86,7 +86,7 @@
     bytes.append(contentsOf: signature)
     return bytes
   }
-  }
+}
 
 /// What a directory signature covers (`Spec/FORMAT.md`, section 16.2).
 @usableFromInline package enum SignedDirectoryBytes {
@@ -98,10 +98,12 @@
   /// signature field of the `SIGN` section, with two fields read as zeros because they depend on the
   /// signature: the header CRC (bytes 28 ... 31) and the `SIGN` table entry's checksum.
   /// - Precondition: `header` was parsed from `file` and its last section is `SIGN`.
-  @usableFromInline package static func feed(_ file: ByteView, header: FileHeader, _ update: (ByteView) -> Void) throws(FormatError) {
+  @usableFromInline package static func feed(_ file: ByteView, header: FileHeader, _ update: (ByteView) -> Void)
+    throws(FormatError)
+  {
     guard let last = header.sections.last, last.type == SectionType.signature.code else {
       throw FormatError(.missingSection(SectionType.signature.rawValue), at: 0)
-  }
+    }
     let tableEnd = FileHeader.size(sectionCount: header.sections.count)
     let end = Int(last.offset) + SignatureSection.signatureOffset
     try feedHeader(try file.slice(offset: 0, length: tableEnd), update)
@@ -115,8 +117,9 @@
   @usableFromInline package static func feedHeader(_ headerAndTable: ByteView, _ update: (ByteView) -> Void) throws(FormatError) {
     let checksumField = headerAndTable.count - FormatConstants.sectionEntrySize + 24
     guard headerAndTable.count >= FormatConstants.headerSize + FormatConstants.sectionEntrySize else {
-      throw FormatError(.truncated(needed: FormatConstants.headerSize + FormatConstants.sectionEntrySize, available: headerAndTable.count), at: 0)
-  }
+      throw FormatError(
+        .truncated(needed: FormatConstants.headerSize + FormatConstants.sectionEntrySize, available: headerAndTable.count), at: 0)
+    }
     let zeros: [UInt8] = [0, 0, 0, 0]
     update(try headerAndTable.slice(offset: 0, length: 28))
     unsafe zeros.withUnsafeBytes { update(unsafe ByteView($0)) }
@@ -124,7 +127,7 @@
     unsafe zeros.withUnsafeBytes { update(unsafe ByteView($0)) }
     update(try headerAndTable.slice(offset: checksumField + 4, length: headerAndTable.count - checksumField - 4))
   }
-  }
+}
 
 /// A section as it is carried from one file to another (by a changeset, to the patched file):
 /// its type, its flags and its bytes; its place and checksum follow from where it is written.
@@ -147,4 +150,4 @@
   @usableFromInline package init(type: SectionType, bytes: [UInt8]) {
     self.init(type: type.code, flags: type.isRequired ? SectionFlags.required : 0, bytes: bytes)
   }
-  }
+}

@@ -33,7 +33,10 @@
     guard bytes.count >= frame else {
       throw place.error(.truncated(needed: frame, available: bytes.count))
     }
-    header = (unsafe bytes.uncheckedByte(at: 0), unsafe bytes.uncheckedByte(at: 1), unsafe bytes.uncheckedByte(at: 2), unsafe bytes.uncheckedByte(at: 3))
+    header = (
+      unsafe bytes.uncheckedByte(at: 0), unsafe bytes.uncheckedByte(at: 1), unsafe bytes.uncheckedByte(at: 2),
+      unsafe bytes.uncheckedByte(at: 3)
+    )
     guard let codec = BlockCodec(rawValue: header.0) else { throw place.error(.unknownCodec(header.0)) }
     self.codec = codec
     let inner = try bytes.slice(offset: FormatConstants.blockHeaderSize, length: bytes.count - frame, in: place)
@@ -44,7 +47,7 @@
     case .deflate:
       guard let declared = inner.uint32LE(at: 0) else {
         throw place.error(.malformedBlock(block: number, reason: "no payload length"), at: FormatConstants.blockHeaderSize)
-    }
+      }
       body = try inner.dropFirst(4, in: place.advanced(by: FormatConstants.blockHeaderSize))
       payloadLength = Int(declared)
     }
@@ -56,17 +59,17 @@
     self.bytes = bytes
     self.number = number
     self.place = place
-    }
+  }
 
   /// The error of `kind` at byte `offset` of the payload, placed in the file: exactly for a raw
   /// block, whose payload is its body; at the start of the body for a deflated block, whose
   /// payload exists only inflated and so has no offset in the file.
   package func payloadError(_ kind: FormatError.Kind, at offset: Int) -> FormatError {
     place.error(kind, at: FormatConstants.blockHeaderSize &+ (codec == .raw ? offset : 0))
-    }
+  }
 
-  /// The CRC-32 stored in the trailer.
-  @usableFromInline package var storedChecksum: UInt32 { unsafe bytes.uncheckedUInt32LE(at: bytes.count &- 4) }  // count >= 8, checked at parse
+  /// The CRC-32 stored in the trailer (the frame check at parse proved `count >= 8`).
+  @usableFromInline package var storedChecksum: UInt32 { unsafe bytes.uncheckedUInt32LE(at: bytes.count &- 4) }
 
   /// Whether the trailer matches the block's bytes.
   ///
@@ -77,7 +80,7 @@
     guard computed == storedChecksum else {
       throw place.error(.blockChecksumMismatch(block: number, stored: storedChecksum, computed: computed), at: bytes.count &- 4)
     }
-    }
+  }
 
   /// Calls `body` with the block's payload: the body itself, or the body inflated into a buffer
   /// of exactly `payloadLength` bytes (at most the cap, so memory is bounded by one block).
@@ -95,14 +98,14 @@
       let failure = unsafe buffer.withUnsafeMutableBytes { unsafe Deflate.inflate(stream, into: $0) }
       if let failure {
         throw place.error(.inflateFailed(block: number, reason: failure), at: FormatConstants.blockHeaderSize)
-    }
+      }
       // Array.withUnsafeBytes rethrows untyped: carry the typed error out through a Result.
       let result = unsafe buffer.withUnsafeBytes { raw in
         Result { () throws(FormatError) -> R in try body(unsafe ByteView(raw)) }
-    }
+      }
       return try result.get()
     }
-    }
+  }
 
   /// Frames `payload` as a block: `header` (its first byte is replaced by the codec), the payload
   /// raw or deflated, then the CRC-32 trailer.
@@ -127,5 +130,5 @@
     }
     block.appendUInt32LE(CRC32.checksum(block))
     return block
-    }
-    }
+  }
+}

@@ -11,11 +11,11 @@ public enum EntryKind: String, Sendable, CaseIterable {
     case .blocking: (.blockingData, .blockingIndex)
     case .identification: (.identificationData, .identificationIndex)
     }
-    }
+  }
 
   /// The kind's range section.
   @usableFromInline package var rangeSection: SectionType { self == .blocking ? .blockingRanges : .identificationRanges }
-    }
+}
 
 /// Where everything is in a directory file: the parsed header and the located sections and
 /// indexes (`Spec/FORMAT.md`, "File layout").
@@ -59,21 +59,22 @@ public enum EntryKind: String, Sendable, CaseIterable {
       // Types are four printable ASCII bytes, so that every type can be named in a message.
       for shift in stride(from: 0, to: 32, by: 8) where !(0x21...0x7E).contains((entry.type >> UInt32(shift)) & 0xFF) {
         throw FormatError(.invalidField(field: "section type byte", value: UInt64((entry.type >> UInt32(shift)) & 0xFF)), at: at)
-    }
+      }
       let required = entry.flags & SectionFlags.required != 0
       if let type = SectionType(rawValue: entry.typeName) {
         // A reader that did not know a type would skip it or refuse the file as the flag says:
         // each known type has the one flag the spec gives it.
         if required != type.isRequired {
           let rule = type.isRequired ? "must be required" : "must be optional"
-          throw FormatError(.invalidField(field: "flags of section \(entry.typeName) (\(rule))", value: UInt64(entry.flags)), at: at &+ 4)
-    }
+          throw FormatError(
+            .invalidField(field: "flags of section \(entry.typeName) (\(rule))", value: UInt64(entry.flags)), at: at &+ 4)
+        }
         if type == .signature && position != header.sections.count - 1 {
           throw FormatError(.sectionLayout("the signature section must be the last section"), at: at, section: entry.typeName)
-    }
+        }
       } else if required {
         throw FormatError(.unknownRequiredSection(entry.typeName), at: Int(entry.offset))
-    }
+      }
     }
     // Each section's bytes and place: every parser below places its own errors in the file.
     func view(_ type: SectionType) throws(FormatError) -> (bytes: ByteView, place: FilePlace) {
@@ -107,7 +108,7 @@ public enum EntryKind: String, Sendable, CaseIterable {
         header: copies?.header(of: kind.sections.index))
       parsed.top = try optional(top) { (bytes, place) throws(FormatError) in
         try TopIndex(parsing: bytes, at: place, blockCount: parsed.blockCount)
-    }
+      }
       return parsed
     }
     blockingIndex = try entryIndex(.blocking, data: blockingData.bytes, top: .blockingTop)
@@ -132,24 +133,24 @@ public enum EntryKind: String, Sendable, CaseIterable {
       Int(header.section(.blockingIndex)?.offset ?? 0), Int(header.section(.identificationIndex)?.offset ?? 0),
       Int(header.section(.labelIndex)?.offset ?? 0)
     )
-    }
+  }
 
   /// The ranges of `kind`.
   @inlinable
   package func ranges(_ kind: EntryKind) -> RangeTable {
     kind == .blocking ? blockingRanges : identificationRanges
-    }
+  }
 
   /// The index of `kind`.
   @inlinable
   package func index(_ kind: EntryKind) -> EntryIndex {
     kind == .blocking ? blockingIndex : identificationIndex
-    }
+  }
 
   /// The section table entry of `type` (present: the parser checked).
   @usableFromInline package func section(_ type: SectionType) -> SectionEntry {
     header.section(type) ?? SectionEntry(type: type.code, flags: 0, offset: 0, length: 0, checksum: 0)
-    }
+  }
 
   /// Checks the CRC-32 of section `type`, if the file has one, against the section table: for a
   /// reader about to rely on a whole section that open does not read (a stream over an index,
@@ -162,9 +163,10 @@ public enum EntryKind: String, Sendable, CaseIterable {
     let bytes = (try? file.slice(offset: Int(entry.offset), length: Int(entry.length))) ?? ByteView()
     let computed = CRC32.checksum(bytes)
     guard computed == entry.checksum else {
-      throw FormatError(.sectionChecksumMismatch(stored: entry.checksum, computed: computed), at: Int(entry.offset), section: type.rawValue)
+      throw FormatError(
+        .sectionChecksumMismatch(stored: entry.checksum, computed: computed), at: Int(entry.offset), section: type.rawValue)
     }
-    }
+  }
 
   /// Entry block `number` of `kind`, its frame and header checked (not its checksum).
   ///
@@ -173,16 +175,19 @@ public enum EntryKind: String, Sendable, CaseIterable {
   ///   end, then one low part) each depend on the one before: the lines then arrive together.
   /// - Throws: `FormatError` with file offsets.
   /// - Complexity: O(1).
-  @usableFromInline package func entryBlock(_ kind: EntryKind, _ number: Int, prefetching: Bool = false) throws(FormatError) -> EntryBlock {
+  @usableFromInline package func entryBlock(_ kind: EntryKind, _ number: Int, prefetching: Bool = false) throws(FormatError)
+    -> EntryBlock
+  {
     let index = index(kind)
     let data = kind == .blocking ? dataOffsets.blocking : dataOffsets.identification
     let range = try index.blockRange(number)
     let entryCount = try index.entryCount(ofBlock: number)
     let place = FilePlace(kind.sections.data, at: data &+ range.lowerBound)
     let bytes = try file.slice(offset: place.offset, length: range.count, in: place)
-      if prefetching { bytes.prefetch(offset: 0, length: min(bytes.count, Self.prefetchBytes)) }
-    return try EntryBlock(parsing: bytes, at: place, number: number, entryCount: entryCount, identification: kind == .identification)
-    }
+    if prefetching { bytes.prefetch(offset: 0, length: min(bytes.count, Self.prefetchBytes)) }
+    return try EntryBlock(
+      parsing: bytes, at: place, number: number, entryCount: entryCount, identification: kind == .identification)
+  }
 
   /// The most bytes of a block `entryBlock(_:_:prefetching:)` asks for: a block of 512 entries
   /// at 13 bits an entry is under 1 KiB, and a long deflated one is inflated anyway.
@@ -192,12 +197,12 @@ public enum EntryKind: String, Sendable, CaseIterable {
   @usableFromInline package func blockOffset(_ kind: EntryKind, _ number: Int) -> Int {
     let base = kind == .blocking ? dataOffsets.blocking : dataOffsets.identification
     return base &+ ((try? index(kind).blockRange(number).lowerBound) ?? 0)
-    }
+  }
 
   /// The file offset of label block `number` (0 when the index record is damaged).
   @usableFromInline package func labelBlockOffset(_ number: Int) -> Int {
     dataOffsets.labels &+ ((try? labelIndex.blockRange(number).lowerBound) ?? 0)
-    }
+  }
 
   /// Label block `number`, its frame and header checked (not its checksum).
   /// - Throws: `FormatError` with file offsets.
@@ -205,6 +210,7 @@ public enum EntryKind: String, Sendable, CaseIterable {
     let range = try labelIndex.blockRange(number)
     let place = FilePlace(.labelData, at: dataOffsets.labels &+ range.lowerBound)
     return try LabelBlock(
-      parsing: try file.slice(offset: place.offset, length: range.count, in: place), at: place, number: number, labelCount: labelCount)
-    }
-    }
+      parsing: try file.slice(offset: place.offset, length: range.count, in: place), at: place, number: number,
+      labelCount: labelCount)
+  }
+}

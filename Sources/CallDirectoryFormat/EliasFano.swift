@@ -63,10 +63,10 @@
       high.appendZeros(Int(highPart - previousHigh))
       high.append(1, width: 1)
       previousHigh = highPart
-  }
+    }
     return Encoded(lowBits: l, low: low.bytes, high: high.bytes)
   }
-  }
+}
 
 /// A view of one block's Elias-Fano parts, for searching and decoding.
 ///
@@ -111,14 +111,16 @@
   /// - Complexity: O(count + high bytes).
   @usableFromInline package func decode(first: Int64, into numbers: inout [Int64]) -> String? {
     // The view's fields are public: a view not made from a checked block header may hold any.
-    guard count >= 0, lowBits >= 0, lowBits <= FormatConstants.maximumLowBits else { return "\(count) offsets of \(lowBits) low bits" }
+    guard count >= 0, lowBits >= 0, lowBits <= FormatConstants.maximumLowBits else {
+      return "\(count) offsets of \(lowBits) low bits"
+    }
     guard numbers.count == count &+ 1 else { return "\(numbers.count) numbers for \(count) offsets" }
     if count == 0 { return high.count == 0 ? nil : "the high bits are longer than needed" }
     return unsafe numbers.withUnsafeMutableBufferPointer { buffer in
       // The buffer holds count + 1 words: every index below is 1 ... count.
       unsafe unpackLowParts(into: buffer)
       return unsafe addHighParts(first: UInt64(bitPattern: first), into: buffer)
-  }
+    }
   }
 
   /// Writes the low part of offset `j` to `buffer[j]`, `j` = 1 ... count.
@@ -127,17 +129,17 @@
     guard lowBits > 0 else {
       for entry in 1...count { unsafe buffer[entry] = 0 }
       return
-  }
+    }
     guard lowBits <= 56 else {  // a field may run into a ninth byte: the general read
       for entry in 1...count {
         let bits = BitPacking.field(low, bitOffset: (entry &- 1) &* lowBits, width: lowBits)
         unsafe buffer[entry] = Int64(bitPattern: bits)
-  }
+      }
       return
-  }
+    }
     BitPacking.forEachField(in: low, width: lowBits, count: count) { index, part in
       unsafe buffer[index &+ 1] = Int64(bitPattern: part)  // index < count
-  }
+    }
   }
 
   /// Walks the high words and turns `buffer[j]`'s low part into `first + offset j`.
@@ -151,7 +153,7 @@
     while byte < high.count {
       ones &+= high.wordLE(at: byte).nonzeroBitCount
       byte &+= 8
-  }
+    }
     guard ones <= count else { return "the high bits hold more than \(count) offsets" }
     guard ones == count else { return "the high bits hold \(ones) offsets, expected \(count)" }
     guard unsafe high.uncheckedByte(at: high.count &- 1) != 0 else { return "the high bits are longer than needed" }
@@ -175,9 +177,9 @@
         unsafe buffer[element] = Int64(bitPattern: first &+ offset)
         previous = offset
         word &= word &- 1
-  }
+      }
       byte &+= 8
-  }
+    }
     return nil
   }
-  }
+}

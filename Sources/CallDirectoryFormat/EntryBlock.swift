@@ -28,7 +28,9 @@
   ///   - entryCount: the entries the index says it holds (at least 1).
   ///   - identification: whether this is an identification block (label ids present).
   /// - Throws: `FormatError`, placed in the file.
-  package init(parsing bytes: ByteView, at place: FilePlace, number: Int, entryCount: Int, identification: Bool) throws(FormatError) {
+  package init(parsing bytes: ByteView, at place: FilePlace, number: Int, entryCount: Int, identification: Bool)
+    throws(FormatError)
+  {
     block = try Block(parsing: bytes, at: place, number: number, maximumPayload: FormatConstants.maximumEntryPayload)
     lowBits = Int(block.header.1)
     labelBits = Int(block.header.2)
@@ -41,13 +43,13 @@
       throw place.error(.invalidField(field: "label bits", value: UInt64(labelBits)), at: 2)
     }
     guard block.header.3 == 0 else { throw place.error(.nonzeroReserved(field: "entry block header"), at: 3) }
-    }
+  }
 
   /// Calls `body` with the decoded layout of the payload.
   /// - Throws: `FormatError` when the payload is too short for its fixed-size parts, or inflating fails.
   @usableFromInline package func withPayload<R>(_ body: (EntryPayload) throws(FormatError) -> R) throws(FormatError) -> R {
     try block.withPayload { (payload) throws(FormatError) -> R in try body(try self.payload(payload)) }
-    }
+  }
 
   /// The layout of `bytes` as this block's payload: the block's body when its codec is raw, or
   /// its inflated payload.
@@ -57,7 +59,7 @@
     try EntryPayload(
       bytes, entryCount: entryCount, lowBits: lowBits, labelBits: labelBits, identification: identification,
       block: block.number, place: block.place)
-    }
+  }
 
   /// The share a deflated entry payload must save, as `1 / n`: a half. Lookups search raw blocks
   /// in place but must inflate a deflated one (microseconds instead of tens of nanoseconds), so
@@ -75,8 +77,9 @@
   @inlinable @inline(__always)
   package static func rawLength(count: Int, span: UInt64, labelBits: Int, identification: Bool) -> Int {
     let ids = identification ? 4 &+ BitPacking.byteCount(count: count, width: labelBits) : 0
-    return FormatConstants.blockHeaderSize &+ FormatConstants.blockTrailerSize &+ ids &+ EliasFano.encodedLength(count: count &- 1, maximum: span)
-    }
+    return FormatConstants.blockHeaderSize &+ FormatConstants.blockTrailerSize &+ ids
+      &+ EliasFano.encodedLength(count: count &- 1, maximum: span)
+  }
 
   /// Encodes a block of ascending `numbers` and, for identification, their `labelIds`.
   ///
@@ -105,8 +108,8 @@
       header: (UInt8(numbersPart.lowBits), UInt8(width), 0), payload: payload,
       deflateWhenSaving: allowDeflate && numbersPart.lowBits <= deflateAtMostLowBits ? deflateWhenSaving : nil,
       using: deflater)
-    }
-    }
+  }
+}
 
 /// The parts of an entry block's payload.
 @usableFromInline package struct EntryPayload: Sendable {
@@ -127,7 +130,8 @@
   ) throws(FormatError) {
     // Checked here as well as in the block header, since this initializer is public: every
     // payload then has widths the decoders can shift by.
-    guard entryCount >= 1, entryCount <= FormatConstants.maximumEntriesPerBlock, lowBits >= 0, lowBits <= FormatConstants.maximumLowBits,
+    guard entryCount >= 1, entryCount <= FormatConstants.maximumEntriesPerBlock, lowBits >= 0,
+      lowBits <= FormatConstants.maximumLowBits,
       labelBits >= 0, labelBits <= FormatConstants.maximumLabelBits
     else {
       throw place.error(
@@ -140,7 +144,9 @@
     let lowBytes = BitPacking.byteCount(count: entryCount &- 1, width: lowBits)
     guard idBytes <= payload.count, lowBytes <= payload.count &- idBytes else {
       throw place.error(
-        .malformedBlock(block: block, reason: "a \(payload.count)-byte payload cannot hold \(idBytes) bytes of label ids and \(lowBytes) of low bits"),
+        .malformedBlock(
+          block: block,
+          reason: "a \(payload.count)-byte payload cannot hold \(idBytes) bytes of label ids and \(lowBytes) of low bits"),
         at: FormatConstants.blockHeaderSize)
     }
     baseLabelId = identification ? UInt64(unsafe payload.uncheckedUInt32LE(at: 0)) : 0  // 4 <= idBytes <= count
@@ -150,7 +156,7 @@
       count: entryCount &- 1, lowBits: lowBits, low: try payload.slice(offset: idBytes, length: lowBytes),
       high: try payload.dropFirst(idBytes &+ lowBytes))
     self.labelBits = labelBits
-    }
+  }
 
   /// Whether the unused bits at the end of the label-id and low-bits parts are zero, as the
   /// spec requires of every bit string (so that every bit of a valid block means something).
@@ -162,7 +168,7 @@
     }
     // Products are small: at most 4096 entries of at most 62 bits.
     return tailIsZero(labelIds, bits: entryCount &* labelBits) && tailIsZero(numbers.low, bits: (entryCount &- 1) &* lowBits)
-    }
+  }
 
   /// Decodes every entry's label id into `ids` (one per entry), each checked below `labelCount`.
   ///
@@ -181,17 +187,17 @@
       BitPacking.forEachField(in: labelIds, width: width, count: buffer.count) { entry, field in
         largest = max(largest, field)
         unsafe buffer[entry] = UInt32(truncatingIfNeeded: baseLabelId &+ field)  // entry < buffer.count
-    }
+      }
       guard baseLabelId &+ largest >= labelCount else { return nil }  // < 2^33: no wrap
       // Some id is out of range: the error names the first.
       return (0..<buffer.count).lazy.map(labelId(at:)).first { $0 >= labelCount }
     }
-    }
+  }
 
   /// The label id of entry `entry` (0-based within the block): the base plus the stored field.
   /// It may exceed `UInt32.max` in a damaged block; callers check it against the label count.
   @inlinable
   package func labelId(at entry: Int) -> UInt64 {
     baseLabelId &+ BitPacking.field(labelIds, bitOffset: entry &* labelBits, width: labelBits)  // < 2^33
-    }
-    }
+  }
+}

@@ -52,11 +52,15 @@
     }
     let rawCount = unsafe fields.uncheckedUInt64LE(at: 0)
     let rawPerBlock = unsafe fields.uncheckedUInt32LE(at: 8)
-    guard rawPerBlock >= UInt32(FormatConstants.minimumEntriesPerBlock) && rawPerBlock <= UInt32(FormatConstants.maximumEntriesPerBlock)
+    guard
+      rawPerBlock >= UInt32(FormatConstants.minimumEntriesPerBlock)
+        && rawPerBlock <= UInt32(FormatConstants.maximumEntriesPerBlock)
     else {
       throw fieldsPlace.error(.invalidField(field: "entries per block", value: UInt64(rawPerBlock)), at: 8)
     }
-    guard unsafe fields.uncheckedUInt32LE(at: 12) == 0 else { throw fieldsPlace.error(.nonzeroReserved(field: "index header"), at: 12) }
+    guard unsafe fields.uncheckedUInt32LE(at: 12) == 0 else {
+      throw fieldsPlace.error(.nonzeroReserved(field: "index header"), at: 12)
+    }
     let perBlock = UInt64(rawPerBlock)
     // Division first: no overflow for any 64-bit count.
     let fewestBlocks = rawCount / perBlock + (rawCount % perBlock == 0 ? 0 : 1)
@@ -69,28 +73,32 @@
       // Every block holds 1 ... perBlock entries: the counts can add up to the total only then.
       guard blocks >= fewestBlocks, blocks <= rawCount else {
         throw place.error(
-          .malformedIndex("\(rawCount) entries in blocks of 1 to \(perBlock) need \(fewestBlocks) to \(rawCount) records, the section has \(blocks)"))
-    }
+          .malformedIndex(
+            "\(rawCount) entries in blocks of 1 to \(perBlock) need \(fewestBlocks) to \(rawCount) records, the section has \(blocks)"
+          ))
+      }
     } else if blocks != fewestBlocks {
       throw place.error(
-        .malformedIndex("\(rawCount) entries in blocks of \(perBlock) need \(fewestBlocks) records, the section has room for \(blocks)"))
+        .malformedIndex(
+          "\(rawCount) entries in blocks of \(perBlock) need \(fewestBlocks) records, the section has room for \(blocks)"))
     }
     // blocks is bounded by the section length, and entryCount by blocks * 4096: both fit in Int.
     entryCount = Int(rawCount)
     entriesPerBlock = Int(perBlock)
     blockCount = Int(blocks)
     self.countedBlocks = countedBlocks
-    records = try section.slice(offset: FormatConstants.entryIndexHeaderSize, length: section.count - FormatConstants.entryIndexHeaderSize, in: place)
+    records = try section.slice(
+      offset: FormatConstants.entryIndexHeaderSize, length: section.count - FormatConstants.entryIndexHeaderSize, in: place)
     self.dataLength = dataLength
     self.place = place
-    }
+  }
 
   /// The first number of block `block`, as stored (the verifier checks it is in range).
   /// Precondition: `0 <= block < blockCount`.
   @inlinable
   package func firstNumber(ofBlock block: Int) -> UInt64 {
     unsafe records.uncheckedUInt64LE(at: block &* FormatConstants.entryIndexRecordSize)  // block < blockCount: inside records
-    }
+  }
 
   /// The number of entries in block `block`. Precondition: `0 <= block < blockCount`.
   /// - Throws: `FormatError`, placed in the index section, when a version 2 record's count
@@ -109,13 +117,13 @@
         at: FormatConstants.entryIndexHeaderSize &+ at)
     }
     return count
-    }
+  }
 
   /// The stored offset of block `block` in the data section (version 2: its low 48 bits).
   func storedOffset(ofBlock block: Int) -> UInt64 {
     let raw = unsafe records.uncheckedUInt64LE(at: block &* FormatConstants.entryIndexRecordSize &+ 8)
     return countedBlocks ? raw & Self.offsetMask : raw
-    }
+  }
 
   /// The bits of a version 2 record's offset field that hold the offset; the top 16 hold the count.
   private static let offsetMask: UInt64 = (1 << 48) - 1
@@ -131,8 +139,8 @@
       block, count: blockCount, dataLength: dataLength, place: place.advanced(by: FormatConstants.entryIndexHeaderSize),
       recordSize: FormatConstants.entryIndexRecordSize
     ) { storedOffset(ofBlock: $0) }
-    }
-    }
+  }
+}
 
 /// Locates block `i` of a data section from the offsets stored in an index: the block runs from
 /// its own offset to the next block's offset, or to the end of the section.
@@ -153,5 +161,5 @@ enum BlockRanges {
       throw records.error(.malformedIndex("block \(block) is only \(end - start) bytes"), at: at)
     }
     return Int(start)..<Int(end)  // both <= dataLength, an Int
-    }
-    }
+  }
+}

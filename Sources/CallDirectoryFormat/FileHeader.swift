@@ -12,7 +12,8 @@
 
   /// A header with the given fields. The minor version has no default: it follows the file's
   /// sections (`FormatVersion.minor(paged:)`).
-  @usableFromInline package init(major: UInt16 = FormatVersion.major, minor: UInt16, fileLength: UInt64, sections: [SectionEntry]) {
+  @usableFromInline package init(major: UInt16 = FormatVersion.major, minor: UInt16, fileLength: UInt64, sections: [SectionEntry])
+  {
     self.major = major
     self.minor = minor
     self.fileLength = fileLength

@@ -95,7 +95,8 @@ extension FormatError.Kind {
       return "truncated: needed \(needed) bytes, \(available) available"
     case .badMagic: return "not a call directory file (bad magic)"
     case .unsupportedVersion(let major, let minor):
-      return "unsupported format version \(major).\(minor) (this reader reads major versions \(FormatVersion.readable.lowerBound) to \(FormatVersion.readable.upperBound))"
+      return
+        "unsupported format version \(major).\(minor) (this reader reads major versions \(FormatVersion.readable.lowerBound) to \(FormatVersion.readable.upperBound))"
     case .fileLengthMismatch(let declared, let actual):
       return "file length is \(actual) bytes but the header declares \(declared)"
     case .nonzeroReserved(let field): return "reserved field \(field) is not zero"

@@ -17,7 +17,7 @@
     guard block.header.1 == 0, block.header.2 == 0, block.header.3 == 0 else {
       throw place.error(.nonzeroReserved(field: "label block header"), at: 1)
     }
-    }
+  }
 
   /// The bytes of label `position` within the payload `payload`.
   ///
@@ -27,16 +27,20 @@
   @usableFromInline package func label(at position: Int, in payload: ByteView) throws(FormatError) -> ByteView {
     let tableBytes = (labelCount &+ 1) &* 4  // labelCount <= 2^32, so no overflow on 64-bit Int
     guard tableBytes <= payload.count, position >= 0, position < labelCount else {
-      throw block.place.error(.malformedBlock(block: block.number, reason: "the offsets of \(labelCount) labels do not fit"), at: FormatConstants.blockHeaderSize)
+      throw block.place.error(
+        .malformedBlock(block: block.number, reason: "the offsets of \(labelCount) labels do not fit"),
+        at: FormatConstants.blockHeaderSize)
     }
     let area = payload.count &- tableBytes
     let start = Int(unsafe payload.uncheckedUInt32LE(at: position &* 4))
     let end = Int(unsafe payload.uncheckedUInt32LE(at: position &* 4 &+ 4))
     guard start <= end, end <= area else {
-      throw block.place.error(.malformedBlock(block: block.number, reason: "label \(position) spans \(start)..<\(end) of \(area) bytes"), at: FormatConstants.blockHeaderSize)
+      throw block.place.error(
+        .malformedBlock(block: block.number, reason: "label \(position) spans \(start)..<\(end) of \(area) bytes"),
+        at: FormatConstants.blockHeaderSize)
     }
     return try payload.slice(offset: tableBytes &+ start, length: end &- start)  // inside: checked above
-    }
+  }
 
   /// The share a deflated label payload must save, as `1 / n`: an eighth. Text compresses well
   /// and a label is read only for an identified call, after its number was found.
@@ -44,7 +48,9 @@
 
   /// Encodes `labels` (each 1 ... 65,534 bytes) as a label block.
   /// - Parameter deflater: the compressor that tries deflate (see `Block.encode`).
-  @usableFromInline package static func encode(_ labels: ArraySlice<[UInt8]>, allowDeflate: Bool = true, using deflater: Deflater? = nil) -> [UInt8] {
+  @usableFromInline package static func encode(
+    _ labels: ArraySlice<[UInt8]>, allowDeflate: Bool = true, using deflater: Deflater? = nil
+  ) -> [UInt8] {
     var text: [UInt8] = []
     var ends: [Int] = []
     for label in labels {
@@ -52,7 +58,7 @@
       ends.append(text.count)
     }
     return encode(text: text[...], ends: ends[...], allowDeflate: allowDeflate, using: deflater)
-    }
+  }
 
   /// Encodes labels that lie back to back in `text` as a label block: the first starts at
   /// `text.startIndex`, and label `k` ends at `ends[ends.startIndex + k]`, an index of `text`.
@@ -68,6 +74,7 @@
     payload.appendUInt32LE(0)
     for end in ends { payload.appendUInt32LE(UInt32(end &- text.startIndex)) }
     payload.append(contentsOf: text)
-    return Block.encode(header: (0, 0, 0), payload: payload, deflateWhenSaving: allowDeflate ? deflateWhenSaving : nil, using: deflater)
-    }
-    }
+    return Block.encode(
+      header: (0, 0, 0), payload: payload, deflateWhenSaving: allowDeflate ? deflateWhenSaving : nil, using: deflater)
+  }
+}

@@ -38,20 +38,23 @@
       throw fieldsPlace.error(.malformedIndex("\(blocks) label blocks for \(labels) labels"), at: 4)
     }
     guard section.count - FormatConstants.labelIndexHeaderSize == blocks * FormatConstants.labelIndexRecordSize else {
-      throw fieldsPlace.error(.malformedIndex("\(blocks) label blocks need \(blocks * 16) bytes of records, the section has \(section.count - 8)"), at: 4)
+      throw fieldsPlace.error(
+        .malformedIndex("\(blocks) label blocks need \(blocks * 16) bytes of records, the section has \(section.count - 8)"),
+        at: 4)
     }
     labelCount = labels
     blockCount = blocks
-    records = try section.slice(offset: FormatConstants.labelIndexHeaderSize, length: section.count - FormatConstants.labelIndexHeaderSize, in: place)
+    records = try section.slice(
+      offset: FormatConstants.labelIndexHeaderSize, length: section.count - FormatConstants.labelIndexHeaderSize, in: place)
     self.dataLength = dataLength
     self.place = place
-    }
+  }
 
   /// The id of block `block`'s first label, as stored. Precondition: `0 <= block < blockCount`.
   @inlinable
   package func firstLabel(ofBlock block: Int) -> Int {
     Int(unsafe records.uncheckedUInt32LE(at: block &* FormatConstants.labelIndexRecordSize))
-    }
+  }
 
   /// The block holding label `id` and the label's position in it, or `nil` when `id` is out of range.
   ///
@@ -70,14 +73,14 @@
     let first = firstLabel(ofBlock: block)
     let next = block &+ 1 < blockCount ? firstLabel(ofBlock: block &+ 1) : labelCount
     let at = FormatConstants.labelIndexHeaderSize &+ block &* FormatConstants.labelIndexRecordSize
-    guard (block == 0 ? first == 0 : true), first < next, next <= labelCount else {
+    guard block == 0 ? first == 0 : true, first < next, next <= labelCount else {
       throw place.error(.malformedIndex("label block \(block) covers labels \(first)..<\(next)"), at: at)
     }
     guard unsafe records.uncheckedUInt32LE(at: block &* FormatConstants.labelIndexRecordSize &+ 4) == 0 else {
       throw place.error(.nonzeroReserved(field: "label index record"), at: at &+ 4)
     }
     return (block, id &- first, next &- first)
-    }
+  }
 
   /// The byte range of block `block` in the label data section.
   /// - Throws: `FormatError`, placed in the index section, when the offsets are out of order or past the end.
@@ -86,5 +89,5 @@
       block, count: blockCount, dataLength: dataLength, place: place.advanced(by: FormatConstants.labelIndexHeaderSize),
       recordSize: FormatConstants.labelIndexRecordSize
     ) { unsafe records.uncheckedUInt64LE(at: $0 &* FormatConstants.labelIndexRecordSize &+ 8) }
-    }
-    }
+  }
+}

@@ -30,12 +30,15 @@
   package init(parsing section: ByteView, at place: FilePlace, labelled: Bool) throws(FormatError) {
     guard let rawCount = section.uint64LE(at: 0) else {
       throw place.error(.truncated(needed: FormatConstants.rangeHeaderSize, available: section.count))
-  }
+    }
     let size = UInt64(labelled ? FormatConstants.identificationRangeSize : FormatConstants.blockingRangeSize)
     let recordBytes = UInt64(section.count - FormatConstants.rangeHeaderSize)
     guard recordBytes % size == 0, rawCount == recordBytes / size else {
-      throw place.error(.malformedIndex("\(rawCount) ranges need \(rawCount > recordBytes ? "more than \(recordBytes)" : String(rawCount * size)) bytes of records, the section has \(recordBytes)"))
-  }
+      throw place.error(
+        .malformedIndex(
+          "\(rawCount) ranges need \(rawCount > recordBytes ? "more than \(recordBytes)" : String(rawCount * size)) bytes of records, the section has \(recordBytes)"
+        ))
+    }
     count = Int(rawCount)  // bounded by the section's length
     self.labelled = labelled
     records = try section.dropFirst(FormatConstants.rangeHeaderSize, in: place)
@@ -65,7 +68,7 @@
   package func reserved(_ index: Int) -> UInt32 {
     labelled ? unsafe records.uncheckedUInt32LE(at: index &* recordSize &+ 20) : 0
   }
-  }
+}
 
 extension RangeTable {
   /// The error for range `index`, whose label id is not below `labelCount`, at its label id field.
@@ -88,10 +91,11 @@ extension RangeTable {
     let last = last(index)
     for value in [first, last] where value < UInt64(Limits.minimumNumber) || value > UInt64(Limits.maximumNumber) {
       return .failure(place.error(.numberOutOfRange(value), at: at))
-  }
+    }
     guard first < last else {
-      return .failure(place.error(.invalidField(field: "range end (a range's last number must exceed its first)", value: last), at: at &+ 8))
-  }
+      return .failure(
+        place.error(.invalidField(field: "range end (a range's last number must exceed its first)", value: last), at: at &+ 8))
+    }
     guard reserved(index) == 0 else { return .failure(place.error(.nonzeroReserved(field: "range record"), at: at &+ 20)) }
     let range = Int64(first)...Int64(last)  // both in range, just checked
     let label = labelId(index)
@@ -100,8 +104,8 @@ extension RangeTable {
       let touches = range.lowerBound == previous.last + 1 && (!labelled || label == previous.labelId)
       guard range.lowerBound > previous.last, !touches else {
         return .failure(place.error(.notAscending(previous: previous.last, next: range.lowerBound), at: at))
-  }
-  }
+      }
+    }
     return .success((range, label))
   }
-  }
+}

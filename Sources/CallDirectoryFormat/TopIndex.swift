@@ -28,8 +28,12 @@
       throw place.error(.truncated(needed: Self.headerSize, available: section.count))
     }
     let rawStride = unsafe section.uncheckedUInt32LE(at: 0)
-    guard rawStride >= 1, rawStride <= 65_536 else { throw place.error(.invalidField(field: "top index stride", value: UInt64(rawStride))) }
-    guard unsafe section.uncheckedUInt32LE(at: 4) == 0 else { throw place.error(.nonzeroReserved(field: "top index header"), at: 4) }
+    guard rawStride >= 1, rawStride <= 65_536 else {
+      throw place.error(.invalidField(field: "top index stride", value: UInt64(rawStride)))
+    }
+    guard unsafe section.uncheckedUInt32LE(at: 4) == 0 else {
+      throw place.error(.nonzeroReserved(field: "top index header"), at: 4)
+    }
     let stride = Int(rawStride)
     let groups = blockCount / stride + (blockCount % stride == 0 ? 0 : 1)
     let sampleBytes = section.count - Self.headerSize
@@ -42,13 +46,13 @@
     self.stride = stride
     count = groups
     samples = try section.slice(offset: Self.headerSize, length: sampleBytes, in: place)
-    }
+  }
 
   /// Sample `group`, the stored first number of record `group * stride`. Precondition: `group < count`.
   @inlinable
   package func sample(_ group: Int) -> UInt64 {
     unsafe samples.uncheckedUInt64LE(at: group &* 8)  // group < count: inside samples
-    }
+  }
 
   /// The top index section over `records` (an entry index's records, 16 bytes each).
   @usableFromInline package static func encode(records: ArraySlice<UInt8>, stride: Int = canonicalStride) -> [UInt8] {
@@ -61,5 +65,5 @@
       bytes.append(contentsOf: records[at..<(at + 8)])  // the first number, little-endian as stored
     }
     return bytes
-    }
-    }
+  }
+}

@@ -61,7 +61,8 @@ public enum AuthenticityFailure: Error, Sendable, Equatable, CustomStringConvert
     switch self {
     case .unsigned: return "the file is not signed, and a signature by a trusted key is required"
     case .unknownKey(let key): return "signed by key \(key.id), which is not a trusted key"
-    case .badSignature(let key): return "the signature by key \(key.id) does not verify: the file was changed or the signature belongs to another file"
+    case .badSignature(let key):
+      return "the signature by key \(key.id) does not verify: the file was changed or the signature belongs to another file"
     case .rolledBack(let installed, let offered):
       return "list version \(offered) is older than the installed version \(installed) (a rollback)"
     }

@@ -63,7 +63,8 @@ public struct CSVRecord: Sendable {
   func field(_ index: Int, equals word: [UInt8]) -> Bool {
     let field = place(index)
     guard field.range.count == word.count else { return false }
-    return field.isUnescaped ? Self.bytes(of: unescaped, in: field.range, equal: word) : Self.bytes(of: input, in: field.range, equal: word)
+    return field.isUnescaped
+      ? Self.bytes(of: unescaped, in: field.range, equal: word) : Self.bytes(of: input, in: field.range, equal: word)
   }
 
   /// Whether field `index` is empty.

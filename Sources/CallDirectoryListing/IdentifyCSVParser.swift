@@ -33,7 +33,8 @@ public enum IdentifyCSVParser {
     each body: (ListingRecord) throws(ListingError) -> Void
   ) throws(ListingError) -> Int {
     var state = TableReadState()
-    return try read(bytes, file: file, parser: parser, format: format, state: &state, general: body) { (entry, line) throws(ListingError) in
+    return try read(bytes, file: file, parser: parser, format: format, state: &state, general: body) {
+      (entry, line) throws(ListingError) in
       let numbers = entry.number...entry.number
       try body(ListingRecord(kind: .identification, numbers: numbers, labelUTF8: bytes[entry.label], line: line))
     }
@@ -67,7 +68,10 @@ public enum IdentifyCSVParser {
     bytes: [UInt8], file: String, parser: PhoneNumberParser, format: TableFormat, state: inout TableReadState,
     _ body: (ListingEntry, Span<UInt8>) throws(ListingError) -> Void
   ) throws(ListingError) -> Int {
-    try read(bytes, file: file, parser: parser, format: format, state: &state, general: { (record) throws(ListingError) in try record.lend(body) }) {
+    try read(
+      bytes, file: file, parser: parser, format: format, state: &state,
+      general: { (record) throws(ListingError) in try record.lend(body) }
+    ) {
       (entry, line) throws(ListingError) in try entry.lend(from: bytes, line: line, to: body)
     }
   }

@@ -35,7 +35,9 @@ extension ListingRecord {
 extension PlainLine.Entry {
   /// Calls `body` with the entry and its label's bytes lent from `bytes`, the input it was read
   /// from, as the parsers' `forEachEntry` hands on a plain line.
-  func lend(from bytes: [UInt8], line: Int, to body: (ListingEntry, Span<UInt8>) throws(ListingError) -> Void) throws(ListingError) {
+  func lend(from bytes: [UInt8], line: Int, to body: (ListingEntry, Span<UInt8>) throws(ListingError) -> Void)
+    throws(ListingError)
+  {
     try body(ListingEntry(kind: kind, numbers: number...number, line: line), bytes.span.extracting(label))
   }
 }

@@ -69,7 +69,9 @@ func forEachRecord(
       continue
     }
     let next: CSVRecord?
-    do throws(CSVError) { next = csv != nil ? try csv?.next() ?? nil : try tsv?.next() ?? nil } catch { throw ListingError(file: file, csv: error) }
+    do throws(CSVError) { next = csv != nil ? try csv?.next() ?? nil : try tsv?.next() ?? nil } catch {
+      throw ListingError(file: file, csv: error)
+    }
     guard let record = next else { return blank }
     if record.isBlank {
       blank += 1
@@ -131,7 +133,9 @@ func header(
   var positions: [String: Int] = [:]
   for (index, name) in names.enumerated() {
     guard let name else { continue }
-    if positions[name] != nil { throw ListingError(file: file, line: line, message: "column \"\(name)\" named twice in the header") }
+    if positions[name] != nil {
+      throw ListingError(file: file, line: line, message: "column \"\(name)\" named twice in the header")
+    }
     positions[name] = index
   }
   for name in required where positions[name] == nil {

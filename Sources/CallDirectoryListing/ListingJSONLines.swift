@@ -115,12 +115,6 @@ public enum ListingJSONLines {
     var position: Int
     let end: Int
 
-    init(bytes: [UInt8], position: Int, end: Int) {
-      self.bytes = bytes
-      self.position = position
-      self.end = end
-    }
-
     mutating func skipWhitespace() {
       while position < end, bytes[position] == 0x20 || bytes[position] == 0x09 { position += 1 }
     }

@@ -41,7 +41,8 @@ public enum ListingParser {
     each body: (ListingRecord) throws(ListingError) -> Void
   ) throws(ListingError) -> Int {
     var state = TableReadState()
-    return try read(bytes, file: file, parser: parser, format: format, state: &state, general: body) { (entry, line) throws(ListingError) in
+    return try read(bytes, file: file, parser: parser, format: format, state: &state, general: body) {
+      (entry, line) throws(ListingError) in
       let label = entry.kind == .identification ? bytes[entry.label] : nil
       try body(ListingRecord(kind: entry.kind, numbers: entry.number...entry.number, labelUTF8: label, line: line))
     }
@@ -76,7 +77,10 @@ public enum ListingParser {
     bytes: [UInt8], file: String, parser: PhoneNumberParser, format: TableFormat, state: inout TableReadState,
     _ body: (ListingEntry, Span<UInt8>) throws(ListingError) -> Void
   ) throws(ListingError) -> Int {
-    try read(bytes, file: file, parser: parser, format: format, state: &state, general: { (record) throws(ListingError) in try record.lend(body) }) {
+    try read(
+      bytes, file: file, parser: parser, format: format, state: &state,
+      general: { (record) throws(ListingError) in try record.lend(body) }
+    ) {
       (entry, line) throws(ListingError) in try entry.lend(from: bytes, line: line, to: body)
     }
   }

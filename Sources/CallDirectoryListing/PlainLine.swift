@@ -105,7 +105,9 @@ enum PlainLine {
   private static func label(in raw: UnsafeRawBufferPointer, from start: Int) -> (Range<Int>, next: Int)? {
     let (stop, pastASCII) = unsafe FieldScan.firstStop(in: raw, from: start, to: raw.count)
     if unsafe stop == start && stop < raw.count && raw[stop] == quote { return unsafe quotedLabel(in: raw, from: start) }
-    guard let next = unsafe lineEnd(in: raw, at: stop), unsafe isLabel(raw, start..<stop, pastASCII: pastASCII) else { return nil }
+    guard let next = unsafe lineEnd(in: raw, at: stop), unsafe isLabel(raw, start..<stop, pastASCII: pastASCII) else {
+      return nil
+    }
     return (start..<stop, next)
   }
 

@@ -60,7 +60,8 @@ extension CallDirectoryReader {
   public func label(for number: Int64) throws(FormatError) -> String? {
     guard let id = try labelId(for: number) else { return nil }
     guard let label = try label(id: Int(id)) else {
-      throw FormatError(.labelIdOutOfRange(id: id, labelCount: labelCount), at: 0, section: SectionType.identificationData.rawValue)
+      throw FormatError(
+        .labelIdOutOfRange(id: id, labelCount: labelCount), at: 0, section: SectionType.identificationData.rawValue)
     }
     return label
   }

@@ -23,7 +23,8 @@ extension CallDirectoryReader {
   ///
   /// Checked as `forEachBlockingRange`; labels come through the reader's label cache.
   /// - Throws: `FormatError` for a damaged section or label, or what `body` throws.
-  public func forEachIdentificationRange<E: Error>(_ body: (ClosedRange<Int64>, String) throws(E) -> Void) throws(StreamError<E>) {
+  public func forEachIdentificationRange<E: Error>(_ body: (ClosedRange<Int64>, String) throws(E) -> Void) throws(StreamError<E>)
+  {
     try forEachRange(.identification) { (range, id) throws(StreamError<E>) in
       let label: String
       do throws(FormatError) { label = try labelCache.label(Int(id)) } catch { throw .format(error) }

@@ -9,7 +9,11 @@ extension CallDirectoryReader {
   /// - Throws: `FormatError` for a damaged block or range section, or what `body` throws.
   /// - Complexity: O(n + r).
   public func forEachBlockingRun<E: Error>(_ body: (ClosedRange<Int64>) throws(E) -> Void) throws(StreamError<E>) {
-    try forEachRun(.blocking) { (numbers, _) throws(E) in try body(numbers) } failure: { .consumer($0) }
+    try forEachRun(.blocking) { (numbers, _) throws(E) in
+      try body(numbers)
+    } failure: {
+      .consumer($0)
+    }
   }
 
   /// Calls `body` with every identification entry and range, with its label, in ascending order,
@@ -23,7 +27,9 @@ extension CallDirectoryReader {
       let slot: Int
       do throws(FormatError) { slot = try recent.slot(for: labelId, from: labelCache) } catch { throw .format(error) }
       do throws(E) { try body(numbers, recent[slot]) } catch { throw .consumer(error) }
-    } failure: { $0 }
+    } failure: {
+      $0
+    }
   }
 
   /// Calls `body` with every identification entry and range, with its label id, in ascending

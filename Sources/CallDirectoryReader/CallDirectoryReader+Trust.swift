@@ -27,7 +27,7 @@ extension CallDirectoryReader {
   public func check(_ trust: TrustPolicy) throws(AuthenticityFailure) -> PublicKey? {
     try layout.check(trust)
   }
-  }
+}
 
 extension DirectoryLayout {
   /// Checks the file against `trust`, as `CallDirectoryReader.check(_:)` does.
@@ -39,15 +39,17 @@ extension DirectoryLayout {
       guard trust.trustedKeys.contains(signature.publicKey) else { throw .unknownKey(signature.publicKey) }
       var hasher = SHA256Hasher()
       // The signature section is last (the layout checked), so the signed bytes are all there.
-      let fed: ()? = try? SignedDirectoryBytes.feed(file, header: header) { piece in unsafe piece.withUnsafeBytes { unsafe hasher.update($0) } }
+      let fed: ()? = try? SignedDirectoryBytes.feed(file, header: header) { piece in
+        unsafe piece.withUnsafeBytes { unsafe hasher.update($0) }
+      }
       let message = SignedDirectoryBytes.domain + hasher.finish()
       guard fed != nil, Ed25519.isValid(signature: signature.signature, of: message, publicKey: signature.publicKey.bytes)
       else { throw .badSignature(signature.publicKey) }
       signer = signature.publicKey
-  }
+    }
     if let installed = trust.installedVersion, listVersion < installed {
       throw .rolledBack(installed: installed, offered: listVersion)
-  }
+    }
     return signer
   }
-  }
+}

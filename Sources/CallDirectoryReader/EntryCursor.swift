@@ -39,7 +39,7 @@ public struct EntryCursor: Sendable {
   public mutating func next() throws(FormatError) -> Entry? {
     if position == numbers.count {
       guard try advance() else { return nil }
-  }
+    }
     defer { position += 1 }
     return Entry(number: numbers[position], labelId: labelIds.isEmpty ? 0 : labelIds[position])
   }
@@ -54,7 +54,7 @@ public struct EntryCursor: Sendable {
   )? {
     if position == numbers.count {
       guard try advance() else { return nil }
-  }
+    }
     defer { position = numbers.count }
     return (numbers[position...], labelIds.isEmpty ? [] : labelIds[position...])
   }
@@ -72,9 +72,9 @@ public struct EntryCursor: Sendable {
         throw index.place.error(
           .malformedIndex(
             "the index declares \(index.entryCount) entries, the blocks hold \(entriesDecoded)"))
-  }
+      }
       return false
-  }
+    }
     try decode(block: nextBlock)
     nextBlock += 1
     position = 0
@@ -93,7 +93,7 @@ public struct EntryCursor: Sendable {
     previous = numbers.last ?? previous
     entriesDecoded &+= numbers.count  // at most the index's blocks times 4096
   }
-  }
+}
 
 /// Decodes a whole entry block with every check: the one decoding path streaming and the verifier share.
 package enum BlockDecoder {
@@ -116,38 +116,38 @@ package enum BlockDecoder {
       throw index.place.error(
         .numberOutOfRange(first),
         at: FormatConstants.entryIndexHeaderSize &+ block &* FormatConstants.entryIndexRecordSize)
-  }
-      try entryBlock.block.checkChecksum()
-      let firstNumber = Int64(first)
+    }
+    try entryBlock.block.checkChecksum()
+    let firstNumber = Int64(first)
     guard firstNumber > after else {
       throw place.error(.notAscending(previous: after, next: firstNumber))
-  }
+    }
     // At most 4096 entries: bounded by the format. Entry 0 is the first number.
-      var numbers = [Int64](repeating: firstNumber, count: entryBlock.entryCount)
-      var labelIds: [UInt32] = []
-      try entryBlock.withPayload { (payload) throws(FormatError) in
-        if let failure = payload.numbers.decode(first: firstNumber, into: &numbers) {
+    var numbers = [Int64](repeating: firstNumber, count: entryBlock.entryCount)
+    var labelIds: [UInt32] = []
+    try entryBlock.withPayload { (payload) throws(FormatError) in
+      if let failure = payload.numbers.decode(first: firstNumber, into: &numbers) {
         throw place.error(.malformedBlock(block: block, reason: failure))
-  }
+      }
       // The numbers ascend (as unsigned sums, which cannot wrap): the last is the largest.
-        if let last = numbers.last, UInt64(bitPattern: last) > UInt64(Limits.maximumNumber) {
-          let first = numbers.first { UInt64(bitPattern: $0) > UInt64(Limits.maximumNumber) } ?? last
+      if let last = numbers.last, UInt64(bitPattern: last) > UInt64(Limits.maximumNumber) {
+        let first = numbers.first { UInt64(bitPattern: $0) > UInt64(Limits.maximumNumber) } ?? last
         throw place.error(.numberOutOfRange(UInt64(bitPattern: first)))
-  }
+      }
       guard payload.paddingIsZero(entryCount: entryBlock.entryCount, lowBits: entryBlock.lowBits)
       else {
         throw place.error(
           .malformedBlock(block: block, reason: "bits past the last label id or low part are set"))
-  }
-        if kind == .identification {
-          let labelCount = UInt64(layout.labelIndex.labelCount)
-          labelIds = [UInt32](repeating: 0, count: entryBlock.entryCount)
-          if let id = payload.decodeLabelIds(into: &labelIds, below: labelCount) {
+      }
+      if kind == .identification {
+        let labelCount = UInt64(layout.labelIndex.labelCount)
+        labelIds = [UInt32](repeating: 0, count: entryBlock.entryCount)
+        if let id = payload.decodeLabelIds(into: &labelIds, below: labelCount) {
           throw place.error(
             .labelIdOutOfRange(id: UInt32(truncatingIfNeeded: id), labelCount: Int(labelCount)))
+        }
+      }
+    }
+    return (numbers, labelIds)
   }
-  }
-  }
-      return (numbers, labelIds)
-  }
-  }
+}

@@ -197,4 +197,3 @@ final class LabelCache: Sendable {
     return (first, labels[...])
   }
 }
-

@@ -17,7 +17,7 @@ package enum LabelDecoder {
   @discardableResult
   package static func decode(layout: DirectoryLayout, block: Int, into labels: inout [String])
     throws(FormatError) -> Int
-        {
+  {
     var size = 0
     try forEachLabel(layout: layout, block: block) { (_, bytes) throws(FormatError) in
       // From the block's bytes in place, not through an array: one copy, into the String.
@@ -25,10 +25,10 @@ package enum LabelDecoder {
         unsafe bytes.withUnsafeBytes { raw in
           unsafe raw.withMemoryRebound(to: UInt8.self) {
             unsafe String(decoding: $0, as: UTF8.self)
-  }
-      })
+          }
+        })
       size += bytes.count
-  }
+    }
     return size
   }
 
@@ -61,51 +61,51 @@ package enum LabelDecoder {
     guard block > 0 || first == 0, first < next, next <= index.labelCount else {
       throw index.place.error(
         .malformedIndex("label block \(block) covers labels \(first)..<\(next)"), at: at)
-  }
+    }
     let labelBlock = try layout.labelBlock(block, labelCount: next - first)
     let place = labelBlock.block.place
-      try labelBlock.block.checkChecksum()
-      return try labelBlock.block.withPayload { (payload) throws(FormatError) -> TableEnds in
-        let count = next - first
+    try labelBlock.block.checkChecksum()
+    return try labelBlock.block.withPayload { (payload) throws(FormatError) -> TableEnds in
+      let count = next - first
       // Labels tile the bytes from o[0] to o[q], so they are all valid UTF-8 exactly when those
       // bytes are and no label starts with a continuation byte (none then ends inside a
       // character): one pass over the block instead of one call a label. A block that fails
       // is checked label by label, to name the label at fault.
-        let tableBytes = (count &+ 1) &* 4
-        var allValid = false
+      let tableBytes = (count &+ 1) &* 4
+      var allValid = false
       if let start = payload.uint32LE(at: 0), let end = payload.uint32LE(at: count &* 4),
         start <= end,
-          let bytes = try? payload.slice(offset: tableBytes &+ Int(start), length: Int(end &- start))
-        {
-          allValid = UTF8Validation.isValid(bytes)
-  }
+        let bytes = try? payload.slice(offset: tableBytes &+ Int(start), length: Int(end &- start))
+      {
+        allValid = UTF8Validation.isValid(bytes)
+      }
       // Every label is checked before the first is handed out. A label that starts with a
       // continuation byte means the one before ends inside a character: the labels are then
       // checked one by one, so that the error names the first label at fault.
-        var position = 0
-        while position < count {
-          let bytes = try labelBlock.label(at: position, in: payload)
-          guard Limits.isValidLabelLength(bytes.count) else {
+      var position = 0
+      while position < count {
+        let bytes = try labelBlock.label(at: position, in: payload)
+        guard Limits.isValidLabelLength(bytes.count) else {
           throw place.error(.badLabelLength(id: first + position, length: bytes.count))
-  }
-          if allValid {
-            if unsafe bytes.uncheckedByte(at: 0) & 0xC0 == 0x80 {
-              allValid = false
-              position = 0
-              continue
-  }
-          } else if !UTF8Validation.isValid(bytes) {
+        }
+        if allValid {
+          if unsafe bytes.uncheckedByte(at: 0) & 0xC0 == 0x80 {
+            allValid = false
+            position = 0
+            continue
+          }
+        } else if !UTF8Validation.isValid(bytes) {
           throw place.error(.invalidUTF8(id: first + position))
-  }
-          position &+= 1
-  }
+        }
+        position &+= 1
+      }
       for position in 0..<count {
         try body(position, try labelBlock.label(at: position, in: payload))
-  }
+      }
       // `label(at:)` proved that the count + 1 offsets fit in the payload.
-        return TableEnds(
-          first: payload.uint32LE(at: 0) ?? 0, last: payload.uint32LE(at: count &* 4) ?? 0,
-          labelBytes: payload.count &- tableBytes)
+      return TableEnds(
+        first: payload.uint32LE(at: 0) ?? 0, last: payload.uint32LE(at: count &* 4) ?? 0,
+        labelBytes: payload.count &- tableBytes)
+    }
   }
-  }
-  }
+}

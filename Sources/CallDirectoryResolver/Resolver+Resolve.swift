@@ -57,7 +57,8 @@ extension Resolver {
             if blocked || label != nil { decision = (index, blocked, label) }
             firstLabel = label  // nothing above had a label, or it would have decided
           } else if firstLabel == nil, let id = try reader.labelId(for: number) {
-            firstLabel = LabelSource(index: index, reader: reader, id: id)  // reported only if an allow list below lists the number
+            // Reported only if an allow list below lists the number.
+            firstLabel = LabelSource(index: index, reader: reader, id: id)
           }
         }
       } catch {

@@ -119,7 +119,7 @@ public enum AtomicFile {
       do {
         file = try FileDescriptor.createExclusive(temporary)
         break
-      } catch where error.errno == EEXIST && attempt < 100 {
+      } catch  where error.errno == EEXIST && attempt < 100 {
         attempt += 1
       } catch {
         throw .system(error)

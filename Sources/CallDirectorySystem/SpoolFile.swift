@@ -26,7 +26,7 @@ public final class SpoolFile {
       let path = directory + "/.calldir-spool." + String(getpid()) + "." + String(attempt)
       do {
         file = try FileDescriptor.createReadWriteExclusive(path)
-      } catch where error.errno == EEXIST && attempt < 1000 {
+      } catch  where error.errno == EEXIST && attempt < 1000 {
         attempt += 1
         continue
       }

@@ -23,7 +23,8 @@ extension VerificationPass {
     for block in 0..<index.blockCount {
       guard !problems.isOverflowing else { return }
       // block < blockCount, whose records lie inside the index section: no overflow.
-      let record = Int(indexSection.offset) &+ FormatConstants.entryIndexHeaderSize &+ block &* FormatConstants.entryIndexRecordSize
+      let record =
+        Int(indexSection.offset) &+ FormatConstants.entryIndexHeaderSize &+ block &* FormatConstants.entryIndexRecordSize
       let stored = index.firstNumber(ofBlock: block)
       guard stored >= UInt64(Limits.minimumNumber) && stored <= UInt64(Limits.maximumNumber) else {
         problems.record(FormatError(.numberOutOfRange(stored), at: record, section: kind.sections.index.rawValue))

@@ -55,12 +55,12 @@ extension VerificationPass {
             ordered = unsafe last.withUnsafeBytes { unsafe ByteView($0).precedesInByteOrder(label) }
           } else {
             ordered = true
-      }
+          }
           if !ordered { unordered.append(position) }
           before = label
           if position == lastPosition { last = label.bytes }
           labelsInBlock = position &+ 1
-      }
+        }
       } catch {
         problems.record(error)
         previous = nil
@@ -74,25 +74,25 @@ extension VerificationPass {
       }
       previous = last
       decodedLabels &+= labelsInBlock  // bounded by the label count
-      }
+    }
     if decodedAll { checksummedBlocks.insert(.labelData) }
     if decodedAll && decodedLabels != index.labelCount {
-        problems.record(
-          FormatError(
+      problems.record(
+        FormatError(
           .malformedIndex("the index declares \(index.labelCount) labels, the blocks hold \(decodedLabels)"),
           at: Int(indexSection.offset), section: SectionType.labelIndex.rawValue))
-      }
-      }
+    }
+  }
 
   /// Checks the frame and checksum of a label block whose labels cannot be placed.
   private mutating func checkLabelFrame(_ block: Int) {
     let labelBlock: LabelBlock
     do { labelBlock = try layout.labelBlock(block, labelCount: 0) } catch {
-        problems.record(error)
+      problems.record(error)
       return
-      }
+    }
     do { try labelBlock.block.checkChecksum() } catch { problems.record(error) }
-      }
+  }
 
   /// Checks what the label decoder does not need: that the offset table starts at 0 and ends at
   /// the end of the label bytes, so no byte of the block is outside every label.
@@ -100,8 +100,8 @@ extension VerificationPass {
     let place = FilePlace(.labelData, at: layout.labelBlockOffset(block))
     func report(_ reason: String) {
       problems.record(place.error(.malformedBlock(block: block, reason: reason), at: FormatConstants.blockHeaderSize))
-      }
+    }
     if ends.first != 0 { report("the first label offset is \(ends.first), not 0") }
     if Int(ends.last) != ends.labelBytes { report("the labels end at byte \(ends.last) of \(ends.labelBytes)") }
-      }
-      }
+  }
+}

@@ -16,11 +16,13 @@ extension VerificationPass {
         header.major < 2 ? ("major", header.major, 8) : ("minor", header.minor, 10)
       problems.record(
         FormatError(
-          .invalidField(field: "\(field) version of a file with \(present.rawValue) (2.1 or later)", value: UInt64(value)), at: at))
+          .invalidField(field: "\(field) version of a file with \(present.rawValue) (2.1 or later)", value: UInt64(value)), at: at
+        ))
     }
     if let copies = layout.header.section(.indexHeaders) {
       for (type, size) in [
-        (SectionType.blockingIndex, FormatConstants.entryIndexHeaderSize), (.identificationIndex, FormatConstants.entryIndexHeaderSize),
+        (SectionType.blockingIndex, FormatConstants.entryIndexHeaderSize),
+        (.identificationIndex, FormatConstants.entryIndexHeaderSize),
         (.labelIndex, FormatConstants.labelIndexHeaderSize),
       ] {
         let at = Int(copies.offset) &+ IndexHeadersSection.offset(of: type)
@@ -40,7 +42,8 @@ extension VerificationPass {
         let bytes = try? file.slice(offset: Int(entry.offset), length: Int(entry.length))
       else { continue }
       if let position = (0..<bytes.count).first(where: { unsafe bytes.uncheckedByte(at: $0) != 0 }) {
-        problems.record(FormatError(.nonzeroReserved(field: "padding"), at: Int(entry.offset) &+ position, section: type.rawValue))
+        problems.record(
+          FormatError(.nonzeroReserved(field: "padding"), at: Int(entry.offset) &+ position, section: type.rawValue))
       }
     }
   }

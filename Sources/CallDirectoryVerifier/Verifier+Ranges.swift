@@ -24,9 +24,9 @@ extension VerificationPass {
         let labelCount = layout.labelIndex.labelCount
         if kind == .identification && Int(checked.labelId) >= labelCount {
           problems.record(table.labelIdError(index, labelCount: labelCount))
-    }
+        }
         previous = (checked.range.upperBound, checked.labelId)
+      }
     }
-    }
-    }
-    }
+  }
+}

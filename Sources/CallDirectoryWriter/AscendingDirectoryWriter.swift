@@ -255,7 +255,8 @@ import CallDirectorySystem
     try identifications.write(chunk: 12 << 12) { (piece) throws(WriterError) in
       var offset = 0
       while offset + 12 <= piece.count {
-        try entries.append(Int64(bitPattern: piece.littleEndian(at: offset, as: UInt64.self)),
+        try entries.append(
+          Int64(bitPattern: piece.littleEndian(at: offset, as: UInt64.self)),
           label: newId[Int(piece.littleEndian(at: offset + 8, as: UInt32.self))])
         offset += 12
       }

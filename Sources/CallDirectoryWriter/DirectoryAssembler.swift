@@ -83,10 +83,14 @@ struct DirectoryContents {
       (.labelIndex, labelIndex), (.identificationIndex, identification.index), (.blockingIndex, blocking.index),
     ]
     // A paged file (version 2.1) has copies of the three headers next to the tops instead.
-    let paged = PageAlignment.isPaged(dataLength: blocking.data.count) || PageAlignment.isPaged(dataLength: identification.data.count)
+    let paged =
+      PageAlignment.isPaged(dataLength: blocking.data.count) || PageAlignment.isPaged(dataLength: identification.data.count)
     if paged {
       sections.append(
-        (.indexHeaders, .array(IndexHeadersSection.encode(blocking: blocking.index, identification: identification.index, labels: labelIndex))))
+        (
+          .indexHeaders,
+          .array(IndexHeadersSection.encode(blocking: blocking.index, identification: identification.index, labels: labelIndex))
+        ))
     }
     let byLength = indexes.indices.sorted { (indexes[$0].1.count, $0) < (indexes[$1].1.count, $1) }
     sections += byLength.map { (indexes[$0].0, .array(indexes[$0].1)) }
@@ -149,7 +153,9 @@ struct DirectoryContents {
     if let key {
       // The signed bytes: the header and table, every section, then SIGN up to its signature.
       var digest: SignatureDigest
-      do throws(FormatError) { digest = try SignatureDigest(header: FileHeader(minor: minor, fileLength: offset, sections: table).encoded()) } catch {
+      do throws(FormatError) {
+        digest = try SignatureDigest(header: FileHeader(minor: minor, fileLength: offset, sections: table).encoded())
+      } catch {
         preconditionFailure("a header this writer encoded, with a SIGN entry last: \(error)")
       }
       try writeSections { digest.update($0) }
@@ -199,7 +205,9 @@ enum LabelSections {
       records.appendUInt32LE(0)
       records.appendUInt64LE(UInt64(data.count))
       let text = labels.text[labels.start(start)..<labels.ends[end - 1]]
-      data.append(contentsOf: LabelBlock.encode(text: text, ends: labels.ends[start..<end], allowDeflate: options.allowDeflate, using: deflater))
+      data.append(
+        contentsOf: LabelBlock.encode(
+          text: text, ends: labels.ends[start..<end], allowDeflate: options.allowDeflate, using: deflater))
       blockCount += 1
       start = end
     }

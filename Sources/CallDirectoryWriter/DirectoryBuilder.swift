@@ -62,7 +62,8 @@ public struct DirectoryBuilder: Sendable {
     /// - Throws: `WriterError.invalidOption` naming the option and its range.
     public func check() throws(WriterError) {
       guard (FormatConstants.minimumEntriesPerBlock...FormatConstants.maximumEntriesPerBlock).contains(entriesPerBlock) else {
-        throw .invalidOption("entries per block must be \(FormatConstants.minimumEntriesPerBlock)...\(FormatConstants.maximumEntriesPerBlock)")
+        throw .invalidOption(
+          "entries per block must be \(FormatConstants.minimumEntriesPerBlock)...\(FormatConstants.maximumEntriesPerBlock)")
       }
       // A block filled to the target then stays within the cap; a label alone in its block,
       // 8 + 65,534 bytes at most, is within it too.

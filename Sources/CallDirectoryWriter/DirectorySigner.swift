@@ -150,4 +150,3 @@ struct SignatureDigest {
     SignatureSection(publicKey: key.publicKey, signature: [UInt8](repeating: 0, count: 64)).encoded
   }
 }
-

@@ -70,7 +70,8 @@ struct EntrySectionWriter {
   /// would leave the page of its section it starts in (the page rule, `Spec/FORMAT.md` section 12).
   private func leavesPage(count: Int, span: UInt64, labels: (low: UInt32, high: UInt32)) -> Bool {
     let grown = EntryBlock.rawLength(
-      count: count, span: span, labelBits: Int(UInt64(labels.high &- labels.low).significantBitCount), identification: identification)
+      count: count, span: span, labelBits: Int(UInt64(labels.high &- labels.low).significantBitCount),
+      identification: identification)
     return PageAlignment.leavesPage(start: data.count, grown: grown)
   }
 

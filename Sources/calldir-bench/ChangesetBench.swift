@@ -33,7 +33,9 @@ enum ChangesetBench {
       let newNumbers = nanp.numbers.filter { !removed.contains($0) } + added
       let newPath = scratch + "/changes-nanp-new.calldir"
       try blocking(newNumbers).write(to: newPath)
-      table.row(try row("nanp-\(Format.shortCount(nanp.count)), \(Format.fixed(share * 100, 1))%", changed, oldNANP, newPath, scratch, sink))
+      table.row(
+        try row(
+          "nanp-\(Format.shortCount(nanp.count)), \(Format.fixed(share * 100, 1))%", changed, oldNANP, newPath, scratch, sink))
     }
     for share in [0.001, 0.01, 0.1] {
       var random = SeededGenerator.derived(from: seed, "changes-callerid-\(share)")
@@ -56,7 +58,9 @@ enum ChangesetBench {
       let newPath = scratch + "/changes-callerid-new.calldir"
       try identification(entries).write(to: newPath)
       table.row(
-        try row("callerid-\(Format.shortCount(callers.count)), \(Format.fixed(share * 100, 1))%", changed, oldCallers, newPath, scratch, sink))
+        try row(
+          "callerid-\(Format.shortCount(callers.count)), \(Format.fixed(share * 100, 1))%", changed, oldCallers, newPath, scratch,
+          sink))
     }
     table.note("share: changeset bytes / new file bytes; diff and patch: one run each, files memory-mapped from disk")
     table.note("patch re-encodes the result in memory (DirectoryBuilder) and checks its SHA-256 before the rename")

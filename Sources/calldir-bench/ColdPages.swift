@@ -111,7 +111,8 @@ enum ColdPages {
       let reopened = resident().count
       sink.consume(lookup(reader, number))
       let after = resident()
-      results.append(Probe(afterEviction: evicted, afterOpen: opened, afterReaderOpen: reopened, afterLookup: after.count, pages: after))
+      results.append(
+        Probe(afterEviction: evicted, afterOpen: opened, afterReaderOpen: reopened, afterLookup: after.count, pages: after))
     }
     return results
   }

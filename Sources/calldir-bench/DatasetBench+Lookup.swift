@@ -23,13 +23,22 @@ extension DatasetBench {
     var sqlitePeers: [(name: String, peer: SQLitePeer)] = []
     for file in sqlite {
       sqlitePeers.append(
-        ("SQLite best: \(file.layout.rawValue), mmap, 1 read txn", try SQLitePeer(path: file.path, identification: identification, setup: .best)))
+        (
+          "SQLite best: \(file.layout.rawValue), mmap, 1 read txn",
+          try SQLitePeer(path: file.path, identification: identification, setup: .best)
+        ))
     }
     if let rowid = sqlite.first(where: { $0.layout == .rowid }) {
       sqlitePeers.append(
-        ("SQLite common: autocommit, prepared once", try SQLitePeer(path: rowid.path, identification: identification, setup: .commonReused)))
+        (
+          "SQLite common: autocommit, prepared once",
+          try SQLitePeer(path: rowid.path, identification: identification, setup: .commonReused)
+        ))
       sqlitePeers.append(
-        ("SQLite common: autocommit, prepared per query", try SQLitePeer(path: rowid.path, identification: identification, setup: .commonPerQuery)))
+        (
+          "SQLite common: autocommit, prepared per query",
+          try SQLitePeer(path: rowid.path, identification: identification, setup: .commonPerQuery)
+        ))
     }
     func ours(_ reader: CallDirectoryReader, _ suffix: String, _ queries: [Int64]) -> LookupContender {
       dataset.kind == .blocking
@@ -92,7 +101,8 @@ extension DatasetBench {
         + "\(repetitions.samples) interleaved passes after \(repetitions.warmup) warm-up; every file warm in the page cache;")
     table.note(
       "p50/p99 (16): of the means of batches of \(batch) lookups between two clock reads; "
-        + "single: each lookup between its own two clock reads, one clock read (\(Format.nanoseconds(clockNanoseconds)) ns) included;")
+        + "single: each lookup between its own two clock reads, one clock read (\(Format.nanoseconds(clockNanoseconds)) ns) included;"
+    )
     table.note("mean = all batched time / all batched lookups; single lookups use the first half of the queries")
     let wrong = wrongAnswers(reader, hits: hits, misses: misses)
     if wrong > 0 { table.note("WARNING: calldir answered \(wrong) of the queries wrongly or threw") }

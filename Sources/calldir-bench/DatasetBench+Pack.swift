@@ -119,7 +119,8 @@ extension DatasetBench {
         return report.blockingCount &+ report.identificationCount
       }
       let rate = Double(dataset.count) / samples.median
-      let name = concurrent ? "calldir Verifier.verify(path:), labels on a second thread" : "calldir Verifier.verify(path:), one thread"
+      let name =
+        concurrent ? "calldir Verifier.verify(path:), labels on a second thread" : "calldir Verifier.verify(path:), one thread"
       table.row([name, Format.millions(rate), ms(samples.median), ms(samples.minimum)])
       if concurrent { summary.verifyRate = rate } else { summary.verifySerialRate = rate }
       note = runs(samples, configuration.streamRepetitions)

@@ -59,7 +59,9 @@ extension DatasetBench {
         return ids ^ Int(truncatingIfNeeded: total)
       }
       let idRate = Double(dataset.count) / byId.median
-      table.row(["calldir forEachIdentificationLabelId (no String)", Format.millions(idRate), ms(byId.median), ms(byId.minimum), "-"])
+      table.row([
+        "calldir forEachIdentificationLabelId (no String)", Format.millions(idRate), ms(byId.median), ms(byId.minimum), "-",
+      ])
       summary.streamLabelIdRate = idRate
     }
     if let gzip, let bytes = try? Files.read(gzip) {

@@ -110,7 +110,8 @@ enum FeedBench {
     table.note("files memory-mapped from disk; ranges expanded number by number as they are sent")
     table.note("CallKit loads: loads of at most 2,000,000 additions the list needs (a FeedCursor resumes each)")
     table.note("runs alone: forEachBlockingRun + forEachIdentificationRun with an empty body (numbers not expanded)")
-    table.note("memory: largest growth of RssAnon (/proc/self/status) over its value before the feed, sampled every 262,144 entries")
+    table.note(
+      "memory: largest growth of RssAnon (/proc/self/status) over its value before the feed, sampled every 262,144 entries")
     return table
   }
 }

@@ -61,7 +61,8 @@ enum RangesBench {
       var random = SeededGenerator.derived(from: seed, shape.name)
       let probes: [Int64] = (0..<100_000).map { index in
         let range = shape.ranges[Int.random(in: 0..<shape.ranges.count, using: &random)]
-        return index % 2 == 0 ? Int64.random(in: range, using: &random) : range.upperBound + Int64.random(in: 1...500, using: &random)
+        return index % 2 == 0
+          ? Int64.random(in: range, using: &random) : range.upperBound + Int64.random(in: 1...500, using: &random)
       }
       var hits = 0
       let start = monotonicNanoseconds()

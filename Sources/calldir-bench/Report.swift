@@ -274,11 +274,13 @@ struct Targets {
     }
     for summary in summaries {
       if let pages = summary.coldPages {
-        targets.add("cold lookup: at most 3 pages (\(summary.dataset), open + lookup, reader in service)", "\(pages) pages", pages <= 3)
+        targets.add(
+          "cold lookup: at most 3 pages (\(summary.dataset), open + lookup, reader in service)", "\(pages) pages", pages <= 3)
       }
       if let pages = summary.coldFirstLookupPages {
         targets.notes.append(
-          "\(summary.dataset): a new reader's cold open + first lookup reads \(pages) pages of 4 KiB (median): it checks the kind's index whole once")
+          "\(summary.dataset): a new reader's cold open + first lookup reads \(pages) pages of 4 KiB (median): it checks the kind's index whole once"
+        )
       }
       if let label = summary.coldLabelPages {
         targets.notes.append(

@@ -33,7 +33,9 @@ enum ResolverBench {
     }
     let byHand = try measure(repetitions, sink: sink) { try lookupsByHand(setup.readers, setup.queries) }
     row("the same lookups by hand (isBlocked + labelId in each)", threads: 1, byHand)
-    for (name, resolver) in [("resolve(_:), fixed readers", setup.resolver), ("resolve(_:), ReloadingDirectory (1 s checks)", setup.reloading)] {
+    for (name, resolver) in [
+      ("resolve(_:), fixed readers", setup.resolver), ("resolve(_:), ReloadingDirectory (1 s checks)", setup.reloading),
+    ] {
       row(name, threads: 1, try measure(repetitions, sink: sink) { try resolveAll(resolver, setup.queries, from: 0) })
       row(name, threads: 2, try measure(repetitions, sink: sink) { try resolveInParallel(resolver, setup.queries, threads: 2) })
     }

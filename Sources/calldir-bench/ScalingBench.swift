@@ -9,7 +9,8 @@ import Foundation
 enum ScalingBench {
   static func run(configuration: Configuration, scratch: String, sink: Sink) throws -> Table {
     let maximum = configuration.scalingMaximum ?? (configuration.quick ? 1_000_000 : 100_000_000)
-    var table = Table(title: "scaling: blocking numbers uniform over 300 NANP area codes, n = 10^4 ... \(Format.grouped(maximum))")
+    var table = Table(
+      title: "scaling: blocking numbers uniform over 300 NANP area codes, n = 10^4 ... \(Format.grouped(maximum))")
     table.section(
       "n",
       [
@@ -27,7 +28,9 @@ enum ScalingBench {
     }
     table.note("pack: DirectoryBuilder add + encoded() of the numbers sorted in memory (one run from 10^7, else median of 3)")
     table.note("open: median of 1,000 CallDirectoryReader(path:) on a warm file; lookups: p50 of 16-lookup batch means,")
-    table.note("65,536 random hits and misses, 3 interleaved passes after 1 warm-up; cold pages: open + one hit by a reader in service (its first lookup, which checks the index whole, before the probes), median of 8")
+    table.note(
+      "65,536 random hits and misses, 3 interleaved passes after 1 warm-up; cold pages: open + one hit by a reader in service (its first lookup, which checks the index whole, before the probes), median of 8"
+    )
     return table
   }
 

@@ -99,8 +99,12 @@ do {
     rangeHeavyBytes = heavy
     print(table.rendered() + "\n")
   }
-  if configuration.selects("feed") { print(try FeedBench.run(configuration: configuration, scratch: scratch, sink: sink).rendered() + "\n") }
-  if configuration.selects("changes") { print(try ChangesetBench.run(configuration: configuration, scratch: scratch, sink: sink).rendered() + "\n") }
+  if configuration.selects("feed") {
+    print(try FeedBench.run(configuration: configuration, scratch: scratch, sink: sink).rendered() + "\n")
+  }
+  if configuration.selects("changes") {
+    print(try ChangesetBench.run(configuration: configuration, scratch: scratch, sink: sink).rendered() + "\n")
+  }
   if configuration.selects("resolver") {
     print(try ResolverBench.run(configuration: configuration, scratch: scratch, sink: sink).rendered() + "\n")
   }

@@ -1,6 +1,7 @@
-@testable import CallDirectoryWriter
 import CallDirectory
 import Testing
+
+@testable import CallDirectoryWriter
 
 /// Version 2 blocks of 1 ... B entries (`Spec/FORMAT.md`, sections 5 and 12): where the canonical
 /// writer ends a block early, and that every such block reads back through every path.
@@ -19,7 +20,8 @@ import Testing
 
   @Test func theRuleOnItsEdges() {
     // 16 entries with a mean gap of 10: a gap ends the block once a 64th of it exceeds 10.
-    let first: Int64 = 1_000, last: Int64 = 1_150
+    let first: Int64 = 1_000
+    let last: Int64 = 1_150
     #expect(!EntrySectionWriter.endsBlock(first: first, last: last, count: 16, next: last + 64 * 11 - 1))
     #expect(EntrySectionWriter.endsBlock(first: first, last: last, count: 16, next: last + 64 * 11))
     // Fewer than 16 entries never end at a gap, however wide.
@@ -36,7 +38,9 @@ import Testing
     for _ in 0..<50_000 {
       let count = Int.random(in: 16...4096, using: &random)
       let first = Int64.random(in: 1...(Limits.maximumNumber / 2), using: &random)
-      let span = Int64.random(in: Int64(count - 1)...(Limits.maximumNumber / 4), using: &random) >> Int64.random(in: 0...60, using: &random)
+      let span =
+        Int64.random(in: Int64(count - 1)...(Limits.maximumNumber / 4), using: &random)
+        >> Int64.random(in: 0...60, using: &random)
       let last = first + max(span, Int64(count - 1))
       let gap = Int64.random(in: 1...(Limits.maximumNumber - last), using: &random) >> Int64.random(in: 0...62, using: &random)
       let next = last + max(gap, 1)

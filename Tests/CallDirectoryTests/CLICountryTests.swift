@@ -23,7 +23,10 @@ import Testing
   }
 
   @Test(arguments: [
-    ("UK", "--country UK is no region; give an ISO 3166 code such as US or GB, or a calling code such as 1 or 44; did you mean GB?\n"),
+    (
+      "UK",
+      "--country UK is no region; give an ISO 3166 code such as US or GB, or a calling code such as 1 or 44; did you mean GB?\n"
+    ),
     ("999", "--country 999 is no calling code of a region; give one such as 1 or 44, or a region such as US or GB\n"),
     ("800", "--country 800 is no calling code of a region; give one such as 1 or 44, or a region such as US or GB\n"),
     ("Britain", "--country Britain is no region; give an ISO 3166 code such as US or GB, or a calling code such as 1 or 44\n"),
@@ -61,7 +64,9 @@ import Testing
     let out = scratch.path("o.calldir")
     let pack = calldir("pack", "--json", "--block", block, "-o", out)
     #expect(pack.status == 0)
-    #expect(pack.output.hasSuffix(#""invalid":2,"invalidPlaces":["\#(block):2 (+1202555)","\#(block):3 (+99912345678)"]}"# + "\n"), "\(pack.output)")
+    #expect(
+      pack.output.hasSuffix(#""invalid":2,"invalidPlaces":["\#(block):2 (+1202555)","\#(block):3 (+99912345678)"]}"# + "\n"),
+      "\(pack.output)")
     #expect(
       pack.error
         == "calldir: warning: 2 numbers not valid in their country's numbering plan, packed all the same "

@@ -81,7 +81,9 @@ import Testing
     let output = scratch.path("out.calldir")
     let failed = try Self.runLimited(["pack", "-q", "--memory", "1", "--block", block, "-o", output], blocks: 64)
     #expect(failed.status == 1)
-    #expect(failed.error.contains("\(output): cannot write: File too large (spilling sorted runs to \(scratch.url.path))"), "\(failed.error)")
+    #expect(
+      failed.error.contains("\(output): cannot write: File too large (spilling sorted runs to \(scratch.url.path))"),
+      "\(failed.error)")
     #expect(!failed.error.contains("block.txt:"), "\(failed.error)")
     #expect(try scratch.names() == ["block.txt"])
   }

@@ -53,7 +53,10 @@ import Testing
     #expect(result.status == 0, "\(result.error)")
     let lines = result.output.split(separator: "\n").map(String.init)
     let labels = try #require(lines.firstIndex(of: "top labels:"))
-    #expect(Array(lines[(labels + 1)...(labels + 4)]) == ["  101  Spam Risk", "    2  Acme Support", "    1  Casablanca", "    1  Tokyo Office"])
+    #expect(
+      Array(lines[(labels + 1)...(labels + 4)]) == [
+        "  101  Spam Risk", "    2  Acme Support", "    1  Casablanca", "    1  Tokyo Office",
+      ])
     let countries = try #require(lines.firstIndex(of: "countries (by calling code):"))
     #expect(
       Array(lines[(countries + 1)...]) == [
@@ -68,10 +71,14 @@ import Testing
     let path = try Self.seeded(scratch)
     let result = calldir("info", "--json", path)
     #expect(result.status == 0)
-    for key in ["\"version\":\"2.", "\"blocking\":{\"entries\":", "\"labels\":{\"count\":4", "\"bytesPerEntry\":", "\"sections\":["] {
+    for key in [
+      "\"version\":\"2.", "\"blocking\":{\"entries\":", "\"labels\":{\"count\":4", "\"bytesPerEntry\":", "\"sections\":[",
+    ] {
       #expect(result.output.contains(key), "\(key)")
     }
-    #expect(result.output.contains("\"topLabels\":[{\"label\":\"Spam Risk\",\"entries\":101},{\"label\":\"Acme Support\",\"entries\":2}"))
+    #expect(
+      result.output.contains(
+        "\"topLabels\":[{\"label\":\"Spam Risk\",\"entries\":101},{\"label\":\"Acme Support\",\"entries\":2}"))
     #expect(result.output.contains("\"countries\":[{\"code\":44,\"entries\":102,\"percent\":48.3},{\"code\":33,\"entries\":100"))
   }
 
@@ -126,7 +133,8 @@ import Testing
 
   @Test func parsing() throws {
     #expect(try Command.parse(["stats", "a.calldir"]) == .stats(file: "a.calldir", json: false, width: 50))
-    #expect(try Command.parse(["stats", "--width=80", "--json", "a.calldir"]) == .stats(file: "a.calldir", json: true, width: 80))
+    #expect(
+      try Command.parse(["stats", "--width=80", "--json", "a.calldir"]) == .stats(file: "a.calldir", json: true, width: 80))
     #expect(try Command.parse(["help", "--man"]) == .manual)
     #expect(try Command.parse(["stats", "--help"]) == .help(topic: "stats"))
   }

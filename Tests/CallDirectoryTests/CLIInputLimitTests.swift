@@ -112,7 +112,8 @@ import Testing
     for option in [["--block"], ["--format", "jsonl"], []] {
       let refused = calldirArguments(["pack", "--gzip-limit", "2"] + option + [bomb, "-o", out])
       #expect(refused.status == 1)
-      #expect(refused.error.contains("bomb.txt: inflates to more than 2097152 bytes (the cap on inflated input)"), "\(refused.error)")
+      #expect(
+        refused.error.contains("bomb.txt: inflates to more than 2097152 bytes (the cap on inflated input)"), "\(refused.error)")
     }
     #expect(!scratch.exists("out.calldir"))
     let packed = calldir("pack", "--gzip-limit", "4", "--block", bomb, "-o", out)

@@ -126,10 +126,11 @@ import Testing
       {"kind":"block","number":"+1 202 555 01##"}
       """#
     let records = try ListingJSONLines.parse(bytes: Array(text.utf8), file: "x.jsonl", parser: .formatDomain)
-    #expect(records == [
-      .identify(12025550100, label: "Aé€📞/\u{08}\u{0C}", line: 1),
-      ListingRecord(kind: .blocking, numbers: 12025550100...12025550199, line: 3),
-    ])
+    #expect(
+      records == [
+        .identify(12025550100, label: "Aé€📞/\u{08}\u{0C}", line: 1),
+        ListingRecord(kind: .blocking, numbers: 12025550100...12025550199, line: 3),
+      ])
   }
 
   @Test(arguments: [
@@ -147,7 +148,10 @@ import Testing
     (#"{"kind":"identify","number":"+12025550100","label":"\udcde"}"#, #"x.jsonl:2: lone low surrogate \uDCDE"#),
     (#"{"kind":"identify","number":"+12025550100","label":"\u12"}"#, #"x.jsonl:2: \u needs four hex digits"#),
     (#"{"kind":"identify","number":"+12025550100","label":"\x"}"#, #"x.jsonl:2: unknown escape \x"#),
-    ("{\"kind\":\"identify\",\"number\":\"+12025550100\",\"label\":\"a\tb\"}", "x.jsonl:2: control character 0x9 in a string (escape it)"),
+    (
+      "{\"kind\":\"identify\",\"number\":\"+12025550100\",\"label\":\"a\tb\"}",
+      "x.jsonl:2: control character 0x9 in a string (escape it)"
+    ),
     (#"{"kind":"identify","number":"+12025550100","label":""}"#, "x.jsonl:2: empty label (labels need 1 to 65534 UTF-8 bytes)"),
     (#"{"kind":"identify","number":"+12025550100","label":"open"#, "x.jsonl:2: string is not closed"),
     (#"{"kind":"block","number":"+1202555010x"}"#, "x.jsonl:2: invalid character 'x'"),
@@ -247,7 +251,8 @@ import Testing
     let size = try bytes(out).count
     #expect(
       pack.output
-        == #"{"output":"\#(out)","bytes":\#(size),"read":10,"skipped":3,"duplicates":2,"covered":2,"rangesMerged":2,"invalid":0,"invalidPlaces":[]}"# + "\n")
+        == #"{"output":"\#(out)","bytes":\#(size),"read":10,"skipped":3,"duplicates":2,"covered":2,"rangesMerged":2,"invalid":0,"invalidPlaces":[]}"#
+        + "\n")
 
     // At a terminal the same counts are in the summary line; piped, nothing is said.
     let errors = TextBox()
@@ -302,17 +307,19 @@ private final class TextBox: @unchecked Sendable {
     let examples = try blocks(under: "### 3.3 JSON Lines")
     let example = try #require(examples.first)
     let records = try ListingJSONLines.parse(bytes: Array(example.utf8), file: "x.jsonl", parser: .formatDomain)
-    #expect(records == [
-      .block(12025550100, line: 1),
-      ListingRecord(kind: .blocking, numbers: 33899000000...33899999999, line: 2),
-      .identify(12025550123, label: "Acme \"Support\" 📞", line: 3),
-    ])
+    #expect(
+      records == [
+        .block(12025550100, line: 1),
+        ListingRecord(kind: .blocking, numbers: 33899000000...33899999999, line: 2),
+        .identify(12025550123, label: "Acme \"Support\" 📞", line: 3),
+      ])
     // The writer escapes only what it must, so the non-BMP character comes back as UTF-8.
     var writer = ListingJSONLines.Writer()
     for record in records { try writer.append(record) }
     let lines = example.split(separator: "\n")
-    #expect(String(decoding: writer.bytes, as: UTF8.self) == lines[0] + "\n" + lines[1] + "\n"
-      + #"{"kind":"identify","number":"+12025550123","label":"Acme \"Support\" 📞"}"# + "\n")
+    #expect(
+      String(decoding: writer.bytes, as: UTF8.self) == lines[0] + "\n" + lines[1] + "\n"
+        + #"{"kind":"identify","number":"+12025550123","label":"Acme \"Support\" 📞"}"# + "\n")
   }
 
   @Test func tsvExampleMatchesItsCSV() throws {

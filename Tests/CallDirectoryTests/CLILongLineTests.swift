@@ -1,8 +1,9 @@
 import CallDirectory
-@testable import CallDirectoryCLI
 import CallDirectorySystem
 import Foundation
 import Testing
+
+@testable import CallDirectoryCLI
 
 /// Lines longer than any caller string in `calldir resolve`'s standard-input form: one error
 /// answer each, and their tails never answered as numbers.

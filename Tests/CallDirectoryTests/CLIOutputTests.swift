@@ -1,7 +1,8 @@
 import CallDirectory
-@testable import CallDirectoryCLI
 import Foundation
 import Testing
+
+@testable import CallDirectoryCLI
 
 #if canImport(Glibc)
   import Glibc

@@ -56,12 +56,16 @@ import Testing
         ["diff", "-q", scratch.path("old.calldir"), scratch.path("new.calldir"), "-o", scratch.path("c.cdchanges")],
         console: quiet.console) == 0)
     #expect(
-      CLI.main(["patch", "-q", scratch.path("old.calldir"), scratch.path("c.cdchanges"), "-o", scratch.path("p.calldir")], console: quiet.console)
+      CLI.main(
+        ["patch", "-q", scratch.path("old.calldir"), scratch.path("c.cdchanges"), "-o", scratch.path("p.calldir")],
+        console: quiet.console)
         == 0)
     #expect(quiet.error.isEmpty, "\(quiet.error)")
     let patch = Terminal()
     #expect(
-      CLI.main(["patch", scratch.path("old.calldir"), scratch.path("c.cdchanges"), "-o", scratch.path("q.calldir")], console: patch.console)
+      CLI.main(
+        ["patch", scratch.path("old.calldir"), scratch.path("c.cdchanges"), "-o", scratch.path("q.calldir")],
+        console: patch.console)
         == 0)
     #expect(patch.error.contains("patched ") && patch.error.contains(" s"), "\(patch.error)")
   }

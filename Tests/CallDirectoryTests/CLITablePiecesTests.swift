@@ -22,11 +22,13 @@ import Testing
         continue
       }
       switch index % 4 {
-      case 0: lines.append("\"Caller \(index), \"\"quoted\"\"\nsecond line \(index)\",+\(number)")
+      case 0:
+        lines.append("\"Caller \(index), \"\"quoted\"\"\nsecond line \(index)\",+\(number)")
         line += 2
         continue
       case 1: lines.append("Plain \(index) \(String(repeating: "x", count: index % 40)),+\(number)")
-      case 2: lines.append("\"\(String(repeating: "\n", count: index % 5))\"\"\",+\(number)")
+      case 2:
+        lines.append("\"\(String(repeating: "\n", count: index % 5))\"\"\",+\(number)")
         line += index % 5
       default: lines.append("\"A, B\",\(number)")
       }
@@ -44,7 +46,8 @@ import Testing
     #expect(whole.status == 0, "\(whole.error)")
     let pieces = calldir("pack", "-q", "--memory", "1", "--identify", input, "-o", scratch.path("pieces.calldir"))
     #expect(pieces.status == 0, "\(pieces.error)")
-    let same = try Data(contentsOf: URL(fileURLWithPath: scratch.path("whole.calldir")))
+    let same =
+      try Data(contentsOf: URL(fileURLWithPath: scratch.path("whole.calldir")))
       == Data(contentsOf: URL(fileURLWithPath: scratch.path("pieces.calldir")))
     #expect(same)
     let piped = calldir("pack", "-q", "--memory", "1", "--identify", "-", "-o", scratch.path("piped.calldir"), input: text)
@@ -78,7 +81,8 @@ import Testing
     let whole = calldir("pack", "-q", input, "-o", scratch.path("whole.calldir"))
     let pieces = calldir("pack", "-q", "--memory", "1", input, "-o", scratch.path("pieces.calldir"))
     #expect(whole.status == 0 && pieces.status == 0, "\(whole.error) \(pieces.error)")
-    let same = try Data(contentsOf: URL(fileURLWithPath: scratch.path("whole.calldir")))
+    let same =
+      try Data(contentsOf: URL(fileURLWithPath: scratch.path("whole.calldir")))
       == Data(contentsOf: URL(fileURLWithPath: scratch.path("pieces.calldir")))
     #expect(same)
   }

@@ -65,7 +65,9 @@ func calldir(_ arguments: String..., input: String = "") -> (status: Int32, outp
       #expect(help.status == 0 && help.output.contains("Usage: calldir \(command)"))
       #expect(calldir(command, "--help").output == help.output)
     }
-    #expect(calldir("--version").output.contains("format 2.1: reads 1.x and 2.x, writes 2.0 and, for files whose entry data is longer than a page, 2.1"))
+    #expect(
+      calldir("--version").output.contains(
+        "format 2.1: reads 1.x and 2.x, writes 2.0 and, for files whose entry data is longer than a page, 2.1"))
   }
 
   @Test func parsesBothOptionForms() throws {

@@ -1,14 +1,17 @@
 import CallDirectory
-@testable import CallDirectoryCLI
 import Foundation
 import Testing
+
+@testable import CallDirectoryCLI
 
 @Suite struct ChangesetCLITests {
   /// Packs two versions and returns their paths.
   func versions(in scratch: ScratchDirectory) throws -> (old: String, new: String, other: String) {
-    let oldList = try scratch.write("old.csv", "kind,number,label\nblock,+12025550100,\nblock,+12025550200..+12025550299,\nidentify,+12025550123,Acme\n")
+    let oldList = try scratch.write(
+      "old.csv", "kind,number,label\nblock,+12025550100,\nblock,+12025550200..+12025550299,\nidentify,+12025550123,Acme\n")
     let newList = try scratch.write(
-      "new.csv", "kind,number,label\nblock,+12025550101,\nblock,+12025550200..+12025550299,\nidentify,+12025550123,Acme Support\n")
+      "new.csv", "kind,number,label\nblock,+12025550101,\nblock,+12025550200..+12025550299,\nidentify,+12025550123,Acme Support\n"
+    )
     let otherList = try scratch.write("other.csv", "kind,number,label\nblock,+15555550100,\n")
     for (list, name) in [(oldList, "old.calldir"), (newList, "new.calldir"), (otherList, "other.calldir")] {
       #expect(calldir("pack", list, "-o", scratch.path(name)).status == 0)
@@ -22,10 +25,12 @@ import Testing
     let changes = scratch.path("changes.cdchanges")
     let diff = calldir("diff", old, new, "-o", changes)
     #expect(diff.status == 0, "\(diff.error)")
-    #expect(diff.output.contains("removals 1 blocking, 1 identification; additions 1 blocking, 1 identification"), "\(diff.output)")
+    #expect(
+      diff.output.contains("removals 1 blocking, 1 identification; additions 1 blocking, 1 identification"), "\(diff.output)")
     let patch = calldir("patch", old, changes, "-o", scratch.path("patched.calldir"))
     #expect(patch.status == 0, "\(patch.error)")
-    #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.path("patched.calldir"))) == Data(contentsOf: URL(fileURLWithPath: new)))
+    #expect(
+      try Data(contentsOf: URL(fileURLWithPath: scratch.path("patched.calldir"))) == Data(contentsOf: URL(fileURLWithPath: new)))
   }
 
   /// Ranges of billions of billions of numbers: the progress count saturates instead of
@@ -45,7 +50,9 @@ import Testing
       #expect(diff.status == 0, "\(diff.error)")
       let patch = calldir("patch", scratch.path(old), changes, "-o", scratch.path("patched"))
       #expect(patch.status == 0, "\(patch.error)")
-      #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.path("patched"))) == Data(contentsOf: URL(fileURLWithPath: scratch.path(new))))
+      #expect(
+        try Data(contentsOf: URL(fileURLWithPath: scratch.path("patched")))
+          == Data(contentsOf: URL(fileURLWithPath: scratch.path(new))))
     }
     #expect(ProgressLine.saturatingSum(.max - 1, 5) == .max)
   }
@@ -58,7 +65,8 @@ import Testing
     #expect(Array(diff.output.prefix(8)) == Array("CDCHANGE".utf8))
     let patch = CapturedConsole(input: diff.output)
     #expect(CLI.main(["patch", old, "-", "-o", scratch.path("patched.calldir")], console: patch.console) == 0, "\(patch.error)")
-    #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.path("patched.calldir"))) == Data(contentsOf: URL(fileURLWithPath: new)))
+    #expect(
+      try Data(contentsOf: URL(fileURLWithPath: scratch.path("patched.calldir"))) == Data(contentsOf: URL(fileURLWithPath: new)))
   }
 
   @Test func diffJSON() throws {
@@ -101,7 +109,8 @@ import Testing
   }
 
   @Test(arguments: [
-    ["diff"], ["diff", "a"], ["diff", "a", "b"], ["diff", "a", "b", "c", "-o", "x"], ["patch", "a", "b"], ["patch", "a", "-o", "x"],
+    ["diff"], ["diff", "a"], ["diff", "a", "b"], ["diff", "a", "b", "c", "-o", "x"], ["patch", "a", "b"],
+    ["patch", "a", "-o", "x"],
     ["diff", "--jsn", "a", "b", "-o", "x"],
   ])
   func usageErrorsExitTwo(_ arguments: [String]) {

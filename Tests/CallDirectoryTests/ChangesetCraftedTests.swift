@@ -1,20 +1,25 @@
-@testable import CallDirectoryChangeset
 import CallDirectory
-import Testing
 import Foundation
+import Testing
+
+@testable import CallDirectoryChangeset
 
 /// Changesets made by hand, well formed but wrong for their base: patch refuses each, naming why.
 @Suite struct ChangesetCraftedTests {
   /// A changeset with `base` and `result` hashes and the given blocking removals and additions.
   static func crafted(
-    base: [UInt8], baseLength: Int, result: [UInt8], resultLength: Int, removals: [ClosedRange<Int64>], additions: [ClosedRange<Int64>]
+    base: [UInt8], baseLength: Int, result: [UInt8], resultLength: Int, removals: [ClosedRange<Int64>],
+    additions: [ClosedRange<Int64>]
   ) -> [UInt8] {
     var bytes = ChangesetHeader(
       entriesPerBlock: 512, baseLength: UInt64(baseLength), resultLength: UInt64(resultLength), base: base, result: result
     ).encoded
     var footer = ChangesetFooter()
     func sink(_ block: [UInt8]) { bytes.append(contentsOf: block) }
-    for (list, runs) in [(ChangeList.blockingRemovals, removals), (.identificationRemovals, []), (.blockingAdditions, additions), (.identificationAdditions, [])] {
+    for (list, runs) in [
+      (ChangeList.blockingRemovals, removals), (.identificationRemovals, []), (.blockingAdditions, additions),
+      (.identificationAdditions, []),
+    ] {
       var writer = RunBlockWriter(list: list)
       for run in runs { writer.append(run, label: nil, sink: sink) }
       writer.finish(sink: sink)
@@ -39,7 +44,9 @@ import Foundation
   func removalNotInBaseIsRefused(_ removal: ClosedRange<Int64>) throws {
     let (old, bytes) = try Self.old()
     let changes = try ChangesetReader(
-      bytes: Self.crafted(base: old.contentHash, baseLength: bytes.count, result: old.contentHash, resultLength: bytes.count, removals: [removal], additions: []))
+      bytes: Self.crafted(
+        base: old.contentHash, baseLength: bytes.count, result: old.contentHash, resultLength: bytes.count, removals: [removal],
+        additions: []))
     #expect {
       _ = try Changeset.patched(old: old, changes: changes)
     } throws: { error in
@@ -95,7 +102,9 @@ import Foundation
 
   @Test func laterMajorVersionIsRefusedAsSuch() throws {
     let (old, bytes) = try Self.old()
-    var changes = Self.crafted(base: old.contentHash, baseLength: bytes.count, result: old.contentHash, resultLength: bytes.count, removals: [], additions: [])
+    var changes = Self.crafted(
+      base: old.contentHash, baseLength: bytes.count, result: old.contentHash, resultLength: bytes.count, removals: [],
+      additions: [])
     changes[8] = 4
     #expect {
       _ = try ChangesetReader(bytes: changes)
@@ -104,7 +113,8 @@ import Foundation
         case .unsupportedVersion(4, 0) = format.kind
       else { return false }
       // The versions named are a changeset's (CHANGESET section 4), not a directory's.
-      return error.description == "unsupported changeset version 4.0 (this reader reads changeset major versions 1 to 3) at byte 8"
+      return error.description
+        == "unsupported changeset version 4.0 (this reader reads changeset major versions 1 to 3) at byte 8"
     }
   }
 }

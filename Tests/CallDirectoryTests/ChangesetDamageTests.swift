@@ -1,6 +1,7 @@
-@testable import CallDirectoryChangeset
 import CallDirectory
 import Testing
+
+@testable import CallDirectoryChangeset
 
 /// Every single-byte change and every truncation of a small changeset is detected: opening or
 /// applying it throws, never crashes, and never gives bytes.
@@ -50,7 +51,9 @@ import Testing
   /// A changeset whose identification additions fill a deflated block.
   static func deflatedFixture() throws -> (old: CallDirectoryReader, changes: [UInt8]) {
     var new = SlotVersion()
-    for slot in 0..<120 { new.identification[slot] = .single(SlotVersion.base + Int64(slot) * 1_000 + 3, "Repeated Label \(slot % 3)") }
+    for slot in 0..<120 {
+      new.identification[slot] = .single(SlotVersion.base + Int64(slot) * 1_000 + 3, "Repeated Label \(slot % 3)")
+    }
     new.blocking[0] = .range((SlotVersion.base + 10)...(SlotVersion.base + 20), nil)
     let reader = try CallDirectoryReader(bytes: try SlotVersion().encoded())
     return (reader, try Changeset.diff(old: reader, new: try CallDirectoryReader(bytes: try new.encoded())))
@@ -105,7 +108,9 @@ import Testing
     // A footer claiming 2^32 - 1 blocks of one list over no block bytes.
     var footer = ChangesetFooter()
     footer.lists[0] = (runs: .max, blocks: .max)
-    let header = ChangesetHeader(entriesPerBlock: 512, baseLength: 0, resultLength: 0, base: .init(repeating: 0, count: 32), result: .init(repeating: 0, count: 32))
+    let header = ChangesetHeader(
+      entriesPerBlock: 512, baseLength: 0, resultLength: 0, base: .init(repeating: 0, count: 32),
+      result: .init(repeating: 0, count: 32))
     #expect {
       try ChangesetReader(bytes: header.encoded + footer.encoded)
     } throws: { error in

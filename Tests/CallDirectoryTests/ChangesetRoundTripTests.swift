@@ -1,7 +1,8 @@
-@testable import CallDirectoryChangeset
-import CallDirectoryCrypto
 import CallDirectory
+import CallDirectoryCrypto
 import Testing
+
+@testable import CallDirectoryChangeset
 
 @Suite struct ChangesetRoundTripTests {
   /// Diffs two versions, checks the listing against the model, patches, and compares bytes.
@@ -24,7 +25,8 @@ import Testing
       listing.additions[.identification] == identification.additions.map { ChangesetListing.describe($0.numbers, $0.label) },
       "seed \(seed)")
     let counts = changes.counts
-    #expect(counts.removals.blocking == blocking.removals.count && counts.additions.identification == identification.additions.count)
+    #expect(
+      counts.removals.blocking == blocking.removals.count && counts.additions.identification == identification.additions.count)
     #expect(try Changeset.patched(old: oldReader, changes: changes) == newBytes, "seed \(seed)")
   }
 
@@ -81,7 +83,9 @@ import Testing
     var old = SlotVersion()
     var new = SlotVersion()
     for slot in 0..<10_000 { new.blocking[slot] = .single(SlotVersion.base + Int64(slot) * 1_000 + 1, nil) }
-    for slot in 0..<3_000 { new.identification[slot] = .single(SlotVersion.base + Int64(slot) * 1_000 + 2, String(repeating: "L", count: 100)) }
+    for slot in 0..<3_000 {
+      new.identification[slot] = .single(SlotVersion.base + Int64(slot) * 1_000 + 2, String(repeating: "L", count: 100))
+    }
     old.blocking[5] = .single(SlotVersion.base + 5_001, nil)
     try check(old, new, seed: 0)
   }
@@ -91,7 +95,8 @@ import Testing
   /// at the limits it writes one that patches back to NEW.
   @Test func sectionsACarriedPartCannotHoldAreRefused() throws {
     var rng = SeededGenerator(seed: 11)
-    let old = try CallDirectoryReader(bytes: try SlotVersion.random(slots: 200, fill: 0.5, using: &rng).encoded(entriesPerBlock: 512))
+    let old = try CallDirectoryReader(
+      bytes: try SlotVersion.random(slots: 200, fill: 0.5, using: &rng).encoded(entriesPerBlock: 512))
     func new(_ sections: [RawSection]) throws -> [UInt8] {
       var writer = try AscendingDirectoryWriter()
       try writer.block(5)
@@ -116,7 +121,9 @@ import Testing
         #expect(error.description.contains("cannot go in a changeset"))
       }
     }
-    let atTheLimits = (0..<8).map { RawSection(type: 0x5A5A_5A41 + UInt32($0), flags: 0, bytes: Array(repeating: UInt8($0), count: $0 == 0 ? 65_536 : 3)) }
+    let atTheLimits = (0..<8).map {
+      RawSection(type: 0x5A5A_5A41 + UInt32($0), flags: 0, bytes: Array(repeating: UInt8($0), count: $0 == 0 ? 65_536 : 3))
+    }
     let newBytes = try new(atTheLimits)
     let changes = try ChangesetReader(bytes: try Changeset.diff(old: old, new: try CallDirectoryReader(bytes: newBytes)))
     #expect(try Changeset.patched(old: old, changes: changes) == newBytes)
@@ -141,7 +148,9 @@ import Testing
   }
 
   @Test func sha256MatchesTheFIPSVector() {
-    #expect(SHA256Digest.hex(SHA256Digest.hash(Array("abc".utf8))) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    #expect(
+      SHA256Digest.hex(SHA256Digest.hash(Array("abc".utf8))) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+    )
     #expect(SHA256Digest.hex(SHA256Digest.hash([])) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
   }
 }

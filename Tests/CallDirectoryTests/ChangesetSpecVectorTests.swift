@@ -1,8 +1,9 @@
-@testable import CallDirectoryChangeset
 import CallDirectory
 import CallDirectoryFormat
 import Foundation
 import Testing
+
+@testable import CallDirectoryChangeset
 
 /// The changeset vectors of `Spec/vectors/changesets/` (`Spec/CHANGESET.md`, section 12): the
 /// directories are what their listings pack to, diff of them gives the committed changeset byte

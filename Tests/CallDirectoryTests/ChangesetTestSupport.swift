@@ -44,7 +44,8 @@ struct SlotVersion {
 
   static func item(_ slot: Int, labelled: Bool, using rng: inout SeededGenerator) -> Item {
     let start = base + Int64(slot) * 1_000 + 1
-    let label = labelled ? ["Spam Risk", "Acme Support", "Telemarketer", "Ünïcödé Ltd", "Clinic"].randomElement(using: &rng) : nil
+    let label =
+      labelled ? ["Spam Risk", "Acme Support", "Telemarketer", "Ünïcödé Ltd", "Clinic"].randomElement(using: &rng) : nil
     if Bool.random(using: &rng) {
       return .single(start + Int64.random(in: 0..<990, using: &rng), label)
     }
@@ -101,7 +102,8 @@ struct ChangesetListing: Equatable {
   }
 
   static func describe(_ numbers: ClosedRange<Int64>, _ label: String?) -> String {
-    let run = numbers.lowerBound == numbers.upperBound ? "+\(numbers.lowerBound)" : "+\(numbers.lowerBound)..+\(numbers.upperBound)"
+    let run =
+      numbers.lowerBound == numbers.upperBound ? "+\(numbers.lowerBound)" : "+\(numbers.lowerBound)..+\(numbers.upperBound)"
     return label.map { "\(run),\($0)" } ?? run
   }
 

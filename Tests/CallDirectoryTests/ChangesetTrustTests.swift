@@ -1,7 +1,8 @@
-@testable import CallDirectoryChangeset
 import CallDirectory
 import CallDirectoryFormat
 import Testing
+
+@testable import CallDirectoryChangeset
 
 /// Signed changesets end to end (`Spec/CHANGESET.md`, section 4.2): the trailer's CRC, version 3,
 /// rollbacks through patch, and a trusted patch that must give a signed result.
@@ -28,7 +29,9 @@ import Testing
     )
   }
 
-  static func signedChangeset(newList: UInt64 = 5, newSigned: SigningKey? = provider) throws -> (old: [UInt8], new: [UInt8], changes: [UInt8]) {
+  static func signedChangeset(newList: UInt64 = 5, newSigned: SigningKey? = provider) throws -> (
+    old: [UInt8], new: [UInt8], changes: [UInt8]
+  ) {
     let (old, new) = try pair(newList: newList, newSigned: newSigned)
     let unsigned = try Changeset.diff(old: try CallDirectoryReader(bytes: old), new: try CallDirectoryReader(bytes: new))
     return (old, new, try ChangesetSigner.sign(unsigned, key: provider))
@@ -67,7 +70,9 @@ import Testing
         #expect {
           try ChangesetReader(bytes: damaged)
         } throws: { error in
-          guard case .format(let error)? = (error as? ChangesetError)?.kind, case .sectionChecksumMismatch = error.kind else { return false }
+          guard case .format(let error)? = (error as? ChangesetError)?.kind, case .sectionChecksumMismatch = error.kind else {
+            return false
+          }
           return error.section == "signature" && error.offset == signed.count - 4
         }
       }
@@ -99,7 +104,10 @@ import Testing
       _ = try ChangesetReader(bytes: bytes)
       Issue.record("a version \(major) header with flags \(bytes[14]) was accepted")
     } catch {
-      guard case .format(let format) = error.kind else { Issue.record("\(error)"); return }
+      guard case .format(let format) = error.kind else {
+        Issue.record("\(error)")
+        return
+      }
       #expect(format.offset == 14)
       if keepsSignedFlag { #expect(error.description.contains("version 3"), "\(error)") }
     }
@@ -184,7 +192,9 @@ import Testing
     crafted.patch(.signature, at: 70, [crafted[.signature][70] ^ 0x01])
     let new = crafted.bytes
     let trust = TrustPolicy(trustedKeys: [Self.provider.publicKey])
-    #expect(throws: AuthenticityFailure.badSignature(Self.provider.publicKey)) { try CallDirectoryReader(bytes: new).check(trust) }
+    #expect(throws: AuthenticityFailure.badSignature(Self.provider.publicKey)) {
+      try CallDirectoryReader(bytes: new).check(trust)
+    }
     let unsigned = try Changeset.diff(old: try CallDirectoryReader(bytes: old), new: try CallDirectoryReader(bytes: new))
     let changes = try ChangesetSigner.sign(unsigned, key: Self.provider)
     let refused = try Self.patch(old, changes, trust: trust)
@@ -229,11 +239,11 @@ import Testing
     // (patch's result hash covers them).
     let count = Int(signed[12])
     let entryChecksum = FileHeader.size(sectionCount: count) - FormatConstants.sectionEntrySize + 24
-    for offset in stride(from: 0, to: signed.count, by: 7) where !(28..<32).contains(offset) && !(entryChecksum..<(entryChecksum + 4)).contains(offset) {
+    for offset in stride(from: 0, to: signed.count, by: 7)
+    where !(28..<32).contains(offset) && !(entryChecksum..<(entryChecksum + 4)).contains(offset) {
       var damaged = signed
       damaged[offset] ^= 0x02
       #expect(!check(damaged) { Int.random(in: 1...64, using: &$0) }, "byte \(offset)")
     }
   }
 }
-

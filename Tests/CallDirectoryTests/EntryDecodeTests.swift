@@ -17,7 +17,8 @@ import Testing
     let bytes = EntryBlock.encode(numbers[...], labelIds: labelIds[...], allowDeflate: false)
     try unsafe bytes.withUnsafeBytes { raw in
       let block = try EntryBlock(
-        parsing: unsafe ByteView(raw), at: FilePlace(offset: 0), number: 0, entryCount: numbers.count, identification: !labelIds.isEmpty)
+        parsing: unsafe ByteView(raw), at: FilePlace(offset: 0), number: 0, entryCount: numbers.count,
+        identification: !labelIds.isEmpty)
       try block.withPayload { (payload) throws(FormatError) in
         do { try body(block, payload) } catch { Issue.record("\(error)") }
       }
@@ -65,7 +66,8 @@ import Testing
       var short = [Int64](repeating: 10, count: values.count - 1)
       #expect(payload.numbers.decode(first: 10, into: &short) != nil)
       // The same parts claimed for one more offset than they hold.
-      let longer = EliasFanoView(count: payload.numbers.count + 1, lowBits: payload.numbers.lowBits, low: payload.numbers.low, high: payload.numbers.high)
+      let longer = EliasFanoView(
+        count: payload.numbers.count + 1, lowBits: payload.numbers.lowBits, low: payload.numbers.low, high: payload.numbers.high)
       var buffer = [Int64](repeating: 10, count: values.count + 1)
       #expect(longer.decode(first: 10, into: &buffer)?.contains("expected") == true)
     }

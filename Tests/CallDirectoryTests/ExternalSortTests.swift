@@ -69,7 +69,9 @@ struct ExternalSortTests {
     try Data(try builder.encoded()).write(to: URL(fileURLWithPath: reference))
     let packed = calldir("pack", "--memory", "1", "--block", good, "-o", scratch.path("out.calldir"))
     #expect(packed.status == 0, "\(packed.error)")
-    #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.path("out.calldir"))) == Data(contentsOf: URL(fileURLWithPath: reference)))
+    #expect(
+      try Data(contentsOf: URL(fileURLWithPath: scratch.path("out.calldir"))) == Data(contentsOf: URL(fileURLWithPath: reference))
+    )
     lines[1_500] = "not a number"
     let bad = try scratch.write("bad.txt", lines.joined(separator: "\n"))
     let refused = calldir("pack", "--block", bad, "-o", scratch.path("bad.calldir"))

@@ -67,8 +67,10 @@ import Testing
   }
 
   @Test func cursorIsRefusedForAnotherDirectoryOrAFullLoad() throws {
-    let first = try DirectoryFeed(try CallDirectoryReader(bytes: try FeedCase.random(seed: 45, items: 30, extremes: false).bytes), limit: 10)
-    let second = try DirectoryFeed(try CallDirectoryReader(bytes: try FeedCase.random(seed: 46, items: 30, extremes: false).bytes), limit: 10)
+    let first = try DirectoryFeed(
+      try CallDirectoryReader(bytes: try FeedCase.random(seed: 45, items: 30, extremes: false).bytes), limit: 10)
+    let second = try DirectoryFeed(
+      try CallDirectoryReader(bytes: try FeedCase.random(seed: 46, items: 30, extremes: false).bytes), limit: 10)
     #expect(first.fingerprint != second.fingerprint)
     var sink = RuleCheckingSink(cap: 10)
     let cursor = try #require(try first.feed(into: &sink))
@@ -121,13 +123,20 @@ import Testing
     let plan = FeedPlan(blockingAdditions: 1_500_000, identificationAdditions: 700_000, blockingRemovals: 3, limit: 2_000_000)
     let cases: [(FeedError<SinkDown>, String)] = [
       (.damaged(FormatError(.badMagic, at: 0)), "the directory is damaged: not a call directory file (bad magic) at byte 0"),
-      (.ruleBroken(kind: .blocking, numbers: Int64.min...Int64.max, reason: "out of range"),
-       "block +\(Int64.min)..+\(Int64.max) breaks CallKit's rules: out of range"),
-      (.ruleBroken(kind: .identification, numbers: 5...5, reason: "empty label"), "identify +5 breaks CallKit's rules: empty label"),
+      (
+        .ruleBroken(kind: .blocking, numbers: Int64.min...Int64.max, reason: "out of range"),
+        "block +\(Int64.min)..+\(Int64.max) breaks CallKit's rules: out of range"
+      ),
+      (
+        .ruleBroken(kind: .identification, numbers: 5...5, reason: "empty label"),
+        "identify +5 breaks CallKit's rules: empty label"
+      ),
       (.overLimit(plan), "the load has 2200000 additions and 3 removals, over the limit of 2000000 additions"),
       (.needsIncrementalLoad, "CallKit asked for a full load"),
-      (.cursorMismatch(FeedCursor(kind: .identification, next: 12_025_550_100, fingerprint: 42)),
-       "the cursor (identify from +12025550100, fingerprint 42) belongs to another directory or changeset"),
+      (
+        .cursorMismatch(FeedCursor(kind: .identification, next: 12_025_550_100, fingerprint: 42)),
+        "the cursor (identify from +12025550100, fingerprint 42) belongs to another directory or changeset"
+      ),
       (.sink(SinkDown()), "the sink failed: CallKit went away"),
     ]
     for (error, words) in cases {

@@ -32,7 +32,8 @@ import Testing
     let after = try FeedCase.random(seed: new, items: newItems, extremes: newItems > 2)
     print("changeset from \(before) to \(after)")
     let changes = try ChangesetReader(
-      bytes: try Changeset.diff(old: try CallDirectoryReader(bytes: before.bytes), new: try CallDirectoryReader(bytes: after.bytes)))
+      bytes: try Changeset.diff(
+        old: try CallDirectoryReader(bytes: before.bytes), new: try CallDirectoryReader(bytes: after.bytes)))
     var model = Model(before.expected)
     for cap in [Limits.callKitMaximumEntriesPerLoad, 1_000] {
       var state = model
@@ -100,7 +101,10 @@ import Testing
       _ = try ChangeFeed(flood).feed(into: &sink)
       Issue.record("expected overLimit")
     } catch {
-      guard case .overLimit(let refused) = error else { Issue.record("\(error)"); return }
+      guard case .overLimit(let refused) = error else {
+        Issue.record("\(error)")
+        return
+      }
       #expect(refused.removals == Int(Limits.maximumNumber))
     }
     #expect(sink.calls == 0)

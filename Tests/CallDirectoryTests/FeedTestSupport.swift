@@ -137,7 +137,8 @@ struct FeedCase: CustomStringConvertible {
       }
     }
     return FeedCase(
-      description: "seed \(seed), \(items) items\(extremes ? ", extremes" : "")", bytes: try builder.encoded(), expected: expected)
+      description: "seed \(seed), \(items) items\(extremes ? ", extremes" : "")", bytes: try builder.encoded(), expected: expected
+    )
   }
 }
 

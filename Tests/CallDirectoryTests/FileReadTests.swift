@@ -95,7 +95,10 @@ import Testing
       try builder.write(to: path)
       Issue.record("a number with two labels was written")
     } catch {
-      guard case .conflictingLabels = error else { Issue.record("unexpected error \(error)"); return }
+      guard case .conflictingLabels = error else {
+        Issue.record("unexpected error \(error)")
+        return
+      }
     }
     #expect(try scratch.names() == ["list.calldir"])
     #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == written)

@@ -31,7 +31,8 @@ import Testing
   /// problem must have.
   static func make(_ tiny: [UInt8]) throws -> [(Vector, [UInt8])] {
     var made: [(Vector, [UInt8])] = []
-    func add(_ name: String, _ message: String, at offset: (CraftedFile) -> Int, _ change: (inout CraftedFile) -> [UInt8]) throws {
+    func add(_ name: String, _ message: String, at offset: (CraftedFile) -> Int, _ change: (inout CraftedFile) -> [UInt8]) throws
+    {
       var file = try CraftedFile(tiny)
       let bytes = change(&file)
       made.append((Vector(name: name, offset: offset(file), message: message), bytes))

@@ -11,7 +11,8 @@ import Testing
     var random = SeededGenerator(seed: seed)
     var contents = Contents()
     for index in 0..<2500 {
-      contents.identification.append((Int64(3_319_900_000 + index * 11), "label \(index % 1200) " + String(repeating: "ü", count: index % 9)))
+      contents.identification.append(
+        (Int64(3_319_900_000 + index * 11), "label \(index % 1200) " + String(repeating: "ü", count: index % 9)))
     }
     let reader = try CallDirectoryReader(bytes: try contents.encoded())
     #expect(reader.layout.labelIndex.blockCount > 4)

@@ -112,7 +112,8 @@ import Testing
       if !model.isEmpty && roll < 27 {
         // Mostly a label or three; now and then many, which reaches labels a doubling of the
         // table placed in the middle of a run of full slots.
-        let keep = roll < 2 ? Int.random(in: 0..<model.count, using: &random) : max(0, model.count - Int.random(in: 1...3, using: &random))
+        let keep =
+          roll < 2 ? Int.random(in: 0..<model.count, using: &random) : max(0, model.count - Int.random(in: 1...3, using: &random))
         table.removeNewest(downTo: keep)
         model.removeLast(model.count - keep)
       }

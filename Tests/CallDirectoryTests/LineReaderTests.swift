@@ -73,7 +73,8 @@ import Testing
     var reader = try LineReader(path: path)
     #expect(try Self.pieces(&reader, size: size).flatMap(\.bytes) == text)
     var chunks = [compressed.prefix(1), compressed.dropFirst()].map(Array.init)
-    var stream = LineReader(name: "<stdin>", chunks: { () throws(SystemError) in chunks.isEmpty ? [] : chunks.removeFirst() }, gzipLimit: 1 << 20)
+    var stream = LineReader(
+      name: "<stdin>", chunks: { () throws(SystemError) in chunks.isEmpty ? [] : chunks.removeFirst() }, gzipLimit: 1 << 20)
     #expect(try Self.pieces(&stream, size: size).flatMap(\.bytes) == text)
   }
 
@@ -96,7 +97,8 @@ import Testing
     var reader = LineReader(
       name: "list.csv", chunks: { () throws(SystemError) in chunks.isEmpty ? [] : chunks.removeFirst() }, quotedFields: true)
     let pieces = try Self.pieces(&reader, size: 1)
-    #expect(pieces.map { String(decoding: $0.bytes, as: UTF8.self) } == ["a,\"one\ntwo\nthree\"\n", "b,plain\n", "c,\"x\"\"\ny\"\n"])
+    #expect(
+      pieces.map { String(decoding: $0.bytes, as: UTF8.self) } == ["a,\"one\ntwo\nthree\"\n", "b,plain\n", "c,\"x\"\"\ny\"\n"])
     #expect(pieces.map(\.lines) == [3, 1, 2])
   }
 
@@ -124,7 +126,9 @@ import Testing
         _ = try Self.pieces(&refused, size: 1 << 20)
       }
     }
-    #expect(LineReaderError(file: "in.txt", kind: .lineTooLong(line: 4, limit: 10)).description == "in.txt:4: line longer than 10 bytes")
+    #expect(
+      LineReaderError(file: "in.txt", kind: .lineTooLong(line: 4, limit: 10)).description == "in.txt:4: line longer than 10 bytes"
+    )
   }
 
   @Test func aMissingFileIsNamed() {

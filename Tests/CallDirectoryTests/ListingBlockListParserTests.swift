@@ -74,7 +74,8 @@ struct ListingBlockListParserTests {
   @Test("A trailing comment is not a comment; a bare CR is an invalid character, at the end too")
   func strictness() throws {
     // `#` is a wildcard: a pattern of ten numbers, or an error that quotes the line as written.
-    #expect(try Self.parse("+12025550100 #\n") == [ListingRecord(kind: .blocking, numbers: 120_255_501_000...120_255_501_009, line: 1)])
+    #expect(
+      try Self.parse("+12025550100 #\n") == [ListingRecord(kind: .blocking, numbers: 120_255_501_000...120_255_501_009, line: 1)])
     let comment = try #require(Self.error("+12025550100 # office\n"))
     #expect(comment.line == 1)
     #expect(comment.message == "invalid character 'o' in number \"+12025550100 # office\"")

@@ -167,7 +167,8 @@ struct ListingCSVReaderTests {
     for _ in 0..<5_000 {
       let count = Int.random(in: 0...40, using: &random)
       // Mostly plain text, a stop byte now and then.
-      let bytes = (0..<count).map { _ in text[Int.random(in: 0..<(Bool.random(using: &random) ? 9 : text.count), using: &random)] }
+      let bytes = (0..<count).map { _ in text[Int.random(in: 0..<(Bool.random(using: &random) ? 9 : text.count), using: &random)]
+      }
       let start = Int.random(in: 0...count, using: &random)
       let end = Int.random(in: start...count, using: &random)
       #expect(FieldScan.firstStop(in: bytes, from: start, to: end) == naive(bytes, start, end), "\(bytes) \(start)..<\(end)")

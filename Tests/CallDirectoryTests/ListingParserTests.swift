@@ -31,9 +31,10 @@ struct ListingParserTests {
     #expect(try Self.parse("KIND,Number,LABEL\r\n" + body) == expected)
     #expect(try Self.parse("\n" + body) == expected)
     // Quoted fields compare as their contents, doubled quotes included.
-    #expect(try Self.parse("\"block\",\"+12025550100\",\"\"\n\"identify\",+12025550101,\"Acme \"\"X\"\"\"\n") == [
-      .block(12_025_550_100, line: 1), .identify(12_025_550_101, label: "Acme \"X\"", line: 2),
-    ])
+    #expect(
+      try Self.parse("\"block\",\"+12025550100\",\"\"\n\"identify\",+12025550101,\"Acme \"\"X\"\"\"\n") == [
+        .block(12_025_550_100, line: 1), .identify(12_025_550_101, label: "Acme \"X\"", line: 2),
+      ])
   }
 
   @Test("Numbers at both ends of the format's domain")

@@ -80,15 +80,19 @@ struct ListingPlainLineTests {
     }
     let count = pick(Array(1...18), else: [0, 19, 20])
     let digits = (0..<count).map { _ in String(generator.next() % 10) }.joined()
-    let number = pick(["+"], else: ["", " +", "+0", "tel:+", "++"]) + digits + pick([""], else: ["..+19", "#", "X", ";ext=1", " ", "-1"])
+    let number =
+      pick(["+"], else: ["", " +", "+0", "tel:+", "++"]) + digits + pick([""], else: ["..+19", "#", "X", ";ext=1", " ", "-1"])
     let label = pick(
       ["Acme", "Strömtonélaburg School", "東京 Trading", "مكتبة", "\u{1F600} Fun", Self.longLabel],
       else: [
         "", "a,b", "\"Quoted\"", "say \"hi\"", "\"Smith, Jones\"", "\"a,b,c,\"", "\"x\"\"y\"", "\"open", "\"a\"b", "\"\"",
-        "\"two\nlines\"", "\"cr\r\"", "\"Café, Zoë\"", " spaced ", Self.longestLabel, Self.overlongLabel, "\u{FEFF}bom"])
+        "\"two\nlines\"", "\"cr\r\"", "\"Café, Zoë\"", " spaced ", Self.longestLabel, Self.overlongLabel, "\u{FEFF}bom",
+      ])
     var bytes = Array(label.utf8)
     // Not UTF-8, as it is or in quotes.
-    bytes = pick([bytes], else: [bytes + [0xFF], [0xC3] + bytes, [0xE0, 0x80, 0x80], bytes + [0xED, 0xA0, 0x80], [0x22, 0x41, 0xFF, 0x2C, 0x22]])
+    bytes = pick(
+      [bytes],
+      else: [bytes + [0xFF], [0xC3] + bytes, [0xE0, 0x80, 0x80], bytes + [0xED, 0xA0, 0x80], [0x22, 0x41, 0xFF, 0x2C, 0x22]])
     let kind = pick(["identify", "block"], else: ["Block", "identif", "blocks", "\"block\"", ""])
     var fields: [[UInt8]] = identifyFile ? [] : [Array(kind.utf8)]
     fields.append(Array(number.utf8))
@@ -118,7 +122,8 @@ struct ListingPlainLineTests {
       #expect(Self.outcome(first + line, identifyFile: identifyFile) == expected, "seed \(seed): \(shown)")
       #expect(Self.outcome(first + line, identifyFile: identifyFile, lent: true) == expected, "lent, seed \(seed): \(shown)")
       let entry =
-        identifyFile ? PlainLine.identification(line, at: 0, parser: .formatDomain) : PlainLine.listing(line, at: 0, parser: .formatDomain)
+        identifyFile
+        ? PlainLine.identification(line, at: 0, parser: .formatDomain) : PlainLine.listing(line, at: 0, parser: .formatDomain)
       if entry != nil { plainCount += 1 }
     }
     // The generator reaches both lanes often.
@@ -172,7 +177,8 @@ struct ListingPlainLineTests {
     for declined in [
       "block,1", "block,+1234567890123456789\n", "block,+12,x\n", "block,+12\r\n", "identify,+12,Acme\r\n",
       "identify,+12,\"Ac\"\"me\"\n", "identify,+12,\"Acme\"\r\n", "identify,+12,\"Acme\"x\n", "identify,+12,\"Acme\n",
-      "identify,+12,\"Ac\nme\"\n", "identify,+12,\"\"\n", "identify,+12,Ac\"me\n", "identify,+12,A,B\n", "identify,+12,\n", "identify,+12\n",
+      "identify,+12,\"Ac\nme\"\n", "identify,+12,\"\"\n", "identify,+12,Ac\"me\n", "identify,+12,A,B\n", "identify,+12,\n",
+      "identify,+12\n",
       "identify,+1..+2,A\n", "identify,+1 2,A\n", "identify,+012,A\n", "block,+", "Block,+12\n", "identify;+12,A\n",
     ] {
       #expect(listing(declined) == nil, "\(declined.debugDescription)")
@@ -230,8 +236,6 @@ struct ListingPlainLineTests {
     #expect(PlainLine.identification(Support.bytes("02079460958,C\n"), at: 0, parser: parser) == nil)
   }
 }
-
-
 
 /// Digits a word at a time against a byte at a time.
 @Suite struct DigitWordsTests {

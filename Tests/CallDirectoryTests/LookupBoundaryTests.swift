@@ -44,9 +44,10 @@ import Testing
     let layout = withExtendedLifetime(reader) { reader.layout }
     withExtendedLifetime(reader) {
       let view = layout.file
-      for (offset, length) in [(0, 0), (0, Int.max), (-1, 10), (Int.min, Int.max), (view.count - 1, Int.max),
-        (view.count, 1), (Int.max, Int.max), (5, -5)]
-      {
+      for (offset, length) in [
+        (0, 0), (0, Int.max), (-1, 10), (Int.min, Int.max), (view.count - 1, Int.max),
+        (view.count, 1), (Int.max, Int.max), (5, -5),
+      ] {
         view.prefetch(offset: offset, length: length)
       }
       ByteView().prefetch(offset: 0, length: 64)

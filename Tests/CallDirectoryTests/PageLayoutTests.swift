@@ -16,7 +16,9 @@ import Testing
     while numbers.count < count {
       let base = Int64.random(in: 12_000_000_000...19_999_999_999, using: &random)
       let spread = [100, 10_000, 1_000_000].randomElement(using: &random)!
-      for _ in 0..<Int.random(in: 1...200, using: &random) { numbers.insert(base + Int64.random(in: 0..<Int64(spread), using: &random)) }
+      for _ in 0..<Int.random(in: 1...200, using: &random) {
+        numbers.insert(base + Int64.random(in: 0..<Int64(spread), using: &random))
+      }
     }
     var contents = Contents()
     for (position, number) in numbers.sorted().enumerated() {
@@ -90,7 +92,8 @@ import Testing
       for identification in [false, true] {
         let encoded = EntryBlock.encode(numbers[...], labelIds: identification ? ids[...] : [], allowDeflate: false)
         #expect(
-          EntryBlock.rawLength(count: numbers.count, span: span, labelBits: identification ? width : 0, identification: identification)
+          EntryBlock.rawLength(
+            count: numbers.count, span: span, labelBits: identification ? width : 0, identification: identification)
             == encoded.count)
         // The bound under which the writer skips the exact length.
         #expect(encoded.count <= 16 + (identification ? 13 : 9) * numbers.count)
@@ -142,10 +145,12 @@ import Testing
     #expect(olderProblems.map(\.error.offset) == [10])
     #expect(olderProblems.first?.error.kind == .invalidField(field: "minor version of a file with HDRS (2.1 or later)", value: 0))
     // A version 1 file never has them (section 17): its major version is the field at fault.
-    let version1 = try Data(contentsOf: SpecVectorTests.root.appendingPathComponent("Spec/conformance/cases/v1-index-headers.calldir"))
+    let version1 = try Data(
+      contentsOf: SpecVectorTests.root.appendingPathComponent("Spec/conformance/cases/v1-index-headers.calldir"))
     let version1Problems = Verifier.verify([UInt8](version1)).problems
     #expect(version1Problems.map(\.error.offset) == [8])
-    #expect(version1Problems.first?.error.kind == .invalidField(field: "major version of a file with HDRS (2.1 or later)", value: 1))
+    #expect(
+      version1Problems.first?.error.kind == .invalidField(field: "major version of a file with HDRS (2.1 or later)", value: 1))
     // Padding holds zeros only.
     var padding = original
     let length = padding[.blockingPadding].count

@@ -1,5 +1,6 @@
-@testable import CallDirectoryWriter
 import Testing
+
+@testable import CallDirectoryWriter
 
 /// The writer's radix sort agrees with the standard library's on every shape it may meet.
 @Suite struct RadixSortTests {

@@ -9,7 +9,9 @@ import Testing
     return try CallDirectoryReader(bytes: try builder.encoded())
   }
 
-  static func ranges(_ reader: CallDirectoryReader) throws -> (blocking: [ClosedRange<Int64>], identification: [(ClosedRange<Int64>, String)]) {
+  static func ranges(_ reader: CallDirectoryReader) throws -> (
+    blocking: [ClosedRange<Int64>], identification: [(ClosedRange<Int64>, String)]
+  ) {
     var blocking: [ClosedRange<Int64>] = []
     var identification: [(ClosedRange<Int64>, String)] = []
     try reader.forEachBlockingRange { blocking.append($0) }
@@ -42,7 +44,14 @@ import Testing
       #expect(try reader.label(for: range.upperBound + 1) == nil)
     }
     if below >= 1 { #expect(try reader.isBlocked(below)) }
-    #expect(Verifier.verify(try { var b = DirectoryBuilder(); try b.block(range); return try b.encoded() }()).isValid)
+    #expect(
+      Verifier.verify(
+        try {
+          var b = DirectoryBuilder()
+          try b.block(range)
+          return try b.encoded()
+        }()
+      ).isValid)
   }
 
   /// A whole country calling code: +33 and every number of up to 15 digits after it.

@@ -82,7 +82,8 @@ import Testing
     let bytes = file.bytes
     let report = Verifier.verify(bytes)
     let kinds = report.problems.map(\.error.kind)
-    #expect(kinds.contains { if case .inflateFailed(0, let reason) = $0 { reason.contains("more than") } else { false } }, "\(kinds)")
+    #expect(
+      kinds.contains { if case .inflateFailed(0, let reason) = $0 { reason.contains("more than") } else { false } }, "\(kinds)")
     #expect(!kinds.contains { $0.isSectionChecksumMismatch })
     let reader = try CallDirectoryReader(bytes: bytes)
     #expect(Self.isInflationPastItsCap { try reader.isBlocked(VerifierSamples.blocking[0]) })

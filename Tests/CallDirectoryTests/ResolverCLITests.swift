@@ -71,7 +71,8 @@ import Testing
 
   @Test func jsonOutput() throws {
     let stack = try Stack()
-    let result = calldir("resolve", "--json", stack.spam, "--allow", stack.contacts, "+12025550100", "+12025550101", "112", "+1202555x")
+    let result = calldir(
+      "resolve", "--json", stack.spam, "--allow", stack.contacts, "+12025550100", "+12025550101", "112", "+1202555x")
     #expect(result.status == 1)
     let lines = result.output.split(separator: "\n").map(String.init)
     #expect(
@@ -102,7 +103,10 @@ import Testing
   @Test func longRunningOverInputLines() throws {
     let stack = try Stack()
     let input = "+12025550100\r\n\n12025550101\nnot a number\n911\n+12025550123"  // last line without LF
-    for arguments in [[stack.spam, "--allow", stack.contacts], [stack.spam, "--allow", stack.contacts, "-"], ["--stdin", stack.spam, "--allow", stack.contacts]] {
+    for arguments in [
+      [stack.spam, "--allow", stack.contacts], [stack.spam, "--allow", stack.contacts, "-"],
+      ["--stdin", stack.spam, "--allow", stack.contacts],
+    ] {
       let result = calldirArguments(["resolve"] + arguments, input: input)
       #expect(result.status == 1, "an invalid line makes the exit code 1, at the end")
       #expect(
@@ -173,7 +177,9 @@ import Testing
 
     // Long-running: an unsigned, then an older, then a damaged replacement are refused and
     // reported; a newer signed one is served.
-    let (status, output, errors) = Self.lineByLine(["resolve", "--trust", keyPath, path], lines: Array(repeating: number, count: 5)) {
+    let (status, output, errors) = Self.lineByLine(
+      ["resolve", "--trust", keyPath, path], lines: Array(repeating: number, count: 5)
+    ) {
       line in
       switch line {
       case 1: try? publish(9, signed: false)

@@ -106,7 +106,9 @@ import Testing
     }
     try Self.publish(try Self.list(5, signedBy: key), at: path)
     let live = try ReloadingDirectory(path: path, checkInterval: nil, trust: policy)
-    for (version, signed, served) in [(9, false, 5), (4, true, 5), (6, true, 6), (5, true, 6), (8, true, 8)] as [(UInt64, Bool, Int)] {
+    for (version, signed, served) in [(9, false, 5), (4, true, 5), (6, true, 6), (5, true, 6), (8, true, 8)]
+      as [(UInt64, Bool, Int)]
+    {
       try Self.publish(try Self.list(version, signedBy: signed ? key : nil), at: path)
       live.refresh()
       #expect(try Self.servedVersion(live) == "v\(served)", "after version \(version)")

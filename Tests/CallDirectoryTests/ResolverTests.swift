@@ -13,7 +13,9 @@ import Testing
     ]
     for country in [nil, 1, 44, 61] {
       let resolver = try ResolverFixtures.resolver(stack, number: number.flatMap { $0 > 0 ? $0 : nil }, country: country)
-      for written in [code, " \(code) ", "tel:\(code)", "TEL:\(code);phone-context=+44", code.map(String.init).joined(separator: "-")] {
+      for written in [
+        code, " \(code) ", "tel:\(code)", "TEL:\(code);phone-context=+44", code.map(String.init).joined(separator: "-"),
+      ] {
         let answer = try resolver.resolve(caller: written)
         #expect(answer.reason == .emergency, "\(written) under \(country.map(String.init) ?? "-")")
         #expect(answer.action == .allow && answer.label == nil && answer.directory == nil)

@@ -30,7 +30,8 @@ import Testing
     for _ in 0..<3000 { contents.blocking.append(base + Int64.random(in: 0..<5_000_000, using: &random)) }
     let labels = ["Acme Support", "Пекарня", "東京タワー", "Spam, likely", "\"Quoted\"", "🍕 Pizza"]
     for _ in 0..<2000 {
-      contents.identification.append((base + Int64.random(in: 0..<5_000_000, using: &random), labels.randomElement(using: &random)!))
+      contents.identification.append(
+        (base + Int64.random(in: 0..<5_000_000, using: &random), labels.randomElement(using: &random)!))
     }
     // One label per number: keep the last, as the canonical form does, and feed only that.
     let canonical = contents.canonical

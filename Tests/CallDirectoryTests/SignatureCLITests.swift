@@ -126,7 +126,8 @@ struct SignatureCLITests {
     let applied = calldir("patch", old, changes, "-o", scratch.path("patched.calldir"), "--trust", pub)
     #expect(applied.status == 0, "\(applied.error)")
     #expect(
-      try Data(contentsOf: URL(fileURLWithPath: scratch.path("patched.calldir"))) == Data(contentsOf: URL(fileURLWithPath: unsignedNew)))
+      try Data(contentsOf: URL(fileURLWithPath: scratch.path("patched.calldir")))
+        == Data(contentsOf: URL(fileURLWithPath: unsignedNew)))
     #expect(calldir("verify", scratch.path("patched.calldir"), "--trust", pub, "--installed-version", "42").status == 0)
   }
 }

@@ -1,5 +1,5 @@
-import CallDirectoryCrypto
 import CallDirectory
+import CallDirectoryCrypto
 import Foundation
 import Testing
 
@@ -145,7 +145,9 @@ struct SignatureTests {
       try writer.block(12_025_550_100)
       // Optional sections of types the format does not define ("ZAAZ", "ZABZ", ...): readers skip them.
       let extra = (0..<extraSections).map { index in
-        let code = [0x5A, 0x41 + index / 26, 0x41 + index % 26, 0x5A].enumerated().reduce(UInt32(0)) { $0 | UInt32($1.element) << (8 * UInt32($1.offset)) }
+        let code = [0x5A, 0x41 + index / 26, 0x41 + index % 26, 0x5A].enumerated().reduce(UInt32(0)) {
+          $0 | UInt32($1.element) << (8 * UInt32($1.offset))
+        }
         return RawSection(type: code, flags: 0, bytes: [UInt8(index)])
       }
       var bytes: [UInt8] = []
@@ -178,7 +180,8 @@ struct SignatureTests {
 
   @Test("Any changed byte of a signed directory fails verification with a trusted key")
   func everyChangedByteIsCaught() throws {
-    let signed = try DirectorySigner.sign(try directory([12_025_550_100], labels: [(12_025_550_123, "Acme")], version: 3), key: providerKey)
+    let signed = try DirectorySigner.sign(
+      try directory([12_025_550_100], labels: [(12_025_550_123, "Acme")], version: 3), key: providerKey)
     for index in signed.indices {
       var damaged = signed
       damaged[index] ^= 0x20
@@ -250,9 +253,10 @@ struct SignatureTests {
     #expect(PublicKey(text: key.publicKey.fileText) == key.publicKey)
     #expect(PublicKey(text: Hex.string(key.publicKey.bytes)) == key.publicKey)
     #expect(key.fileText.hasPrefix("calldir-ed25519-secret-key "))
-    for bad in ["", "calldir-ed25519-public-key", "calldir-ed25519-public-key 12", "other-prefix " + String(repeating: "a", count: 64),
-      "calldir-ed25519-public-key " + String(repeating: "g", count: 64)]
-    {
+    for bad in [
+      "", "calldir-ed25519-public-key", "calldir-ed25519-public-key 12", "other-prefix " + String(repeating: "a", count: 64),
+      "calldir-ed25519-public-key " + String(repeating: "g", count: 64),
+    ] {
       #expect(PublicKey(text: bad) == nil, "\(bad)")
     }
     // A secret key file is not a public key file, and the other way round.
@@ -331,7 +335,9 @@ struct ChangesetSignatureTests {
     }
     #expect(failure(signed, TrustPolicy(trustedKeys: [otherKey.publicKey])) == .unknownKey(providerKey.publicKey))
     #expect(failure(unsigned, policy) == .unsigned)
-    #expect(failure(signed, TrustPolicy(trustedKeys: [providerKey.publicKey], installedVersion: 3)) == .rolledBack(installed: 3, offered: 2))
+    #expect(
+      failure(signed, TrustPolicy(trustedKeys: [providerKey.publicKey], installedVersion: 3))
+        == .rolledBack(installed: 3, offered: 2))
     // Patch checks first and writes nothing for an untrusted changeset.
     #expect {
       try Changeset.patch(
@@ -344,7 +350,8 @@ struct ChangesetSignatureTests {
     }
     var output: [UInt8] = []
     try Changeset.patch(
-      old: try CallDirectoryReader(bytes: old), changes: try ChangesetReader(bytes: signed), trust: policy, temporaryDirectory: nil
+      old: try CallDirectoryReader(bytes: old), changes: try ChangesetReader(bytes: signed), trust: policy,
+      temporaryDirectory: nil
     ) { output += $0 }
     #expect(output == new)
   }

@@ -39,9 +39,11 @@ import Testing
     if row.expected.hasPrefix("error:") {
       // The row names the error by words its message holds.
       let words = row.expected.dropFirst("error:".count).trimmingCharacters(in: .whitespaces)
-      #expect(performing: { try parser.parseEntry(row.written) }, throws: { error in
-        "\(error)".contains(words)
-      })
+      #expect(
+        performing: { try parser.parseEntry(row.written) },
+        throws: { error in
+          "\(error)".contains(words)
+        })
       return
     }
     let ends = row.expected.components(separatedBy: " ... ").compactMap { Int64($0) }

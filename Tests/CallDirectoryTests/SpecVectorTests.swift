@@ -45,7 +45,9 @@ import Testing
   static func unpack(_ reader: CallDirectoryReader) throws -> [UInt8] {
     var writer = ListingWriter()
     try reader.forEachBlockingRun { (run) throws(ListingRowError) in try writer.appendBlock(run) }
-    try reader.forEachIdentificationRun { (run, label) throws(ListingRowError) in try writer.appendIdentification(run, label: label) }
+    try reader.forEachIdentificationRun { (run, label) throws(ListingRowError) in
+      try writer.appendIdentification(run, label: label)
+    }
     return writer.bytes
   }
 

@@ -9,7 +9,8 @@ import Testing
   private static func bytes() throws -> [UInt8] {
     var contents = Contents()
     for index in 0..<2500 {
-      contents.identification.append((Int64(3_319_900_000 + index * 11), "label \(index * 7 % 1200) " + String(repeating: "ü", count: index % 9)))
+      contents.identification.append(
+        (Int64(3_319_900_000 + index * 11), "label \(index * 7 % 1200) " + String(repeating: "ü", count: index % 9)))
     }
     return try contents.encoded()
   }
@@ -37,14 +38,18 @@ import Testing
     var recent = try RecentLabels(labelCount: reader.labelCount, cache: cache, load: false, maximumCapacity: capacity)
     for _ in 0..<4000 {
       // Repeats are likely: half the draws come from the first 8 ids.
-      let id = Bool.random(using: &random) ? Int.random(in: 0..<8, using: &random) : Int.random(in: 0..<reader.labelCount, using: &random)
+      let id =
+        Bool.random(using: &random)
+        ? Int.random(in: 0..<8, using: &random) : Int.random(in: 0..<reader.labelCount, using: &random)
       let slot = try withExtendedLifetime(reader) { try recent.slot(for: UInt32(id), from: cache) }
       #expect(recent.isWhole ? slot == id : slot < capacity)
       #expect(recent[slot] == (try reader.label(id: id)), "seed \(seed), id \(id)")
     }
     #expect(recent.isWhole == (budget > 2_000))
     let beyond = formatError { try withExtendedLifetime(reader) { try recent.slot(for: UInt32(reader.labelCount), from: cache) } }
-    #expect(beyond?.kind == .labelIdOutOfRange(id: UInt32(reader.labelCount), labelCount: reader.labelCount), "\(String(describing: beyond))")
+    #expect(
+      beyond?.kind == .labelIdOutOfRange(id: UInt32(reader.labelCount), labelCount: reader.labelCount),
+      "\(String(describing: beyond))")
   }
 
   /// A stream loads the whole label table before its first entry and then reads it in place;

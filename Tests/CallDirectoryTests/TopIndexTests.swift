@@ -39,7 +39,8 @@ import Testing
     let withoutTop = try CallDirectoryReader(bytes: stripped.bytes)
     #expect(withoutTop.layout.blockingIndex.top == nil)
     var random = SeededGenerator(seed: 7)
-    let probes = Self.numbers + (0..<2_000).map { _ in 11_999_999_000 + Int64.random(in: 0..<50_002_000, using: &random) }
+    let probes =
+      Self.numbers + (0..<2_000).map { _ in 11_999_999_000 + Int64.random(in: 0..<50_002_000, using: &random) }
       + [1, Self.numbers[0] - 1, Self.numbers[Self.numbers.count - 1] + 1, Limits.maximumNumber]
     for number in probes {
       let index = withTop.layout.blockingIndex
@@ -65,7 +66,9 @@ import Testing
     #expect {
       try CallDirectoryReader(bytes: file.bytes)
     } throws: { error in
-      guard let error = error as? FormatError, case .invalidField("top index stride", UInt64(stride)) = error.kind else { return false }
+      guard let error = error as? FormatError, case .invalidField("top index stride", UInt64(stride)) = error.kind else {
+        return false
+      }
       return error.section == "BTOP" && error.offset == file.offset(of: .blockingTop)
     }
   }

@@ -1,6 +1,7 @@
-@testable import CallDirectoryChangeset
 import CallDirectory
 import Testing
+
+@testable import CallDirectoryChangeset
 
 /// The changeset's varints (`Spec/CHANGESET.md`): every value round-trips, and padded, truncated
 /// and over-long encodings are refused.

@@ -165,7 +165,9 @@ import Testing
       var damaged = bytes
       damaged[offset] ^= mask
       guard let streamed = entries(damaged) else { continue }
-      if streamed.blocking != original.blocking || streamed.identification != original.identification || streamed.ids != original.ids {
+      if streamed.blocking != original.blocking || streamed.identification != original.identification
+        || streamed.ids != original.ids
+      {
         silent.append(offset)
       }
     }

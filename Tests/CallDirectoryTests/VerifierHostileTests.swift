@@ -62,7 +62,8 @@ import Testing
       let found = problems(file, "block \(block) offset \(offset)")
       #expect(
         found.contains {
-          $0.error.kind.isMalformedIndex && $0.error.section == "BIDX" && $0.error.offset == file.offset(of: .blockingIndex) + field
+          $0.error.kind.isMalformedIndex && $0.error.section == "BIDX"
+            && $0.error.offset == file.offset(of: .blockingIndex) + field
         },
         "block \(block) offset \(offset): \(found)")
     }
@@ -142,7 +143,9 @@ import Testing
     #expect(found.map(\.error.kind) == [.notAscending(previous: lastOfBlock0, next: lastOfBlock0 - below)])
     #expect(found.first?.error.section == "BDAT")
     let reader = try CallDirectoryReader(bytes: file.bytes)
-    #expect(formatError { try reader.forEachBlocking { _ in } }?.kind == .notAscending(previous: lastOfBlock0, next: lastOfBlock0 - below))
+    #expect(
+      formatError { try reader.forEachBlocking { _ in } }?.kind
+        == .notAscending(previous: lastOfBlock0, next: lastOfBlock0 - below))
   }
 
   @Test func reservedIndexFields() throws {
@@ -383,7 +386,8 @@ import Testing
   @Test func labelRecordsNotCoveringTheTable() throws {
     for (record, value) in [(0, 1), (1, 0), (2, 1), (2, 5), (2, 99)] as [(Int, UInt32)] {
       var file = try sample()
-      file.patch(.labelIndex, at: FormatConstants.labelIndexHeaderSize + record * FormatConstants.labelIndexRecordSize, uint32: value)
+      file.patch(
+        .labelIndex, at: FormatConstants.labelIndexHeaderSize + record * FormatConstants.labelIndexRecordSize, uint32: value)
       let found = problems(file, "record \(record) = \(value)")
       #expect(
         found.contains { $0.error.kind.isMalformedIndex && $0.error.section == "LIDX" }, "record \(record) = \(value): \(found)")

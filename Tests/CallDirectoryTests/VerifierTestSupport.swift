@@ -81,7 +81,9 @@ struct CraftedFile {
     let index = self[.labelIndex]
     let blocks = Int(index.uint32LE(at: 4))
     return Self.ranges(
-      (0..<blocks).map { Int(index.uint64LE(at: FormatConstants.labelIndexHeaderSize + $0 * FormatConstants.labelIndexRecordSize + 8)) },
+      (0..<blocks).map {
+        Int(index.uint64LE(at: FormatConstants.labelIndexHeaderSize + $0 * FormatConstants.labelIndexRecordSize + 8))
+      },
       end: self[.labelData].count)
   }
 

@@ -11,13 +11,19 @@ enum FuzzListing {
     switch selector % 8 {
     case 0:
       agree(
-        records: { (body) throws(ListingError) in try ListingParser.parse(bytes: bytes, file: "fuzz", parser: parser, each: body) },
-        entries: { (body) throws(ListingError) in try ListingParser.forEachEntry(bytes: bytes, file: "fuzz", parser: parser, body) })
+        records: { (body) throws(ListingError) in try ListingParser.parse(bytes: bytes, file: "fuzz", parser: parser, each: body)
+        },
+        entries: { (body) throws(ListingError) in try ListingParser.forEachEntry(bytes: bytes, file: "fuzz", parser: parser, body)
+        })
     case 1: _ = try? ListingParser.parse(bytes: bytes, file: "fuzz", parser: parser, format: .tsv)
     case 2:
       agree(
-        records: { (body) throws(ListingError) in try IdentifyCSVParser.parse(bytes: bytes, file: "fuzz", parser: parser, each: body) },
-        entries: { (body) throws(ListingError) in try IdentifyCSVParser.forEachEntry(bytes: bytes, file: "fuzz", parser: parser, body) })
+        records: { (body) throws(ListingError) in
+          try IdentifyCSVParser.parse(bytes: bytes, file: "fuzz", parser: parser, each: body)
+        },
+        entries: { (body) throws(ListingError) in
+          try IdentifyCSVParser.forEachEntry(bytes: bytes, file: "fuzz", parser: parser, body)
+        })
     case 3: _ = try? IdentifyCSVParser.parse(bytes: bytes, file: "fuzz", parser: parser, format: .tsv)
     case 4: _ = try? BlockListParser.parse(bytes: bytes, file: "fuzz", parser: parser)
     case 5: _ = try? ListingJSONLines.parse(bytes: bytes, file: "fuzz", parser: parser)
@@ -66,7 +72,8 @@ enum FuzzListing {
     precondition(fromRecords == fromEntries, "the record and lent forms read different entries")
     switch (recordsError, entriesError) {
     case (.success(let a), .success(let b)): precondition(a == b, "the two forms skipped different blank lines")
-    case (.failure(let a), .failure(let b)): precondition(a.line == b.line && a.message == b.message, "the two forms failed apart")
+    case (.failure(let a), .failure(let b)):
+      precondition(a.line == b.line && a.message == b.message, "the two forms failed apart")
     default: preconditionFailure("one form failed where the other did not")
     }
   }

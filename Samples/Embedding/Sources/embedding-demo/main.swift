@@ -53,7 +53,9 @@ do {
   // Streaming: every run in ascending order, one block in memory.
   var blockingRuns: [ClosedRange<Int64>] = []
   try directory.forEachBlockingRun { blockingRuns.append($0) }
-  check("blocking runs", blockingRuns, [12025550100...12025550100, 12025550101...12025550101, premiumRange, 442079460958...442079460958])
+  check(
+    "blocking runs", blockingRuns,
+    [12025550100...12025550100, 12025550101...12025550101, premiumRange, 442079460958...442079460958])
   var labels: [String] = []
   try directory.forEachIdentificationRun { _, label in labels.append(label) }
   check("identification labels", labels, ["Acme Support", "Tokyo Office"])
@@ -77,7 +79,8 @@ do {
 
   // Packing a listing as `calldir pack` does, each label lent from the text: the same file as
   // the builder's above.
-  let listing = Array("""
+  let listing = Array(
+    """
     kind,number,label
     block,+12025550100
     block,+12025550101
