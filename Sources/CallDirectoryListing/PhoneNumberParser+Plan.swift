@@ -13,14 +13,7 @@ extension PhoneNumberParser {
   func readNational<Bytes: Collection<UInt8>>(
     _ bytes: Bytes, digitCount: Int, region: NumberingRegion
   ) throws(PhoneNumberError) -> (digits: Int, number: Int64, overflowed: Bool) {
-    guard digitCount <= DigitPattern.maximumDigits else {
-      throw PhoneNumberError(
-        kind: .tooManyDigits(found: digitCount, maximum: digitLimits.upperBound),
-        input: String(decoding: bytes, as: UTF8.self))
-    }
-    var digits: [UInt8] = []
-    digits.reserveCapacity(digitCount)  // at most maximumDigits
-    for byte in bytes where byte >= zero && byte <= zero + 9 { digits.append(byte - zero) }
+    let digits = try digitValues(of: bytes, digitCount: digitCount, skipping: 0)
     guard let read = region.read(national: digits) else {
       // An international prefix with nothing after it, or no calling code after it.
       let bare = region.internationalPrefix?.prefixMatch(digits[...])?[0]?.upperBound == digits.count
@@ -39,21 +32,31 @@ extension PhoneNumberParser {
   func readTrunkZero<Bytes: Collection<UInt8>>(
     _ bytes: Bytes, digitCount: Int, region: NumberingRegion
   ) throws(PhoneNumberError) -> (digits: Int, number: Int64, overflowed: Bool) {
+    // The digits after the calling code, the 0 of `(0)` first.
+    let codeDigits = NumberingRegion.digits(of: region.callingCode).count
+    let digits = try digitValues(of: bytes, digitCount: digitCount, skipping: codeDigits)
+    return Self.international((region.callingCode, region.readingTrunkPrefix(digits)))
+  }
+
+  /// The values of the digits of `bytes` after the first `skipped`, which the scan counted as
+  /// `digitCount` (a `(0)`'s digit not counted, so there may be one more).
+  /// - Throws: ``PhoneNumberError`` for more digits than ``DigitPattern/maximumDigits``.
+  private func digitValues<Bytes: Collection<UInt8>>(
+    of bytes: Bytes, digitCount: Int, skipping skipped: Int
+  ) throws(PhoneNumberError) -> [UInt8] {
     guard digitCount <= DigitPattern.maximumDigits else {
       throw PhoneNumberError(
         kind: .tooManyDigits(found: digitCount, maximum: digitLimits.upperBound),
         input: String(decoding: bytes, as: UTF8.self))
     }
-    // The digits after the calling code, the 0 of `(0)` first.
     var digits: [UInt8] = []
     digits.reserveCapacity(digitCount + 1)  // at most maximumDigits + 1
-    let codeDigits = NumberingRegion.digits(of: region.callingCode).count
     var seen = 0
     for byte in bytes where byte >= zero && byte <= zero + 9 {
       seen += 1
-      if seen > codeDigits { digits.append(byte - zero) }
+      if seen > skipped { digits.append(byte - zero) }
     }
-    return Self.international((region.callingCode, region.readingTrunkPrefix(digits)))
+    return digits
   }
 
   /// The digit count and value of a calling code followed by a national number.
