@@ -24,7 +24,7 @@ enum CarriedSections {
   /// Parses the part at `offset`, which must end at or before `end`.
   /// - Returns: the sections, and the offset just past the part.
   /// - Throws: `FormatError` for a count, flag or length out of bounds, a nonzero reserved field,
-  ///   a section past `end`, or a checksum mismatch.
+  ///   a derived section (which patch derives itself), a section past `end`, or a checksum mismatch.
   static func parse(_ file: ByteView, at offset: Int, end: Int) throws(FormatError) -> (sections: [RawSection], end: Int) {
     func word(_ at: Int) throws(FormatError) -> UInt32 {
       guard at <= end &- 4, let value = file.uint32LE(at: at) else {
@@ -51,6 +51,12 @@ enum CarriedSections {
       guard flags == 0 else {
         throw FormatError(
           .invalidField(field: "carried section flags", value: UInt64(flags)), at: at &+ 4, section: "carried sections")
+      }
+      // Patch's writer derives these from the entries: a carried one would be a second copy.
+      if let known = SectionType.allCases.first(where: { $0.code == type }), known.isDerived {
+        throw FormatError(
+          .invalidField(field: "carried section type (\(known.rawValue) is derived, never carried)", value: UInt64(type)),
+          at: at, section: "carried sections")
       }
       let body = at &+ 16
       guard length <= ChangesetLayout.maximumCarriedSectionBytes, length <= end &- body else {

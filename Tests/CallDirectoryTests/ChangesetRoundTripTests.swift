@@ -129,6 +129,19 @@ import Testing
     #expect(try Changeset.patched(old: old, changes: changes) == newBytes)
   }
 
+  /// A reader refuses a carried derived section (`Spec/CHANGESET.md` section 4.1): patch derives
+  /// its own, so a carried one would be written twice.
+  @Test func aCarriedDerivedSectionIsRefused() throws {
+    let top = SectionType.blockingTop.code
+    let part = CarriedSections.encode([RawSection(type: top, flags: 0, bytes: [UInt8](repeating: 0, count: 16))])
+    let refusal = FormatError(
+      .invalidField(field: "carried section type (BTOP is derived, never carried)", value: UInt64(top)), at: 8,
+      section: "carried sections")
+    #expect(throws: refusal) {
+      try unsafe part.withUnsafeBytes { raw in try unsafe CarriedSections.parse(ByteView(raw), at: 0, end: raw.count) }
+    }
+  }
+
   @Test func wrongBaseIsRefused() throws {
     var rng = SeededGenerator(seed: 9)
     let a = SlotVersion.random(slots: 100, fill: 0.5, using: &rng)
