@@ -14,12 +14,12 @@
 /// target's directory, so leftovers are recognisable (`isTemporaryName`); a process killed between
 /// creating its temporary file and the rename leaves one behind, and the next write to the same
 /// target removes it once its process is gone (`removeStaleTemporaries(for:)`).
-public enum AtomicFile {
+package enum AtomicFile {
   /// The infix every temporary file name carries.
-  public static let temporaryMarker = ".calldir-tmp."
+  package static let temporaryMarker = ".calldir-tmp."
 
   /// Whether `name` (a file name, without directory) is one of this package's temporary files.
-  public static func isTemporaryName(_ name: String) -> Bool {
+  package static func isTemporaryName(_ name: String) -> Bool {
     name.hasPrefix(".") && name.contains(temporaryMarker)
   }
 
@@ -36,7 +36,7 @@ public enum AtomicFile {
   /// - Returns: the names removed (without directory).
   /// - Complexity: O(*n*) in the entries of the target's directory.
   @discardableResult
-  public static func removeStaleTemporaries(for path: String) -> [String] {
+  package static func removeStaleTemporaries(for path: String) -> [String] {
     let (directory, name) = split(path)
     let prefix = "." + name + temporaryMarker
     guard let stream = unsafe opendir(directory) else { return [] }
@@ -89,7 +89,7 @@ public enum AtomicFile {
   ///   - produce: writes the file's contents by calling the given closure one or more times.
   /// - Throws: `SystemError` from any step (the temporary file is removed; `EISDIR` for a
   ///   directory, before anything is produced), or whatever `produce` throws, wrapped.
-  public static func write<E: Error>(
+  package static func write<E: Error>(
     to target: String, _ produce: (_ write: ([UInt8]) throws(SystemError) -> Void) throws(E) -> Void
   ) throws(AtomicWriteError<E>) {
     let existing = Existing(target)
@@ -225,7 +225,7 @@ extension AtomicFile {
 }
 
 /// Why an atomic write failed.
-public enum AtomicWriteError<Producer: Error>: Error {
+package enum AtomicWriteError<Producer: Error>: Error {
   /// A system call failed.
   case system(SystemError)
   /// The producer of the contents failed.

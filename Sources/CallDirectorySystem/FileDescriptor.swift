@@ -8,21 +8,21 @@
 
 /// An open file descriptor: a thin typed wrapper over the POSIX calls this package needs, each
 /// retried on `EINTR` and turned into a `SystemError` on failure.
-public struct FileDescriptor: Sendable {
+package struct FileDescriptor: Sendable {
   /// The raw descriptor.
-  public let rawValue: CInt
+  package let rawValue: CInt
   /// The path it was opened from, for messages.
-  public let path: String
+  package let path: String
 
   /// Standard input.
-  public static let standardInput = FileDescriptor(rawValue: 0, path: "<stdin>")
+  package static let standardInput = FileDescriptor(rawValue: 0, path: "<stdin>")
   /// Standard output.
-  public static let standardOutput = FileDescriptor(rawValue: 1, path: "<stdout>")
+  package static let standardOutput = FileDescriptor(rawValue: 1, path: "<stdout>")
   /// Standard error.
-  public static let standardError = FileDescriptor(rawValue: 2, path: "<stderr>")
+  package static let standardError = FileDescriptor(rawValue: 2, path: "<stderr>")
 
   /// Wraps an already open descriptor.
-  public init(rawValue: CInt, path: String) {
+  package init(rawValue: CInt, path: String) {
     self.rawValue = rawValue
     self.path = path
   }
@@ -31,7 +31,7 @@ public struct FileDescriptor: Sendable {
   /// - Parameter nonBlocking: open with `O_NONBLOCK`, so that a FIFO without a writer does not
   ///   block the open (for a caller that then refuses anything but a regular file).
   /// - Throws: `SystemError` from `open`.
-  public static func openForReading(_ path: String, nonBlocking: Bool = false) throws(SystemError) -> FileDescriptor {
+  package static func openForReading(_ path: String, nonBlocking: Bool = false) throws(SystemError) -> FileDescriptor {
     let flags = O_RDONLY | O_CLOEXEC | (nonBlocking ? O_NONBLOCK : 0)
     let fd = try retrying("open", path) { unsafe open(path, flags) }
     return FileDescriptor(rawValue: fd, path: path)
@@ -39,43 +39,43 @@ public struct FileDescriptor: Sendable {
 
   /// Creates `path`, which must not exist yet, for writing with permissions `mode`.
   /// - Throws: `SystemError` from `open` (`EEXIST` if it exists).
-  public static func createExclusive(_ path: String, mode: mode_t = 0o644) throws(SystemError) -> FileDescriptor {
+  package static func createExclusive(_ path: String, mode: mode_t = 0o644) throws(SystemError) -> FileDescriptor {
     let fd = try retrying("open", path) { unsafe open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode) }
     return FileDescriptor(rawValue: fd, path: path)
   }
 
   /// Opens `path`, which must exist, for writing, without truncating it: a device or a FIFO.
   /// - Throws: `SystemError` from `open`.
-  public static func openExistingForWriting(_ path: String) throws(SystemError) -> FileDescriptor {
+  package static func openExistingForWriting(_ path: String) throws(SystemError) -> FileDescriptor {
     let fd = try retrying("open", path) { unsafe open(path, O_WRONLY | O_CLOEXEC) }
     return FileDescriptor(rawValue: fd, path: path)
   }
 
   /// Removes the name `path` (`unlink`); a file still open stays readable until closed.
   /// - Throws: `SystemError` from `unlink`.
-  public static func remove(_ path: String) throws(SystemError) {
+  package static func remove(_ path: String) throws(SystemError) {
     _ = try retrying("unlink", path) { unsafe unlink(path) }
   }
 
   /// Sets the file's permission bits (`fchmod`, which the umask does not narrow).
   /// - Throws: `SystemError` from `fchmod`.
-  public func setPermissions(_ mode: mode_t) throws(SystemError) {
+  package func setPermissions(_ mode: mode_t) throws(SystemError) {
     _ = try FileDescriptor.retrying("fchmod", path) { fchmod(rawValue, mode) }
   }
 
   /// What one `fstat` says of the file: its type bits, size and identity.
-  public struct Status: Sendable, Equatable {
+  package struct Status: Sendable, Equatable {
     /// The type bits (`st_mode & S_IFMT`): `0o100000` for a regular file, `0o040000` for a directory.
-    public var typeBits: mode_t
+    package var typeBits: mode_t
     /// The size in bytes.
-    public var size: Int
+    package var size: Int
     /// The device and inode numbers, which change when the path is replaced by a rename.
-    public var identity: FileIdentity
+    package var identity: FileIdentity
   }
 
   /// The file's type, size and identity, from one `fstat`.
   /// - Throws: `SystemError` from `fstat`.
-  public func status() throws(SystemError) -> Status {
+  package func status() throws(SystemError) -> Status {
     var info = stat()
     _ = try FileDescriptor.retrying("fstat", path) { unsafe fstat(rawValue, &info) }
     return Status(
@@ -85,16 +85,16 @@ public struct FileDescriptor: Sendable {
 
   /// The file's type bits (`st_mode & S_IFMT`), from `fstat`: `0o100000` for a regular file,
   /// `0o040000` for a directory.
-  public func typeBits() throws(SystemError) -> mode_t { try status().typeBits }
+  package func typeBits() throws(SystemError) -> mode_t { try status().typeBits }
 
   /// The file's size in bytes, from `fstat`.
-  public func size() throws(SystemError) -> Int { try status().size }
+  package func size() throws(SystemError) -> Int { try status().size }
 
   /// The file's device and inode numbers, which change when the path is replaced by a rename.
-  public func identity() throws(SystemError) -> FileIdentity { try status().identity }
+  package func identity() throws(SystemError) -> FileIdentity { try status().identity }
 
   /// Writes all of `bytes`, looping over short writes.
-  public func writeAll(_ bytes: UnsafeRawBufferPointer) throws(SystemError) {
+  package func writeAll(_ bytes: UnsafeRawBufferPointer) throws(SystemError) {
     var done = 0
     while done < bytes.count {
       let written = try FileDescriptor.retrying("write", path) {
@@ -105,7 +105,7 @@ public struct FileDescriptor: Sendable {
   }
 
   /// Writes all of `bytes`.
-  public func writeAll(_ bytes: [UInt8]) throws(SystemError) {
+  package func writeAll(_ bytes: [UInt8]) throws(SystemError) {
     let result = unsafe bytes.withUnsafeBytes { raw in
       Result { () throws(SystemError) in try unsafe writeAll(raw) }
     }
@@ -113,7 +113,7 @@ public struct FileDescriptor: Sendable {
   }
 
   /// Reads up to `buffer.count` bytes; 0 means end of file.
-  public func read(into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
+  package func read(into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
     try FileDescriptor.retrying("read", path) { unsafe systemRead(rawValue, buffer.baseAddress, buffer.count) }
   }
 
@@ -124,7 +124,7 @@ public struct FileDescriptor: Sendable {
   /// gigabyte is a gigabyte. The size is a hint only: a pipe says 0, and a file may change while
   /// it is read, so reading goes on in chunks to the real end of the file.
   /// - Parameter limit: the most bytes to accept; more is an `EFBIG` error.
-  public func readAll(limit: Int = .max) throws(SystemError) -> [UInt8] {
+  package func readAll(limit: Int = .max) throws(SystemError) -> [UInt8] {
     let expected = max(0, min((try? size()) ?? 0, limit))
     var failure: SystemError?
     var bytes = unsafe [UInt8](unsafeUninitializedCapacity: expected) { buffer, count in
@@ -152,21 +152,21 @@ public struct FileDescriptor: Sendable {
   }
 
   /// Whether the descriptor is a terminal.
-  public var isTerminal: Bool { isatty(rawValue) == 1 }
+  package var isTerminal: Bool { isatty(rawValue) == 1 }
 
   /// Flushes the file's data and metadata to stable storage.
-  public func sync() throws(SystemError) {
+  package func sync() throws(SystemError) {
     _ = try FileDescriptor.retrying("fsync", path) { fsync(rawValue) }
   }
 
   /// Closes the descriptor (not retried on `EINTR`: on Linux the descriptor is gone either way).
-  public func close() throws(SystemError) {
+  package func close() throws(SystemError) {
     let result = systemClose(rawValue)
     if result != 0 { throw SystemError.current("close", path: path) }
   }
 
   /// Calls `body`, then closes the descriptor whether or not `body` threw.
-  public func closeAfter<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
+  package func closeAfter<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
     defer { try? close() }
     return try body()
   }

@@ -24,14 +24,14 @@ extension FileDescriptor {
   /// Whether `path` names an existing regular file (symbolic links followed).
   ///
   /// False for a missing path, a directory, a pipe or a device, and when `stat` fails.
-  public static func isRegularFile(_ path: String) -> Bool {
+  package static func isRegularFile(_ path: String) -> Bool {
     var info = stat()
     guard (try? retrying("stat", path, { unsafe stat(path, &info) })) != nil else { return false }
     return (info.st_mode & S_IFMT) == S_IFREG
   }
 
   /// Whether `path` names a directory (following symbolic links).
-  public static func isDirectory(_ path: String) -> Bool {
+  package static func isDirectory(_ path: String) -> Bool {
     var info = stat()
     guard (try? retrying("stat", path, { unsafe stat(path, &info) })) != nil else { return false }
     return (info.st_mode & S_IFMT) == S_IFDIR
@@ -44,7 +44,7 @@ extension FileDescriptor {
   /// the answer gets it, where `readAll` would wait for the end of the input.
   /// - Returns: the bytes read; empty at the end of the file.
   /// - Throws: `SystemError` from `read`.
-  public func readAvailable(maximum: Int = 1 << 16) throws(SystemError) -> [UInt8] {
+  package func readAvailable(maximum: Int = 1 << 16) throws(SystemError) -> [UInt8] {
     var chunk = [UInt8](repeating: 0, count: max(maximum, 1))
     let count = try unsafe chunk.withUnsafeMutableBytes { raw in
       Result { () throws(SystemError) -> Int in try unsafe read(into: raw) }

@@ -11,18 +11,18 @@
 /// Noncopyable, so exactly one owner unmaps it. The descriptor is closed right after mapping: the
 /// mapping keeps the file's pages alive even if the path is later replaced or removed, which is
 /// what lets a reader keep answering from the old version while a new one is renamed into place.
-@safe public struct MappedRegion: ~Copyable, @unchecked Sendable {
+@safe package struct MappedRegion: ~Copyable, @unchecked Sendable {
   /// The mapped bytes (read-only, shared between threads).
-  public let bytes: UnsafeRawBufferPointer
+  package let bytes: UnsafeRawBufferPointer
   /// The mapped file's identity when it was opened.
-  public let identity: FileIdentity
+  package let identity: FileIdentity
 
   /// Maps the file at `path`.
   ///
   /// An empty file is not mapped (`mmap` of length 0 fails): it gives an empty region.
   /// - Throws: `SystemError` from `open`, `fstat` or `mmap`; `EISDIR` for a directory, `ENODEV`
   ///   for anything else that is not a regular file (a FIFO, a device, a socket).
-  public init(path: String) throws(SystemError) {
+  package init(path: String) throws(SystemError) {
     let (mapped, identity) = try unsafe MappedRegion.map(path)
     unsafe bytes = mapped
     self.identity = identity

@@ -7,11 +7,11 @@
 #endif
 
 /// The monotonic clock, for deciding when periodic work is due.
-public enum MonotonicClock {
+package enum MonotonicClock {
   /// Nanoseconds since an arbitrary fixed point, from `clock_gettime(CLOCK_MONOTONIC)`.
   ///
   /// Never goes backwards (unlike the wall clock, which may be set); about 20 ns through the vDSO.
-  public static func nanoseconds() -> UInt64 {
+  package static func nanoseconds() -> UInt64 {
     var time = timespec()
     _ = unsafe clock_gettime(CLOCK_MONOTONIC, &time)
     // tv_sec and tv_nsec are non-negative for CLOCK_MONOTONIC; a 64-bit count wraps after 584 years.

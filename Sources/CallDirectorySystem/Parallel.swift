@@ -7,14 +7,14 @@
 #endif
 
 /// Two pieces of work at once: one on the calling thread, one on a thread of its own.
-public enum Parallel {
+package enum Parallel {
   /// Runs `other` on a new thread while `here` runs on this one, and returns both results once
   /// both are done. When no thread can be started, `other` runs here after `here`.
   ///
   /// Joining the thread orders everything `other` did before what follows the call, so its
   /// result needs no lock.
   /// - Throws: what `here` throws, once the thread has ended.
-  public static func both<Here, Other: Sendable>(
+  package static func both<Here, Other: Sendable>(
     _ here: () throws -> Here, _ other: @escaping @Sendable () -> Other
   ) rethrows -> (Here, Other) {
     let box = ResultBox<Other>()

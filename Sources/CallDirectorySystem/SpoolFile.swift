@@ -11,16 +11,16 @@
 /// The file is unlinked the moment it is created, so it has no name to leak: when the process
 /// ends, however it ends, the system reclaims its space. Writes go through a 64 KiB buffer, so
 /// memory stays at that whatever the file's size.
-public final class SpoolFile {
+package final class SpoolFile {
   /// The bytes appended so far, buffered or not.
-  public private(set) var count: Int = 0
+  package private(set) var count: Int = 0
   private let file: FileDescriptor
   private var buffer: [UInt8] = []
   private static let bufferSize = 1 << 16
 
   /// Creates an empty spool in `directory` (a directory on the file system that has room for it).
   /// - Throws: `SystemError` from `open` or `unlink`.
-  public init(in directory: String) throws(SystemError) {
+  package init(in directory: String) throws(SystemError) {
     var attempt = 0
     while true {
       let path = directory + "/.calldir-spool." + String(getpid()) + "." + String(attempt)
@@ -44,7 +44,7 @@ public final class SpoolFile {
 
   /// Appends `bytes`.
   /// - Throws: `SystemError` from `write` (a full disk, for one).
-  public func append(_ bytes: [UInt8]) throws(SystemError) {
+  package func append(_ bytes: [UInt8]) throws(SystemError) {
     if buffer.count + bytes.count > Self.bufferSize { try flush() }
     if bytes.count >= Self.bufferSize {
       try file.writeAll(bytes)
@@ -63,7 +63,7 @@ public final class SpoolFile {
 
   /// Up to `count` bytes from `offset` (fewer at the end); what was appended so far is readable.
   /// - Throws: `SystemError` from `write` (flushing the buffer) or `pread`.
-  public func read(at offset: Int, count wanted: Int) throws(SystemError) -> [UInt8] {
+  package func read(at offset: Int, count wanted: Int) throws(SystemError) -> [UInt8] {
     try flush()
     let length = max(0, min(wanted, count - offset))
     var bytes = [UInt8](repeating: 0, count: length)
@@ -86,7 +86,7 @@ public final class SpoolFile {
   /// every piece but the last holds exactly `chunk` bytes, so fixed-size records never straddle two
   /// pieces when `chunk` is a multiple of their size.
   /// - Throws: `SystemError` from `pread`, or what `body` throws, wrapped.
-  public func replay<E: Error>(
+  package func replay<E: Error>(
     chunk: Int = 1 << 16, _ body: ([UInt8]) throws(E) -> Void
   ) throws(AtomicWriteError<E>) {
     do { try flush() } catch { throw .system(error) }
