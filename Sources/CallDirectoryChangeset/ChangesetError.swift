@@ -4,6 +4,13 @@ import CallDirectorySystem
 import CallDirectoryWriter
 
 /// Why a changeset could not be made, read or applied.
+///
+///     do {
+///       let reader = try ChangesetReader(bytes: changesetBytes)
+///       _ = try reader.check(TrustPolicy(trustedKeys: [providerKey]))
+///     } catch {
+///       print("changeset refused: \(error)")
+///     }
 public struct ChangesetError: Error, Sendable, CustomStringConvertible {
   /// The kinds of failure. New kinds may be added in later versions.
   public enum Kind: Sendable {

@@ -6,6 +6,11 @@ import CallDirectoryWriter
 /// and appends a 108-byte trailer, the layout of a directory's `SIGN` section whose signature
 /// covers every byte before it, then a CRC-32 of those 104 bytes. Signing a signed changeset
 /// replaces its signature.
+///
+///     let signed = try ChangesetSigner.sign(changesetBytes, key: key)
+///     let reader = try ChangesetReader(bytes: signed)
+///     let signer = try reader.check(TrustPolicy(trustedKeys: [key.publicKey]))
+///     print("signed by \(signer?.id ?? "nobody")")
 public enum ChangesetSigner {
   /// `changeset` signed by `key`.
   ///

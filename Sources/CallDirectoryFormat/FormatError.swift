@@ -8,6 +8,13 @@
 /// Only the bytes' faults are format errors. A file that cannot be read is a `SystemError`, a
 /// well-formed file that a `TrustPolicy` refuses an `AuthenticityFailure`; opening a directory
 /// from a path can meet all three, and throws an `OpenError` that says which.
+///
+///     do {
+///       let reader = try CallDirectoryReader(bytes: bytes)
+///       print(try reader.isBlocked(33_612_345_678))
+///     } catch {
+///       print("damaged at byte \(error.offset) in \(error.section ?? "the file"): \(error.kind)")
+///     }
 public struct FormatError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The kinds of problem. New kinds may be added in later versions.
   public enum Kind: Sendable, Equatable {

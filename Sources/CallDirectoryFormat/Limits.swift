@@ -2,6 +2,11 @@
 ///
 /// These are the rules of CallKit's `CXCallDirectoryPhoneNumber` and identification labels, which the
 /// format adopts so that every directory it stores can be handed to CallKit unchanged.
+///
+///     guard Limits.isValidNumber(number), Limits.isValidLabelLength(label.utf8.count) else {
+///       print("CallKit would refuse \(number)")
+///       return
+///     }
 public enum Limits {
   /// The smallest phone number a directory may hold.
   public static let minimumNumber: Int64 = 1

@@ -1,4 +1,8 @@
 /// An Ed25519 public key: 32 bytes, named in messages by its key id.
+///
+///     guard let key = PublicKey(text: publicKeyFileText) else { return }
+///     print("trusting key \(key.id)")
+///     let policy = TrustPolicy(trustedKeys: [key])
 public struct PublicKey: Sendable, Hashable, CustomStringConvertible {
   /// The key's 32 bytes.
   public let bytes: [UInt8]
@@ -25,6 +29,9 @@ public struct PublicKey: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// What a consumer requires of a directory or changeset before it trusts it.
+///
+///     let policy = TrustPolicy(trustedKeys: [providerKey], installedVersion: installed)
+///     let reader = try CallDirectoryReader(path: "list.calldir", trust: policy)
 public struct TrustPolicy: Sendable, Equatable {
   /// The keys whose signatures are accepted (several, for key rotation). Empty: signatures are not
   /// required, and an unsigned file is accepted.
@@ -46,6 +53,15 @@ public struct TrustPolicy: Sendable, Equatable {
 
 /// Why a well-formed file is not trusted: thrown by the trust checks of directories and
 /// changesets. It names no place in the file: authenticity is a property of the whole file.
+///
+///     do {
+///       _ = try reader.check(TrustPolicy(trustedKeys: [providerKey], installedVersion: 41))
+///     } catch {
+///       switch error {
+///       case .rolledBack(let installed, let offered): print("keep \(installed), refuse \(offered)")
+///       default: print("not trusted: \(error)")
+///       }
+///     }
 public enum AuthenticityFailure: Error, Sendable, Equatable, CustomStringConvertible {
   /// Trusted keys were given and the file has no signature.
   case unsigned

@@ -1,4 +1,11 @@
 /// Why bytes are not well-formed RFC 4180 CSV, and the 1-based line where the problem is.
+///
+///     var reader = CSVReader(Array("block,\"+336\"12345678\n".utf8))
+///     do {
+///       while let record = try reader.next() { print(record) }
+///     } catch {
+///       print(error.line, error.kind)  // 1, characterAfterClosingQuote
+///     }
 public struct CSVError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The rule the input broke.
   public enum Kind: Equatable, Sendable {

@@ -15,6 +15,11 @@ import CallDirectoryFormat
 ///   1 ... 65,534 UTF-8 bytes (`Limits.isValidLabelLength`).
 /// - Numbers go through the given parser. To read back every number a call directory can hold
 ///   (`+1` ... `+9223372036854775806`), pass ``PhoneNumberParser/formatDomain``.
+///
+///     let text = "kind,number,label\nblock,+33612345678,\nidentify,+12025550100,Pharmacy\n"
+///     try ListingParser.parse(bytes: Array(text.utf8), file: "list.csv", parser: .formatDomain) { record in
+///       print(record.kind, record.number, record.label ?? "")
+///     }
 public enum ListingParser {
   /// The header words, in order.
   static let header = ["kind", "number", "label"]

@@ -1,6 +1,11 @@
 import CallDirectoryFormat
 
 /// One entry read from, or to be written to, a text listing.
+///
+///     let spam = ListingRecord(kind: .blocking, number: 33_612_345_678)
+///     let range = ListingRecord(kind: .blocking, number: 12_025_550_100, last: 12_025_550_199)
+///     let named = ListingRecord(kind: .identification, number: 12_025_550_123, label: "Pharmacy")
+///     print(named.label ?? "", spam.line, range.last ?? 0)
 public struct ListingRecord: Sendable, Equatable {
   /// Whether the number is blocked or identified (the format's own `EntryKind`, whose raw
   /// values, `block` and `identify`, are the words of a listing's `kind` column).

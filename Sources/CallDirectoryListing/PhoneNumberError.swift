@@ -3,6 +3,12 @@
 /// Thrown by ``PhoneNumberParser/parse(_:)`` and its byte-level forms. ``description`` is a complete
 /// sentence fit to show a person, for example
 /// `invalid character 'x' in number "+1 202 55x 0100"`.
+///
+///     do {
+///       _ = try PhoneNumberParser().parse("+1 202 55x 0100")
+///     } catch {
+///       print(error.kind, error.input)
+///     }
 public struct PhoneNumberError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The rule the text broke.
   public enum Kind: Equatable, Sendable {

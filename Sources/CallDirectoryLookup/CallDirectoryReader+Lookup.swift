@@ -2,6 +2,13 @@ import CallDirectoryFormat
 import CallDirectoryReader
 
 /// What a directory says about one number.
+///
+///     let result = try reader.lookup(33_612_345_678)
+///     if result.blocked {
+///       print("blocked")
+///     } else if let label = result.label {
+///       print("caller: \(label)")
+///     }
 public struct LookupResult: Sendable, Equatable {
   /// Whether the number is in the blocking set.
   public var blocked: Bool

@@ -80,6 +80,15 @@ extension CallDirectoryReader {
 }
 
 /// Why a stream stopped: the file is damaged, or the consumer threw.
+///
+///     do {
+///       try reader.forEachBlocking { (number) throws(WriterError) in try writer.block(number) }
+///     } catch {
+///       switch error {
+///       case .format(let damage): print("the directory is damaged: \(damage)")
+///       case .consumer(let refused): print("the writer refused: \(refused)")
+///       }
+///     }
 public enum StreamError<Consumer: Error>: Error {
   /// The file is damaged at the place the error names.
   case format(FormatError)

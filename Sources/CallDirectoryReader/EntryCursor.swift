@@ -6,6 +6,11 @@ import CallDirectoryFormat
 /// that its numbers are in range, strictly ascending and above the previous block's, so every
 /// entry it returns is one a CallKit load accepts. Memory: one block's numbers and label ids
 /// (at most 4,096 entries).
+///
+///     var cursor = reader.cursor(.identification)
+///     while let entry = try cursor.next() {
+///       print(entry.number, try reader.label(id: Int(entry.labelId)) ?? "")
+///     }
 public struct EntryCursor: Sendable {
   /// One entry: its number and, for identification, its label id.
   public struct Entry: Sendable, Equatable {

@@ -8,6 +8,14 @@ import CallDirectoryReader
 ///
 /// `CallDirectoryReader` is a provider of itself (a directory that never changes);
 /// ``ReloadingDirectory`` follows a path that is replaced on disk.
+///
+///     let fixed = try CallDirectoryReader(path: "local.calldir", trust: TrustPolicy())
+///     let followed = try ReloadingDirectory(path: "provider.calldir")
+///     let resolver = try Resolver(sources: [
+///       Resolver.Source(name: "provider", provider: followed),
+///       Resolver.Source(name: "local", provider: fixed),
+///     ])
+///     print(fixed.current() === fixed)  // a reader provides itself
 public protocol DirectoryProvider: AnyObject, Sendable {
   /// The reader to answer one query from.
   ///

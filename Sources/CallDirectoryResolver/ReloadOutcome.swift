@@ -3,6 +3,13 @@ import CallDirectoryReader
 import CallDirectorySystem
 
 /// What one staleness check of a ``ReloadingDirectory`` did.
+///
+///     let directory = try ReloadingDirectory(path: "provider.calldir", checkInterval: nil)
+///     switch directory.refresh() {
+///     case .unchanged: break
+///     case .reloaded(let file): print("now serving \(file)")
+///     case .failed(let error): print("kept the previous version: \(error)")
+///     }
 public enum ReloadOutcome: Sendable, Equatable {
   /// Nothing new: the path still names the file being served, or names a replacement whose
   /// failure was already reported.

@@ -5,6 +5,16 @@ import CallDirectoryListing
 ///
 /// Thrown by ``Resolver/resolve(caller:)``. Neither case is a guess: an invalid number is refused,
 /// never resolved as something close to it.
+///
+///     do {
+///       let resolution = try resolver.resolve(caller: "+33 6 12 34 56 78")
+///       print(resolution)
+///     } catch {
+///       switch error {
+///       case .invalidNumber(let fault): print("not a number: \(fault)")
+///       case .damagedDirectory(let directory, let fault): print("\(directory.name) is damaged: \(fault)")
+///       }
+///     }
 public enum ResolveError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The caller string is not a phone number under `Spec/INPUT.md` section 1.
   case invalidNumber(PhoneNumberError)

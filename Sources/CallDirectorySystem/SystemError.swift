@@ -7,6 +7,14 @@
 #endif
 
 /// A failed operating-system call: which, on what path, and the `errno` it set.
+///
+///     do {
+///       _ = try CallDirectoryReader(path: "missing.calldir", trust: TrustPolicy())
+///     } catch .system(let failure) {
+///       print(failure.operation, failure.path, failure.errno, failure.message)
+///     } catch {
+///       print(error)
+///     }
 public struct SystemError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The call, such as `open` or `rename`.
   public var operation: String

@@ -8,6 +8,11 @@ import CallDirectoryFormat
 /// 1 file becomes version 1.2 (version 2 has the section from 2.0). Padding (`BPAD`, `IPAD`,
 /// version 2.1) gets the length that keeps the section after it on a page. Signing the same file
 /// again gives the same bytes, the signature aside.
+///
+///     let signed = try DirectorySigner.sign(directoryBytes, key: key)
+///     let reader = try CallDirectoryReader(bytes: signed)
+///     _ = try reader.check(TrustPolicy(trustedKeys: [key.publicKey]))
+///     let unsigned = try DirectorySigner.stripSignature(signed)
 public enum DirectorySigner {
   /// `file` signed by `key`.
   /// - Throws: `FormatError` when `file` is not a well-formed directory (its header, table and

@@ -5,6 +5,12 @@ import CallDirectoryFormat
 ///
 /// Its file holds one line, `calldir-ed25519-secret-key HEX`; keep it readable by its owner only
 /// (`calldir keygen` creates it so).
+///
+///     let key = SigningKey.generate()
+///     let secretText = key.fileText  // for the owner only
+///     let publicText = key.publicKey.fileText  // for consumers
+///     guard let again = SigningKey(text: secretText) else { return }
+///     let signed = try DirectorySigner.sign(directoryBytes, key: again)
 public struct SigningKey: Sendable {
   /// The 32-byte seed.
   let seed: [UInt8]

@@ -2,6 +2,13 @@ import CallDirectoryFormat
 import CallDirectorySystem
 
 /// Why a directory could not be built or written.
+///
+///     var writer = try AscendingDirectoryWriter()
+///     do {
+///       try writer.identify(33_612_345_678, label: label)
+///     } catch {
+///       print("refused: \(error)")  // for example .badLabelLength for an empty label
+///     }
 public enum WriterError: Error, Sendable, Equatable, CustomStringConvertible {
   /// A number lies outside `1 ... Int64.max - 1`.
   case numberOutOfRange(Int64)
