@@ -64,7 +64,8 @@ extension CallDirectoryReader {
   ///
   /// Reads the header and the indexes, the frame of every entry block (for its codec) and
   /// decodes the last block of each kind (for its last number); no other block is decoded.
-  /// - Throws: `FormatError` when a block frame or a last block is damaged.
+  /// - Throws: `FormatError` when an index, top index or range table fails its check (as a lookup
+  ///   would), or a block frame or a last block is damaged.
   /// - Complexity: O(blocks + ranges + sections), plus one block's decoding per kind.
   public func statistics() throws(FormatError) -> DirectoryStatistics {
     DirectoryStatistics(
@@ -76,6 +77,9 @@ extension CallDirectoryReader {
   }
 
   private func statistics(of kind: EntryKind) throws(FormatError) -> DirectoryStatistics.Kind {
+    // The first number is an index record's, and the ranges are counted from their records:
+    // both are checked first, as a lookup checks them, so no figure comes from unchecked bytes.
+    try checkLookupParts(kind)
     let index = layout.index(kind)
     var deflated = 0
     for block in 0..<index.blockCount where try layout.entryBlock(kind, block).block.codec == .deflate { deflated += 1 }
