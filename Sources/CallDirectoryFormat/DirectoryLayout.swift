@@ -45,10 +45,8 @@ public enum EntryKind: String, Sendable, CaseIterable {
   @usableFromInline package let listVersion: UInt64
   /// The signature section, when the file is signed; whether it verifies is the reader's question.
   @usableFromInline package let signature: SignatureSection?
-  /// The file offsets of the data sections, for placing errors.
+  /// The file offsets of the data sections, where blocks are located and their errors placed.
   @usableFromInline package let dataOffsets: (blocking: Int, identification: Int, labels: Int)
-  /// The file offsets of the index sections, for placing errors.
-  @usableFromInline package let indexOffsets: (blocking: Int, identification: Int, labels: Int)
 
   /// Parses the header, locates the sections and checks the indexes' headers.
   ///
@@ -132,10 +130,6 @@ public enum EntryKind: String, Sendable, CaseIterable {
       } ?? 0
     signature = try optional(.signature) { (bytes, place) throws(FormatError) in try SignatureSection(parsing: bytes, at: place) }
     dataOffsets = (blockingData.place.offset, identificationData.place.offset, labelData.place.offset)
-    indexOffsets = (
-      Int(header.section(.blockingIndex)?.offset ?? 0), Int(header.section(.identificationIndex)?.offset ?? 0),
-      Int(header.section(.labelIndex)?.offset ?? 0)
-    )
   }
 
   /// The ranges of `kind`.

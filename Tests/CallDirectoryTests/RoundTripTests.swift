@@ -71,13 +71,14 @@ import Testing
 }
 
 @Suite struct LayoutConstantTests {
-  /// The section type codes are constants; they must be the four ASCII bytes of the names.
+  /// The section type codes and static names are constants; they must be the names' four ASCII bytes.
   @Test(arguments: SectionType.allCases)
   func sectionCodeMatchesName(_ type: SectionType) {
     var value: UInt32 = 0
     for (index, byte) in type.rawValue.utf8.enumerated() { value |= UInt32(byte) << (UInt32(index) * 8) }
     #expect(type.code == value)
     #expect(SectionType.name(of: type.code) == type.rawValue)
+    #expect(type.name.description == type.rawValue)  // the static name errors are placed under
   }
 
   @Test func crcCheckValue() {
