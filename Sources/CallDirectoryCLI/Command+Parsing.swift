@@ -45,6 +45,7 @@ extension Command {
       command: "pack",
       options: [
         Table.Option(names: ["--block", "-b"], action: .value { $0.blockFiles.append($1) }),
+        Table.Option(names: ["--allow", "-a"], action: .value { $0.allowFiles.append($1) }),
         Table.Option(names: ["--identify", "-i"], action: .value { $0.identifyFiles.append($1) }),
         Table.Option(
           names: ["--country", "-c"],
@@ -86,7 +87,7 @@ extension Command {
     guard !(options.json && options.output == "-") else {
       throw UsageError("--json writes to standard output: give -o a file name", command: "pack")
     }
-    let inputs = options.listings + options.blockFiles + options.identifyFiles
+    let inputs = options.listings + options.blockFiles + options.allowFiles + options.identifyFiles
     guard !inputs.isEmpty else {
       throw UsageError("pack needs at least one input: a listing, --block FILE or --identify FILE", command: "pack")
     }

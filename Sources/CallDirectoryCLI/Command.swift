@@ -43,6 +43,8 @@ package enum Command: Sendable, Equatable {
     package var listings: [String] = []
     /// Block lists: one number a line.
     package var blockFiles: [String] = []
+    /// Allow lists: one number or pattern a line, each an exception to the blocking ranges.
+    package var allowFiles: [String] = []
     /// Identify CSVs: `number,label`.
     package var identifyFiles: [String] = []
     /// The region (ISO 3166 code, `GB`) whose rules read numbers written without `+`.

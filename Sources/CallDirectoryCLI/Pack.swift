@@ -79,7 +79,7 @@ struct Pack {
           + (read > 0 ? " (\(ProgressLine.twoDecimals(Double(size) / Double(read))) bytes per entry)" : "")
           + " \(ProgressLine.seconds(since: started)); \(skipped) blank or comment lines skipped, "
           + "\(statistics.duplicates) duplicates merged, \(statistics.covered) entries inside ranges dropped, "
-          + "\(statistics.rangesMerged) overlapping or touching ranges merged")
+          + "\(statistics.rangesMerged) ranges merged into another of the same label")
     }
     if let report = validity.report, !options.quiet { console.diagnose(report) }
     if options.json {
@@ -94,11 +94,11 @@ struct Pack {
     return CLI.ExitCode.success
   }
 
-  /// The writer's error; for a label conflict, found only once every entry is in, with the
-  /// file and line of each of the two labels' entries, read again from the inputs.
+  /// The writer's error; for a conflict, found only once every entry is in, with the file and
+  /// line of each of the two entries, read again from the inputs.
   static func located(_ error: WriterError, in inputs: PackInputs) -> CommandFailure {
-    guard let (number, labels) = error.labelConflict else { return CommandFailure(error.description) }
-    let places = inputs.places(of: number, labels: labels)
+    guard let entries = error.conflictingEntries else { return CommandFailure(error.description) }
+    let places = inputs.places(of: entries)
     guard let first = places[0] ?? places[1] else { return CommandFailure(error.description) }
     let others = places.compactMap { $0 }.filter { $0 != first }
     return CommandFailure("\(first): \(error.description)" + (others.isEmpty ? "" : " (and \(others.joined(separator: ", ")))"))
@@ -109,6 +109,7 @@ struct Pack {
     switch entry.kind {
     case .blocking: try writer.block(entry.numbers)
     case .identification: try writer.identify(entry.numbers, utf8: label)
+    case .exception: try writer.allow(entry.numbers)
     }
   }
 }

@@ -6,7 +6,7 @@ import CallDirectorySystem
 /// once to build the directory, and again, only when the writer refuses a label conflict, to
 /// find the lines that conflict.
 struct PackInputs {
-  enum Role { case listing, blockList, identify }
+  enum Role { case listing, blockList, allowList, identify }
 
   let inputs: [(path: String, role: Role)]
   /// `--format`, or `nil` to go by each file's name.
@@ -27,7 +27,7 @@ struct PackInputs {
   init(_ options: Command.PackOptions, console: Console) throws(CommandFailure) {
     inputs =
       options.listings.map { ($0, .listing) } + options.blockFiles.map { ($0, .blockList) }
-      + options.identifyFiles.map { ($0, .identify) }
+      + options.allowFiles.map { ($0, .allowList) } + options.identifyFiles.map { ($0, .identify) }
     format = options.format
     do {
       people = try PhoneNumberParser(region: options.country)
@@ -67,7 +67,9 @@ struct PackInputs {
       }
       func each(_ record: ListingRecord) throws(ListingError) {
         let label = record.labelUTF8 ?? []
-        try eachEntry(ListingEntry(kind: record.kind, numbers: record.numbers, line: record.line), label.span)
+        // An allow list is a block list whose numbers are exceptions.
+        let kind = role == .allowList ? .exception : record.kind
+        try eachEntry(ListingEntry(kind: kind, numbers: record.numbers, line: record.line), label.span)
       }
       func parse(_ read: () throws(ListingError) -> Int) throws(CommandFailure) {
         do throws(ListingError) { skipped += try read() } catch {
@@ -79,13 +81,14 @@ struct PackInputs {
       }
       // Every form is read a few MiB at a time, so that its text never has to fit in memory: CSV
       // in pieces that end between records, the header carried from piece to piece in `table`.
-      var reader = try open(path, quotedFields: role != .blockList && format == .csv)
+      let numbersOnly = role == .blockList || role == .allowList
+      var reader = try open(path, quotedFields: !numbersOnly && format == .csv)
       var table = TableReadState()
       var atStart = true
       while let (bytes, lines) = try piece(of: &reader) {
         try parse { () throws(ListingError) -> Int in
           switch (role, format) {
-          case (.blockList, _):
+          case (.blockList, _), (.allowList, _):
             return try BlockListParser.parse(bytes: bytes, file: path, parser: people, atStart: atStart, each: each)
           case (_, .jsonl):
             // A JSON Lines record names its kind, so one reader serves listings and identify files.
@@ -122,16 +125,18 @@ struct PackInputs {
     do { return try reader.nextPiece(size: pieceSize) } catch { throw CommandFailure(error.description) }
   }
 
-  /// Where the first identification entry of each label in `labels` that holds `number` is,
-  /// as `file:line`, read again from the inputs (standard input cannot be, and is not searched).
-  /// - Returns: one place for each label, `nil` where none was found.
-  func places(of number: Int64, labels: [String]) -> [String?] {
-    let wanted = labels.map { Array($0.utf8) }
-    var found = [String?](repeating: nil, count: labels.count)
+  /// Where the first input entry of exactly each of `entries` (numbers and label; a blocking
+  /// list's labels are `block` and `allow`) is, as `file:line`, read again from the inputs
+  /// (standard input cannot be, and is not searched).
+  /// - Returns: one place for each entry, `nil` where none was found.
+  func places(of entries: [(numbers: ClosedRange<Int64>, label: String)]) -> [String?] {
+    let wanted = entries.map { Array($0.label.utf8) }
+    var found = [String?](repeating: nil, count: entries.count)
     _ = try? forEachEntry(skipStandardInput: true) { (entry, label, path) throws(ListingError) in
-      guard entry.kind == .identification, entry.numbers.contains(number) else { return }
-      for index in wanted.indices where found[index] == nil && Self.equal(label, wanted[index]) {
-        found[index] = "\(Inputs.displayName(path)):\(entry.line)"
+      for index in entries.indices where found[index] == nil && entry.numbers == entries[index].numbers {
+        let matches =
+          entry.kind == .identification ? Self.equal(label, wanted[index]) : entries[index].label == entry.kind.rawValue
+        if matches { found[index] = "\(Inputs.displayName(path)):\(entry.line)" }
       }
     }
     return found
@@ -146,14 +151,12 @@ struct PackInputs {
 }
 
 extension WriterError {
-  /// The number two labels meet at, and the two labels, when the error is a label conflict.
-  var labelConflict: (number: Int64, labels: [String])? {
+  /// The two entries in conflict, with their labels, when the error is a conflict.
+  var conflictingEntries: [(numbers: ClosedRange<Int64>, label: String)]? {
     switch self {
-    case .conflictingLabels(let number, let first, let second): return (number, [first, second])
-    case .numberInsideRange(let number, let label, _, let rangeLabel): return (number, [label, rangeLabel])
-    // Overlapping ranges share their later start.
+    case .conflictingLabels(let number, let first, let second): return [(number...number, first), (number...number, second)]
     case .overlappingRanges(let first, let firstLabel, let second, let secondLabel):
-      return (max(first.lowerBound, second.lowerBound), [firstLabel, secondLabel])
+      return [(first, firstLabel), (second, secondLabel)]
     default: return nil
     }
   }

@@ -7,15 +7,15 @@ import CallDirectoryFormat
 /// rather than making a ``ListingRecord`` whose label is an `ArraySlice` of the input, spares two
 /// reference-count operations or more a line.
 public struct ListingEntry: Sendable, Equatable {
-  /// Whether the numbers are blocked or identified.
-  public var kind: EntryKind
+  /// Whether the numbers are blocked, identified or exceptions to blocking.
+  public var kind: ListingKind
   /// The numbers the entry covers: one, or a range.
   public var numbers: ClosedRange<Int64>
   /// The 1-based line of the input on which the entry begins.
   public var line: Int
 
   /// Creates an entry.
-  public init(kind: EntryKind, numbers: ClosedRange<Int64>, line: Int) {
+  public init(kind: ListingKind, numbers: ClosedRange<Int64>, line: Int) {
     self.kind = kind
     self.numbers = numbers
     self.line = line

@@ -79,13 +79,13 @@ public enum ListingJSONLines {
       throw ListingError(file: file, line: line, message: "missing \"number\"")
     }
     let numbers = try parseNumbers(number[...], with: parser, file: file, line: line)
-    if kind.elementsEqual(EntryKind.blocking.rawValue.utf8) {
+    for unlabelled in [ListingKind.blocking, .exception] where kind.elementsEqual(unlabelled.rawValue.utf8) {
       if members.label != nil {
-        throw ListingError(file: file, line: line, message: "block entry has a \"label\" (leave it out)")
+        throw ListingError(file: file, line: line, message: "\(unlabelled.rawValue) entry has a \"label\" (leave it out)")
       }
-      return ListingRecord(kind: .blocking, numbers: numbers, label: nil, line: line)
+      return ListingRecord(kind: unlabelled, numbers: numbers, label: nil, line: line)
     }
-    if kind.elementsEqual(EntryKind.identification.rawValue.utf8) {
+    if kind.elementsEqual(ListingKind.identification.rawValue.utf8) {
       guard let label = members.label else {
         throw ListingError(file: file, line: line, message: "identify entry has no \"label\"")
       }
@@ -94,7 +94,7 @@ public enum ListingJSONLines {
     }
     let shown = String(decoding: kind, as: UTF8.self)
     throw ListingError(
-      file: file, line: line, message: "unknown kind \"\(shown)\" (expected \"block\" or \"identify\")")
+      file: file, line: line, message: "unknown kind \"\(shown)\" (expected \(ListingKind.expectedWords))")
   }
 
   /// The members of one object, as decoded UTF-8.
@@ -277,8 +277,19 @@ public enum ListingJSONLines {
     /// - Throws: ``ListingRowError/numberOutOfRange(_:)`` when an end is outside
     ///   `1 ... Int64.max - 1`; nothing is written then.
     public mutating func appendBlock(_ numbers: ClosedRange<Int64>) throws(ListingRowError) {
+      try append(#"{"kind":"block","number":""#, numbers)
+    }
+
+    /// Appends `{"kind":"allow","number":"..."}`, an exception to blocking.
+    ///
+    /// - Throws: ``ListingRowError/numberOutOfRange(_:)`` as ``appendBlock(_:)``.
+    public mutating func appendException(_ numbers: ClosedRange<Int64>) throws(ListingRowError) {
+      try append(#"{"kind":"allow","number":""#, numbers)
+    }
+
+    private mutating func append(_ unlabelledStart: String, _ numbers: ClosedRange<Int64>) throws(ListingRowError) {
       try ListingRowError.check(numbers)
-      bytes.append(contentsOf: #"{"kind":"block","number":""#.utf8)
+      bytes.append(contentsOf: unlabelledStart.utf8)
       bytes.appendInternational(numbers)
       bytes.append(contentsOf: "\"}\n".utf8)
     }

@@ -16,6 +16,11 @@ public protocol ListingOutput: Sendable {
   ///   `1 ... Int64.max - 1`; nothing is written then.
   mutating func appendBlock(_ numbers: ClosedRange<Int64>) throws(ListingRowError)
 
+  /// Appends the row of an exception to blocking (`allow`): a range, or a single number.
+  ///
+  /// - Throws: ``ListingRowError/numberOutOfRange(_:)`` as ``appendBlock(_:)``.
+  mutating func appendException(_ numbers: ClosedRange<Int64>) throws(ListingRowError)
+
   /// Appends the row of an identification entry.
   ///
   /// - Throws: ``ListingRowError`` when an end is outside `1 ... Int64.max - 1` or `label` does
@@ -45,7 +50,7 @@ extension ListingOutput {
     try appendIdentification(number...number, label: label)
   }
 
-  /// Appends the row for `record`. The label of an `EntryKind.blocking` record is not written;
+  /// Appends the row for `record`. The label of a blocking record or an exception is not written;
   /// the record's line is ignored.
   ///
   /// - Throws: ``ListingRowError`` as for the rows, and ``ListingRowError/missingLabel(numbers:)``
@@ -55,6 +60,8 @@ extension ListingOutput {
     switch record.kind {
     case .blocking:
       try appendBlock(record.numbers)
+    case .exception:
+      try appendException(record.numbers)
     case .identification:
       guard let label = record.label else { throw .missingLabel(numbers: record.numbers) }
       try appendIdentification(record.numbers, label: label)

@@ -24,8 +24,9 @@ public enum ListingParser {
   /// The header words, in order.
   static let header = ["kind", "number", "label"]
   /// The kinds' words as bytes, compared with each record's first field.
-  private static let blockWord = Array(EntryKind.blocking.rawValue.utf8)
-  private static let identifyWord = Array(EntryKind.identification.rawValue.utf8)
+  private static let blockWord = Array(ListingKind.blocking.rawValue.utf8)
+  private static let identifyWord = Array(ListingKind.identification.rawValue.utf8)
+  private static let allowWord = Array(ListingKind.exception.rawValue.utf8)
 
   /// Parses `bytes`, handing each entry to `body` in input order.
   ///
@@ -128,12 +129,14 @@ public enum ListingParser {
     _ record: CSVRecord, kind: Int, number: Int, label: Int?, parser: PhoneNumberParser, file: String
   ) throws(ListingError) -> ListingRecord {
     let line = record.line
-    if record.field(kind, equals: blockWord) {
+    for (word, unlabelled) in [(blockWord, ListingKind.blocking), (allowWord, .exception)] where record.field(kind, equals: word)
+    {
       let numbers = try parseNumbers(record[number], with: parser, file: file, line: line)
       if let label, !record.fieldIsEmpty(label) {
-        throw ListingError(file: file, line: line, message: "block entry has a label (leave the label field empty)")
+        throw ListingError(
+          file: file, line: line, message: "\(unlabelled.rawValue) entry has a label (leave the label field empty)")
       }
-      return ListingRecord(kind: .blocking, numbers: numbers, label: nil, line: line)
+      return ListingRecord(kind: unlabelled, numbers: numbers, label: nil, line: line)
     }
     if record.field(kind, equals: identifyWord) {
       let numbers = try parseNumbers(record[number], with: parser, file: file, line: line)
@@ -145,7 +148,7 @@ public enum ListingParser {
     }
     let shown = record.string(at: kind)
     throw ListingError(
-      file: file, line: line, message: "unknown kind \"\(shown)\" (expected \"block\" or \"identify\")")
+      file: file, line: line, message: "unknown kind \"\(shown)\" (expected \(ListingKind.expectedWords))")
   }
 
   /// Parses `bytes` into an array of records.

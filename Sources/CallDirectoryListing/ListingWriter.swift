@@ -23,8 +23,9 @@ public struct ListingWriter: ListingOutput {
   public static let flushThreshold = 65_536
 
   // The kind column's words are the raw values of the format's `EntryKind`.
-  private static let blockPrefix = Array("\(EntryKind.blocking.rawValue),".utf8)
-  private static let identifyPrefix = Array("\(EntryKind.identification.rawValue),".utf8)
+  private static let blockPrefix = Array("\(ListingKind.blocking.rawValue),".utf8)
+  private static let allowPrefix = Array("\(ListingKind.exception.rawValue),".utf8)
+  private static let identifyPrefix = Array("\(ListingKind.identification.rawValue),".utf8)
 
   /// The bytes written and not yet flushed.
   public private(set) var bytes: [UInt8] = []
@@ -40,8 +41,19 @@ public struct ListingWriter: ListingOutput {
   /// - Throws: ``ListingRowError/numberOutOfRange(_:)`` when an end is outside
   ///   `1 ... Int64.max - 1`; nothing is written then.
   public mutating func appendBlock(_ numbers: ClosedRange<Int64>) throws(ListingRowError) {
+    try append(Self.blockPrefix, numbers)
+  }
+
+  /// Appends `allow,+FIRST..+LAST,` for a range of exceptions, or `allow,+NUMBER,` for one.
+  ///
+  /// - Throws: ``ListingRowError/numberOutOfRange(_:)`` as ``appendBlock(_:)``.
+  public mutating func appendException(_ numbers: ClosedRange<Int64>) throws(ListingRowError) {
+    try append(Self.allowPrefix, numbers)
+  }
+
+  private mutating func append(_ unlabelledPrefix: [UInt8], _ numbers: ClosedRange<Int64>) throws(ListingRowError) {
     try ListingRowError.check(numbers)
-    bytes.append(contentsOf: Self.blockPrefix)
+    bytes.append(contentsOf: unlabelledPrefix)
     bytes.appendInternational(numbers)
     bytes.append(contentsOf: ",\n".utf8)
   }

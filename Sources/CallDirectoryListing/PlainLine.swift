@@ -18,7 +18,7 @@ enum PlainLine {
   /// The entry of one plain line.
   struct Entry: Equatable {
     /// `EntryKind.blocking` or `EntryKind.identification`.
-    var kind: EntryKind
+    var kind: ListingKind
     /// The number, as `PhoneNumberParser.international(in:from:to:)` reads it.
     var number: Int64
     /// Where the label's bytes lie in the input: well-formed UTF-8 of a valid label length. Empty

@@ -5,16 +5,19 @@ import CallDirectorySystem
 /// with the number of entries.
 ///
 /// Each kind's runs (single numbers and ranges) must arrive in ascending order of their first
-/// number; the kinds may interleave. Exact duplicates are merged, ranges merged and covered
-/// singles dropped as the canonical form asks, so the file is byte-identical to what
+/// number, in any order among runs that share one; the kinds may interleave. Runs may nest: each
+/// number answers to its own entry, else to the narrowest range that holds it, and a blocking
+/// list's exceptions (`allow`) punch holes in its ranges (`Spec/INPUT.md`, section 3.5). The
+/// writer flattens them as the canonical form asks, so the file is byte-identical to what
 /// `DirectoryBuilder` makes of the same entries with the same options.
 ///
 ///     var writer = try AscendingDirectoryWriter(temporaryDirectory: "/var/tmp")
 ///     for number in sortedNumbers { try writer.block(number) }
 ///     try writer.write(to: "list.calldir")
 ///
-/// An entry the writer refuses (out of order, or in conflict with an earlier one) changes
-/// nothing, not even the label table: a caller may report it and go on.
+/// An entry the writer refuses (out of order, or in conflict with an earlier one) is left out,
+/// and its label too when no other entry has it: a caller may report it and go on with entries
+/// that do not start before it.
 ///
 /// Blocking entries are encoded as they arrive. Identification entries wait in a spool, 12 bytes
 /// each, until every label is known: the file numbers labels in byte order (`DirectoryBuilder`
@@ -36,7 +39,7 @@ import CallDirectorySystem
   private let temporaryDirectory: String?
   private var labels = LabelTable()
   private var blocking: EntrySectionWriter
-  private var blockingRuns = CanonicalRuns(labelled: false)
+  private var blockingRuns = CanonicalRuns(exceptionLabel: BlockingLabel.allow)
   private var blockingRanges: [ClosedRange<Int64>] = []
   private var identifications: SectionBuffer
   /// The file's numbering of the labels and the identification section, from the start when
@@ -44,7 +47,7 @@ import CallDirectorySystem
   /// section, with no spool to replay.
   private var numbered: (sorted: SortedLabels, newId: [UInt32])?
   private var numberedEntries: EntrySectionWriter?
-  private var identificationRuns = CanonicalRuns(labelled: true)
+  private var identificationRuns = CanonicalRuns()
   private var identificationRanges: [CanonicalRuns.Run] = []
   private var record: [UInt8] = []
 
@@ -82,10 +85,8 @@ import CallDirectorySystem
     numberedEntries = entries
   }
 
-  /// What the canonical form dropped or joined among the entries added so far. A range that
-  /// repeats one given earlier counts as a duplicate when the two arrive next to each other, as
-  /// they do from `DirectoryBuilder` (which orders ranges by both ends); with another range of
-  /// the same start between them it counts as merged. The file is the same either way.
+  /// What the canonical form dropped or joined among the entries added so far. Runs sharing a
+  /// first number are counted once the next first number arrives (or the writer finishes).
   public var statistics: CanonicalStatistics { blockingRuns.statistics + identificationRuns.statistics }
 
   /// Adds a number to block; numbers must not decrease.
@@ -102,6 +103,24 @@ import CallDirectorySystem
   public mutating func block(_ range: ClosedRange<Int64>) throws(WriterError) {
     try Self.check(range)
     try add(blocking: range)
+  }
+
+  /// Adds an exception to the blocking list: `number` is not blocked, even inside a blocking
+  /// range, unless it is itself a blocking entry (which is then an error). Runs must not decrease.
+  /// - Throws: `WriterError.numberOutOfRange`, `.outOfOrder`, or `.conflictingLabels` (as
+  ///   `block` and `allow`) when the number is also blocked on its own.
+  public mutating func allow(_ number: Int64) throws(WriterError) {
+    guard Limits.isValidNumber(number) else { throw .numberOutOfRange(number) }
+    try add(blocking: number...number, label: BlockingLabel.allow)
+  }
+
+  /// Adds a range of exceptions to the blocking list: its numbers are not blocked, except those
+  /// a narrower blocking range or a blocking entry names. Runs must not decrease.
+  /// - Throws: `WriterError.invalidRange`, `.outOfOrder`, or `.overlappingRanges` when it
+  ///   overlaps a blocking range with neither inside the other.
+  public mutating func allow(_ range: ClosedRange<Int64>) throws(WriterError) {
+    try Self.check(range)
+    try add(blocking: range, label: BlockingLabel.allow)
   }
 
   /// Adds a number to identify with `label`; numbers must not decrease.
@@ -146,13 +165,12 @@ import CallDirectorySystem
     }
   }
 
-  /// Adds a blocking run whose ends are valid numbers.
-  mutating func add(blocking run: ClosedRange<Int64>) throws(WriterError) {
-    let released: CanonicalRuns.Released
-    do { released = try blockingRuns.add(run, label: 0) } catch {
-      throw error.writerError(kind: "blocking", label: labels.text)
+  /// Adds a blocking run (or, with `BlockingLabel.allow`, an exception) whose ends are valid numbers.
+  mutating func add(blocking run: ClosedRange<Int64>, label: UInt32 = BlockingLabel.block) throws(WriterError) {
+    do { try blockingRuns.add(run, label: label) } catch {
+      throw error.writerError(kind: "blocking", label: BlockingLabel.name)
     }
-    try keep(blocking: released)
+    try keepBlocking()
   }
 
   /// Adds an identification run whose ends are valid numbers, with a provisional label id.
@@ -160,33 +178,33 @@ import CallDirectorySystem
   /// canonical form refuses takes a label it added back out, so that a caller who goes on past
   /// the error gets a file without it.
   mutating func add(identification run: ClosedRange<Int64>, label: UInt32, labelsBefore: Int? = nil) throws(WriterError) {
-    let released: CanonicalRuns.Released
-    do { released = try identificationRuns.add(run, label: label) } catch {
+    do { try identificationRuns.add(run, label: label) } catch {
       let failure = error.writerError(kind: "identification", label: labels.text)
       if let labelsBefore { labels.removeNewest(downTo: labelsBefore) }
       throw failure
     }
-    try keep(identification: released)
+    try keepIdentification()
   }
 
-  /// Adds sorted single blocking numbers and sorted ranges (by first number, then last), merged in order.
+  /// Adds sorted single blocking numbers, and ranges and exceptions sorted by first number,
+  /// merged in order.
   mutating func add<Source: SortedSource>(
-    blocking singles: inout Source, ranges: [ClosedRange<Int64>]
+    blocking singles: inout Source, ranges: [LabelledRange]
   ) throws(WriterError) where Source.Record == Int64 {
     var next = 0
     while let number = try singles.next() {
-      while next < ranges.count && ranges[next].lowerBound <= number {
-        try add(blocking: ranges[next])
+      while next < ranges.count && ranges[next].range.lowerBound <= number {
+        try add(blocking: ranges[next].range, label: ranges[next].label)
         next += 1
       }
       try add(blocking: number...number)
     }
-    for range in ranges[next...] { try add(blocking: range) }
+    for range in ranges[next...] { try add(blocking: range.range, label: range.label) }
   }
 
   /// Adds sorted single identification entries and sorted ranges, merged in order.
   mutating func add<Source: SortedSource>(
-    identification singles: inout Source, ranges: [IdentificationRange]
+    identification singles: inout Source, ranges: [LabelledRange]
   ) throws(WriterError) where Source.Record == IdentificationEntry {
     var next = 0
     while let entry = try singles.next() {
@@ -199,21 +217,39 @@ import CallDirectorySystem
     for range in ranges[next...] { try add(identification: range.range, label: range.label) }
   }
 
-  private mutating func keep(blocking released: CanonicalRuns.Released) throws(WriterError) {
-    if let single = released.single { try blocking.append(single.numbers.lowerBound, label: 0) }
-    if let range = released.range { blockingRanges.append(range.numbers) }
+  /// Takes what the blocking sweep released: its entries to their section, its ranges.
+  private mutating func keepBlocking() throws(WriterError) {
+    for single in blockingRuns.released.singles { try blocking.append(single.numbers.lowerBound, label: 0) }
+    for range in blockingRuns.released.ranges { blockingRanges.append(range.numbers) }
+    blockingRuns.released.singles.removeAll(keepingCapacity: true)
+    blockingRuns.released.ranges.removeAll(keepingCapacity: true)
   }
 
-  private mutating func keep(identification released: CanonicalRuns.Released) throws(WriterError) {
-    if let single = released.single, let newId = numbered?.newId {
-      try numberedEntries?.append(single.numbers.lowerBound, label: newId[Int(single.label)])
-    } else if let single = released.single {
-      record.removeAll(keepingCapacity: true)
-      record.appendUInt64LE(UInt64(single.numbers.lowerBound))
-      record.appendUInt32LE(single.label)
-      try identifications.append(record)
+  /// Takes what the identification sweep released: its entries to their section (or the spool,
+  /// until every label is numbered), its ranges.
+  private mutating func keepIdentification() throws(WriterError) {
+    for single in identificationRuns.released.singles {
+      if let newId = numbered?.newId {
+        try numberedEntries?.append(single.numbers.lowerBound, label: newId[Int(single.label)])
+      } else {
+        record.removeAll(keepingCapacity: true)
+        record.appendUInt64LE(UInt64(single.numbers.lowerBound))
+        record.appendUInt32LE(single.label)
+        try identifications.append(record)
+      }
     }
-    if let range = released.range { identificationRanges.append(range) }
+    identificationRanges.append(contentsOf: identificationRuns.released.ranges)
+    identificationRuns.released.singles.removeAll(keepingCapacity: true)
+    identificationRuns.released.ranges.removeAll(keepingCapacity: true)
+  }
+
+  /// Ends both kinds' sweeps: what they still hold is released and counted in `statistics`.
+  /// Adding a run after this is refused as out of order.
+  mutating func finishRuns() throws(WriterError) {
+    blockingRuns.finish()
+    try keepBlocking()
+    identificationRuns.finish()
+    try keepIdentification()
   }
 
   /// Finishes the directory and hands the file to `sink` in pieces, header first.
@@ -240,8 +276,7 @@ import CallDirectorySystem
     appending trailing: [RawSection] = [], signingWith key: SigningKey? = nil,
     into sink: ([UInt8]) throws(WriterError) -> Void
   ) throws(WriterError) {
-    try keep(blocking: blockingRuns.finish())
-    try keep(identification: identificationRuns.finish())
+    try finishRuns()
     let (sortedLabels, newId) = numbered ?? labels.sortedOrder()
     assert(newId.count == labels.count, "no label added after they were numbered")
     var entries: EntrySectionWriter
@@ -274,6 +309,16 @@ import CallDirectorySystem
   public consuming func write(to path: String) throws(WriterError) {
     try writeAtomically(to: path) { (sink) throws(WriterError) in try finishOnce(into: sink) }
   }
+}
+
+/// The labels of a blocking list's runs: blocked numbers, and exceptions, whose numbers are
+/// holes in the ranges around them.
+enum BlockingLabel {
+  static let block: UInt32 = 0
+  static let allow: UInt32 = 1
+
+  /// The label's name in messages.
+  static func name(_ label: UInt32) -> String { label == allow ? "allow" : "block" }
 }
 
 extension [UInt8] {

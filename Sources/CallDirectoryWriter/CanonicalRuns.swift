@@ -1,130 +1,214 @@
-/// The canonical form of one kind's entries and ranges (`Spec/FORMAT.md`, section 10), made in
-/// one pass over runs given in ascending order of their first number: exact duplicates merged,
-/// blocking ranges merged when they overlap or touch, identification ranges when they do with the
-/// same label, and single entries dropped when a range of their kind covers them.
+/// The canonical form of one kind's entries and ranges (`Spec/FORMAT.md`, section 10, and
+/// `Spec/INPUT.md`, section 3.5), made in one sweep over runs given in ascending order of their
+/// first number.
 ///
-/// Memory: one held single and one held range. A single is held until a run starting after it
-/// arrives, since only a range starting at that very number can still cover it; a range is held
-/// while a later one may still extend it.
+/// The runs may nest: each number answers to its own entry if it has one, else to the narrowest
+/// range that holds it (the most specific entry wins). Ranges with different labels must be nested
+/// or apart; two that are the same numbers, or overlap without one holding the other, are refused.
+/// The sweep flattens what it accepts into what the format stores: ascending, disjoint ranges,
+/// touching ones with the same label joined, and single entries that no range of the same answer
+/// covers. A label can stand for "not listed" (a blocking list's exceptions): its numbers are
+/// holes in the ranges around them and are never released.
+///
+/// Memory: the ranges open at the sweep's position (nested or overlapping it), the ranges and the
+/// single given at that position, and one range piece waiting to be joined to the next.
 struct CanonicalRuns {
-  /// A run's numbers and its label id (0 for blocking runs).
+  /// A run's numbers and its label id (for blocking runs, 0 or the exception label).
   struct Run: Equatable {
     var numbers: ClosedRange<Int64>
     var label: UInt32
   }
 
-  /// What an added run released: at most one single entry and one range, each final.
+  /// What the runs added so far released, final and in ascending order.
   struct Released {
-    var single: Run?
-    var range: Run?
+    /// Single entries.
+    var singles: [Run] = []
+    /// Ranges, each of two numbers or more.
+    var ranges: [Run] = []
   }
 
   /// A rule the runs broke, with the ids of the labels involved.
   enum Violation: Error {
-    /// A run starts before the one given before it.
+    /// A run starts before one given before it.
     case outOfOrder(previous: Int64, next: Int64)
-    /// One number with two labels.
+    /// One number given twice with two labels.
     case conflictingLabels(number: Int64, first: UInt32, second: UInt32)
-    /// Two identification ranges overlap with different labels.
+    /// Two ranges with different labels are the same numbers, or overlap with neither holding
+    /// the other: no entry is the more specific.
     case overlappingRanges(first: Run, second: Run)
-    /// A single identification entry inside a range with another label.
-    case numberInsideRange(single: Run, range: Run)
   }
 
-  /// Whether ranges carry labels: identification merges only runs with equal labels.
-  let labelled: Bool
+  /// Open ranges of one label that lie next to each other in the order of their last numbers
+  /// (the innermost first): together they answer for a stretch of numbers.
+  private struct Segment {
+    var label: UInt32
+    /// The last number of the segment's last range to end.
+    var last: Int64
+    var members = OpenRangeHeap()
+  }
+
+  /// The label whose numbers are not listed (exceptions), if the kind has one.
+  let exceptionLabel: UInt32?
   /// What the canonical form dropped or joined so far.
   private(set) var statistics = CanonicalStatistics()
-  private var heldSingle: Run?
-  private var heldRange: Run?
-  private var lastStart: Int64 = .min
-  /// The last range as it was given, and the last single found covered, for telling exact
-  /// repeats (duplicates) from merges: equal runs arrive next to each other.
-  private var lastRange: Run?
-  private var lastCovered: Int64?
+  /// What the sweep has released and the caller has not taken yet.
+  var released = Released()
 
-  init(labelled: Bool) {
-    self.labelled = labelled
+  /// The first number of the runs given last: no run may start before it, refused ones included.
+  private var position: Int64 = .min
+  /// The ranges that start at `position`, by last number, with their labels.
+  private var rangesHere: [Int64: UInt32] = [:]
+  /// The single entry given at `position`, if any.
+  private var singleHere: Run?
+  /// The open ranges started before `position`, the outermost segment first. Every last number
+  /// in a segment is at or below every last number of the segment before it, and neighbouring
+  /// segments carry different labels.
+  private var open: [Segment] = []
+  /// The first number whose range answer is not released yet.
+  private var next: Int64 = .min
+  /// The last range piece released by the sweep, held until the next shows it cannot be joined.
+  private var piece: Run?
+
+  /// A sweep whose runs labelled `exceptionLabel` are holes, not entries.
+  init(exceptionLabel: UInt32? = nil) {
+    self.exceptionLabel = exceptionLabel
   }
 
-  /// Adds a run (one number when its ends are equal) with its label id.
-  /// - Throws: a `Violation` when the run is out of order or conflicts with an earlier one.
-  mutating func add(_ numbers: ClosedRange<Int64>, label: UInt32) throws(Violation) -> Released {
-    guard numbers.lowerBound >= lastStart else { throw .outOfOrder(previous: lastStart, next: numbers.lowerBound) }
-    let run = Run(numbers: numbers, label: labelled ? label : 0)
-    // A refused run changes nothing: both paths check before they change any state.
-    let released = numbers.lowerBound == numbers.upperBound ? try addSingle(run) : try addRange(run)
-    lastStart = numbers.lowerBound
-    return released
-  }
-
-  private mutating func addSingle(_ run: Run) throws(Violation) -> Released {
-    let number = run.numbers.lowerBound
-    if let range = heldRange, number <= range.numbers.upperBound {
-      guard range.label == run.label else { throw .numberInsideRange(single: run, range: range) }
-      if lastCovered == number { statistics.duplicates += 1 } else { statistics.covered += 1 }
-      lastCovered = number
-      return Released()
-    }
-    var released = Released()
-    if let single = heldSingle {
-      if single.numbers.lowerBound == number {
-        guard single.label == run.label else {
-          throw .conflictingLabels(number: number, first: single.label, second: run.label)
-        }
+  /// Adds a run (one number when its ends are equal) with its label id. What it makes final is
+  /// appended to `released`.
+  /// - Throws: a `Violation` when the run is out of order or conflicts with an earlier one. A
+  ///   refused run is left out; the runs after it must still not start before it.
+  /// - Complexity: O(log d) amortised, for d ranges open at its first number; O(k log k) for the
+  ///   first run after k ranges sharing a first number.
+  mutating func add(_ numbers: ClosedRange<Int64>, label: UInt32) throws(Violation) {
+    let first = numbers.lowerBound
+    guard first >= position else { throw .outOfOrder(previous: position, next: first) }
+    if first > position { advance(to: first) }
+    let run = Run(numbers: numbers, label: label)
+    if numbers.upperBound == first {
+      if let single = singleHere {
+        guard single.label == label else { throw .conflictingLabels(number: first, first: single.label, second: label) }
         statistics.duplicates += 1
-        return released
-      }
-      released.single = single
-    }
-    heldSingle = run
-    return released
-  }
-
-  private mutating func addRange(_ run: Run) throws(Violation) -> Released {
-    if lastRange == run {
-      statistics.duplicates += 1
-      return Released()
-    }
-    // The checks first, so that a refused range leaves the state as it was.
-    let coversSingle = heldSingle?.numbers.lowerBound == run.numbers.lowerBound
-    if coversSingle, let single = heldSingle, single.label != run.label {
-      throw .numberInsideRange(single: single, range: run)
-    }
-    // upperBound <= Int64.max - 1, so + 1 cannot overflow.
-    let overlaps = heldRange.map { run.numbers.lowerBound <= $0.numbers.upperBound } ?? false
-    let touches = heldRange.map { run.numbers.lowerBound == $0.numbers.upperBound + 1 } ?? false
-    if overlaps, let range = heldRange, range.label != run.label { throw .overlappingRanges(first: range, second: run) }
-
-    lastRange = run
-    var released = Released()
-    if let single = heldSingle {
-      if coversSingle {
-        statistics.covered += 1
-        lastCovered = single.numbers.lowerBound
       } else {
-        released.single = single
+        singleHere = run
       }
-      heldSingle = nil
+      return
     }
-    guard let range = heldRange else {
-      heldRange = run
-      return released
+    if let known = rangesHere[numbers.upperBound] {
+      guard known == label else { throw .overlappingRanges(first: Run(numbers: numbers, label: known), second: run) }
+      statistics.duplicates += 1
+      return
     }
-    if overlaps || (touches && range.label == run.label) {
-      statistics.rangesMerged += 1
-      heldRange?.numbers = range.numbers.lowerBound...max(range.numbers.upperBound, run.numbers.upperBound)
-    } else {
-      released.range = range
-      heldRange = run
-    }
-    return released
+    try checkNesting(run)
+    rangesHere[numbers.upperBound] = label
   }
 
-  /// Releases what is still held, once every run has been added.
-  mutating func finish() -> Released {
-    defer { (heldSingle, heldRange) = (nil, nil) }
-    return Released(single: heldSingle, range: heldRange)
+  /// Releases what is still held, once every run has been added; a run added after is out of
+  /// order, and finishing again does nothing.
+  mutating func finish() {
+    advance(to: .max)
+    releasePiece()
+  }
+
+  /// Checks that `run`, which starts at `position`, lies inside or apart from every open range
+  /// with another label. Ranges starting at `position` too are nested with it whatever their ends.
+  private mutating func checkNesting(_ run: Run) throws(Violation) {
+    guard !open.isEmpty else { return }
+    let last = run.numbers.upperBound
+    let top = open.count - 1
+    open[top].members.removeEnding(before: position)
+    // Not empty: the segment's last range ends at or after `position`, or `advance` closed it.
+    guard let innermost = open[top].members.earliestEnding, innermost.last < last else { return }
+    guard open[top].label == run.label else { throw .overlappingRanges(first: member(innermost, of: top), second: run) }
+    // It overlaps ranges of its own label: the segment outside them must hold it.
+    guard top > 0 else { return }
+    open[top - 1].members.removeEnding(before: position)
+    if let outer = open[top - 1].members.earliestEnding, outer.last < last {
+      throw .overlappingRanges(first: member(outer, of: top - 1), second: run)
+    }
+  }
+
+  private func member(_ member: OpenRangeHeap.Member, of segment: Int) -> Run {
+    Run(numbers: member.first...member.last, label: open[segment].label)
+  }
+
+  /// Moves the sweep from `position` to `number`: the ranges and the single given at `position`
+  /// take their place, and every answer below `number` is released.
+  private mutating func advance(to number: Int64) {
+    if position != .min {
+      for last in rangesHere.keys.sorted(by: >) { enter(Run(numbers: position...last, label: rangesHere[last]!)) }
+      rangesHere.removeAll(keepingCapacity: true)
+      if let single = singleHere { settle(single) }
+      singleHere = nil
+    }
+    release(upTo: number - 1)  // number > position >= .min, so number - 1 does not wrap
+    position = number
+  }
+
+  /// Adds a range starting at `position`, after every wider one starting there, to the open ranges.
+  private mutating func enter(_ run: Run) {
+    let member = OpenRangeHeap.Member(last: run.numbers.upperBound, first: run.numbers.lowerBound)
+    if let top = open.indices.last, open[top].label == run.label {
+      open[top].members.insert(member)
+      open[top].last = max(open[top].last, member.last)
+      statistics.rangesMerged += 1
+      return
+    }
+    if open.isEmpty, let piece, piece.label == run.label, piece.numbers.upperBound == position - 1 {
+      statistics.rangesMerged += 1  // it touches the range released just before it
+    }
+    var segment = Segment(label: run.label, last: member.last)
+    segment.members.insert(member)
+    open.append(segment)
+  }
+
+  /// Keeps or drops the single entry at `position`, whose ranges have all entered.
+  private mutating func settle(_ single: Run) {
+    if let top = open.last, top.label == single.label {
+      statistics.covered += 1  // the range gives it the same answer
+      return
+    }
+    releasePiece()
+    if single.label != exceptionLabel { released.singles.append(single) }
+    next = position + 1  // the single's number is a hole in the ranges; position < Int64.max
+  }
+
+  /// Releases the range answers from `next` up to `limit`, closing the segments that end there.
+  private mutating func release(upTo limit: Int64) {
+    while let top = open.last {
+      if top.last < next {
+        open.removeLast()
+        continue
+      }
+      guard next <= limit else { break }
+      let end = min(top.last, limit)
+      join(Run(numbers: next...end, label: top.label))
+      next = end + 1  // end <= Int64.max - 1
+      if top.last <= limit { open.removeLast() }
+    }
+    next = max(next, limit &+ 1)  // limit < Int64.max
+  }
+
+  /// Joins `run` to the held piece when they touch with the same label; otherwise releases the
+  /// held piece and holds `run`.
+  private mutating func join(_ run: Run) {
+    if let held = piece, held.label == run.label, held.numbers.upperBound + 1 == run.numbers.lowerBound {
+      piece = Run(numbers: held.numbers.lowerBound...run.numbers.upperBound, label: run.label)
+      return
+    }
+    releasePiece()
+    piece = run
+  }
+
+  private mutating func releasePiece() {
+    guard let held = piece else { return }
+    piece = nil
+    guard held.label != exceptionLabel else { return }
+    if held.numbers.lowerBound == held.numbers.upperBound {
+      released.singles.append(held)
+    } else {
+      released.ranges.append(held)
+    }
   }
 }
 
@@ -138,10 +222,6 @@ extension CanonicalRuns.Violation {
     case .overlappingRanges(let first, let second):
       return .overlappingRanges(
         first: first.numbers, firstLabel: label(first.label), second: second.numbers, secondLabel: label(second.label))
-    case .numberInsideRange(let single, let range):
-      return .numberInsideRange(
-        number: single.numbers.lowerBound, label: label(single.label), range: range.numbers,
-        rangeLabel: label(range.label))
     }
   }
 }

@@ -77,8 +77,9 @@ public struct DirectoryBuilder: Sendable {
   public var options: Options
   private var blocking: [Int64] = []
   private var identification: [IdentificationEntry] = []
-  private var blockingRanges: [ClosedRange<Int64>] = []
-  private var identificationRanges: [IdentificationRange] = []
+  /// Blocking ranges and exceptions (one number or more), by label.
+  private var blockingRanges: [LabelledRange] = []
+  private var identificationRanges: [LabelledRange] = []
   private var labels = LabelTable()
 
   /// An empty builder.
@@ -119,27 +120,41 @@ public struct DirectoryBuilder: Sendable {
   /// Adds a range of numbers to block, both ends included; a one-number range is a single entry.
   ///
   /// Overlapping and adjacent ranges are merged, and single entries inside a range dropped, when
-  /// the file is made.
+  /// the file is made; a narrower exception (`allow`) inside a range punches a hole in it.
   /// - Throws: `WriterError.invalidRange` when an end is outside `1 ... Int64.max - 1`.
   public mutating func block(_ range: ClosedRange<Int64>) throws(WriterError) {
     try Self.check(range)
     if range.lowerBound == range.upperBound {
       blocking.append(range.lowerBound)
     } else {
-      blockingRanges.append(range)
+      blockingRanges.append(LabelledRange(range: range, label: BlockingLabel.block))
     }
+  }
+
+  /// Adds an exception to the blocking list: the numbers of `range` (one number or more) are not
+  /// blocked, except those that a blocking entry or a narrower blocking range names
+  /// (`Spec/INPUT.md`, section 3.5). An exception that no blocking range holds changes nothing.
+  ///
+  /// When the file is made, an exception that is exactly a blocking entry or range, or overlaps a
+  /// blocking range with neither inside the other, is refused.
+  /// - Throws: `WriterError.invalidRange` when an end is outside `1 ... Int64.max - 1`.
+  public mutating func allow(_ range: ClosedRange<Int64>) throws(WriterError) {
+    try Self.check(range)
+    blockingRanges.append(LabelledRange(range: range, label: BlockingLabel.allow))
   }
 
   /// Adds a range of numbers, both ends included, to identify with `label`; a one-number range
   /// is a single entry.
   ///
-  /// When the file is made, overlapping or adjacent ranges with the same label are merged, and a
-  /// range overlapping another range or an entry with a different label is refused.
+  /// When the file is made, each number answers to its own entry, else to the narrowest range
+  /// that holds it; overlapping or adjacent ranges with the same label are merged, and two ranges
+  /// with different labels that are the same numbers, or overlap with neither inside the other,
+  /// are refused (`Spec/INPUT.md`, section 3.5).
   /// - Throws: `WriterError` when an end is out of range or the label is invalid.
   public mutating func identify(_ range: ClosedRange<Int64>, label: String) throws(WriterError) {
     try Self.check(range)
     if range.lowerBound == range.upperBound { return try identify(range.lowerBound, label: label) }
-    identificationRanges.append(IdentificationRange(range: range, label: try labels.id(of: label, for: range.lowerBound)))
+    identificationRanges.append(LabelledRange(range: range, label: try labels.id(of: label, for: range.lowerBound)))
   }
 
   /// Adds a range of numbers, both ends included, to identify with a label's UTF-8 bytes lent for
@@ -148,7 +163,7 @@ public struct DirectoryBuilder: Sendable {
   public mutating func identify(_ range: ClosedRange<Int64>, utf8 label: Span<UInt8>) throws(WriterError) {
     try Self.check(range)
     if range.lowerBound == range.upperBound { return try identify(range.lowerBound, utf8: label) }
-    identificationRanges.append(IdentificationRange(range: range, label: try labels.id(of: label, for: range.lowerBound)))
+    identificationRanges.append(LabelledRange(range: range, label: try labels.id(of: label, for: range.lowerBound)))
   }
 
   private static func check(_ range: ClosedRange<Int64>) throws(WriterError) {
@@ -187,11 +202,7 @@ public struct DirectoryBuilder: Sendable {
   }
 
   /// Ranges in the order the stream writer takes them; equal ranges next to each other.
-  static func sorted(_ ranges: [ClosedRange<Int64>]) -> [ClosedRange<Int64>] {
-    ranges.sorted { ($0.lowerBound, $0.upperBound) < ($1.lowerBound, $1.upperBound) }
-  }
-
-  static func sorted(_ ranges: [IdentificationRange]) -> [IdentificationRange] {
+  static func sorted(_ ranges: [LabelledRange]) -> [LabelledRange] {
     ranges.sorted { ($0.range.lowerBound, $0.range.upperBound, $0.label) < ($1.range.lowerBound, $1.range.upperBound, $1.label) }
   }
 }
@@ -203,7 +214,7 @@ struct IdentificationEntry: Sendable {
 }
 
 /// One identification range: its numbers and the id of its label.
-struct IdentificationRange: Sendable, Equatable {
+struct LabelledRange: Sendable, Equatable {
   var range: ClosedRange<Int64>
   var label: UInt32
 }

@@ -32,8 +32,10 @@ import CallDirectorySystem
   private var labels = LabelTable()
   private var blocking: ExternalSorter<Int64>
   private var identification: ExternalSorter<IdentificationEntry>
-  private var blockingRanges: [ClosedRange<Int64>] = []
-  private var identificationRanges: [IdentificationRange] = []
+  /// Blocking ranges and exceptions (one number or more), by label: few next to the entries, and
+  /// kept in memory.
+  private var blockingRanges: [LabelledRange] = []
+  private var identificationRanges: [LabelledRange] = []
 
   /// A writer spilling to `temporaryDirectory` once its entries take `memoryLimit` bytes.
   /// - Throws: `WriterError.invalidOption` for options out of range.
@@ -64,7 +66,16 @@ import CallDirectorySystem
   public mutating func block(_ range: ClosedRange<Int64>) throws(WriterError) {
     try AscendingDirectoryWriter.check(range)
     if range.count == 1 { return try block(range.lowerBound) }
-    blockingRanges.append(range)
+    blockingRanges.append(LabelledRange(range: range, label: BlockingLabel.block))
+  }
+
+  /// Adds an exception to the blocking list, as `DirectoryBuilder.allow(_:)` does: the numbers
+  /// of `range` (one number or more) are not blocked, except those a blocking entry or a narrower
+  /// blocking range names. Exceptions are kept in memory, 24 bytes each.
+  /// - Throws: `WriterError.invalidRange`.
+  public mutating func allow(_ range: ClosedRange<Int64>) throws(WriterError) {
+    try AscendingDirectoryWriter.check(range)
+    blockingRanges.append(LabelledRange(range: range, label: BlockingLabel.allow))
   }
 
   /// Adds a number to identify with `label`.
@@ -81,7 +92,7 @@ import CallDirectorySystem
     try AscendingDirectoryWriter.check(range)
     if range.count == 1 { return try identify(range.lowerBound, label: label) }
     identificationRanges.append(
-      IdentificationRange(range: range, label: try labels.id(of: label, for: range.lowerBound)))
+      LabelledRange(range: range, label: try labels.id(of: label, for: range.lowerBound)))
   }
 
   /// Adds a number to identify with a label's UTF-8 bytes lent for the call, as a listing
@@ -100,7 +111,7 @@ import CallDirectorySystem
     try AscendingDirectoryWriter.check(range)
     if range.count == 1 { return try identify(range.lowerBound, utf8: label) }
     identificationRanges.append(
-      IdentificationRange(range: range, label: try labels.id(of: label, for: range.lowerBound)))
+      LabelledRange(range: range, label: try labels.id(of: label, for: range.lowerBound)))
   }
 
   private mutating func spillIfFull() throws(WriterError) {
@@ -126,6 +137,7 @@ import CallDirectorySystem
     try writer.add(blocking: &numbers, ranges: DirectoryBuilder.sorted(blockingRanges))
     var entries = Self.takeAll(&identification, directory: temporaryDirectory).merged()
     try writer.add(identification: &entries, ranges: DirectoryBuilder.sorted(identificationRanges))
+    try writer.finishRuns()
     let statistics = writer.statistics
     try writer.finish(signingWith: key, into: sink)
     return statistics

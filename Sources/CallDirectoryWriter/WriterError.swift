@@ -16,14 +16,14 @@ public enum WriterError: Error, Sendable, Equatable, CustomStringConvertible {
   case badLabelLength(number: Int64, length: Int)
   /// A label given as bytes is not valid UTF-8.
   case invalidUTF8(number: Int64)
-  /// One number was given two different labels.
+  /// One number was given two different labels (in a blocking list, `block` and `allow`).
   case conflictingLabels(number: Int64, first: String, second: String)
   /// A range's ends are outside `1 ... Int64.max - 1` or in the wrong order.
   case invalidRange(first: Int64, last: Int64)
-  /// Two identification ranges overlap with different labels.
+  /// Two ranges of one list with different labels are the same numbers, or overlap with neither
+  /// inside the other, so that no entry is the more specific (`Spec/INPUT.md`, section 3.5). A
+  /// blocking list's labels are `block` and `allow` (an exception).
   case overlappingRanges(first: ClosedRange<Int64>, firstLabel: String, second: ClosedRange<Int64>, secondLabel: String)
-  /// An identification entry lies inside an identification range with a different label.
-  case numberInsideRange(number: Int64, label: String, range: ClosedRange<Int64>, rangeLabel: String)
   /// More distinct labels than a `UInt32` id can name.
   case tooManyLabels
   /// A streamed entry or range starts before the one given before it in the same list.
@@ -47,9 +47,9 @@ public enum WriterError: Error, Sendable, Equatable, CustomStringConvertible {
     case .invalidRange(let first, let last):
       return "range +\(first)..+\(last) is not within 1...\(Limits.maximumNumber) in ascending order"
     case .overlappingRanges(let first, let firstLabel, let second, let secondLabel):
-      return "ranges \(show(first)) (\"\(firstLabel)\") and \(show(second)) (\"\(secondLabel)\") overlap with different labels"
-    case .numberInsideRange(let number, let label, let range, let rangeLabel):
-      return "+\(number) (\"\(label)\") lies inside range \(show(range)) with a different label (\"\(rangeLabel)\")"
+      if first == second { return "range \(show(first)) is given twice, as \"\(firstLabel)\" and as \"\(secondLabel)\"" }
+      return
+        "ranges \(show(first)) (\"\(firstLabel)\") and \(show(second)) (\"\(secondLabel)\") overlap with neither inside the other"
     case .tooManyLabels: return "more than \(UInt32.max) distinct labels"
     case .outOfOrder(let kind, let previous, let next):
       return "\(kind) entries out of order: +\(next) after +\(previous) (a streamed list must be ascending)"

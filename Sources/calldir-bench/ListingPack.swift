@@ -35,6 +35,7 @@ enum ListingPack {
           switch entry.kind {
           case .blocking: try builder.block(entry.numbers)
           case .identification: try builder.identify(entry.numbers, utf8: label)
+          case .exception: try builder.allow(entry.numbers)
           }
         } catch {
           throw ListingError(file: input, line: entry.line, message: "\(error)")

@@ -137,7 +137,8 @@ import Testing
     (#"{"kind":"block"}"#, #"x.jsonl:2: missing "number""#),
     (#"{"kind":"block","number":"+12025550100","label":"x"}"#, #"x.jsonl:2: block entry has a "label" (leave it out)"#),
     (#"{"kind":"identify","number":"+12025550100"}"#, #"x.jsonl:2: identify entry has no "label""#),
-    (#"{"kind":"allow","number":"+12025550100"}"#, #"x.jsonl:2: unknown kind "allow" (expected "block" or "identify")"#),
+    (#"{"kind":"deny","number":"+12025550100"}"#, #"x.jsonl:2: unknown kind "deny" (expected "block", "identify" or "allow")"#),
+    (#"{"kind":"allow","number":"+12025550100","label":"A"}"#, #"x.jsonl:2: allow entry has a "label" (leave it out)"#),
     (#"{"kind":"block","kind":"block","number":"+1"}"#, #"x.jsonl:2: duplicate member "kind""#),
     (#"{"kind":"block","number":12025550100}"#, "x.jsonl:2: expected a string value in double quotes"),
     (#"{"kind":"block","number":"+12025550100","x":"y"}"#, #"x.jsonl:2: unknown member "x" (expected kind, number, label)"#),
@@ -263,7 +264,7 @@ import Testing
     #expect(
       errors.text.hasSuffix(
         " s; 3 blank or comment lines skipped, 2 duplicates merged, 2 entries inside ranges dropped, "
-          + "2 overlapping or touching ranges merged\n"), "\(errors.text)")
+          + "2 ranges merged into another of the same label\n"), "\(errors.text)")
     #expect(calldir("pack", "--block", block, "-o", out).error.isEmpty)
   }
 

@@ -59,12 +59,13 @@ import Testing
 @Suite struct CLIConflictPlaceTests {
   @Test func conflictsNameBothLines() throws {
     let scratch = try ScratchDirectory()
-    let ids = try scratch.write("ids.csv", "number,label\n+12025550101,X\n+12025550100,A\n")
-    let listing = try scratch.write("list.csv", "kind,number,label\nblock,+12025550100,\nidentify,+12025550100..+12025550199,B\n")
-    let inside = calldir("pack", "--identify", ids, listing, "-o", scratch.path("x.calldir"))
-    #expect(inside.status == 1)
-    #expect(inside.error.hasPrefix("calldir: \(ids):3: +12025550100 (\"A\") lies inside range"), "\(inside.error)")
-    #expect(inside.error.contains("(and \(listing):3)"), "\(inside.error)")
+    let allowed = try scratch.write("allow.txt", "+12025550101\n+12025550100\n")
+    let listing = try scratch.write("list.csv", "kind,number,label\nidentify,+12025550100,B\nblock,+12025550100,\n")
+    let both = calldir("pack", "--allow", allowed, listing, "-o", scratch.path("x.calldir"))
+    #expect(both.status == 1)
+    #expect(
+      both.error == "calldir: \(allowed):2: +12025550100 has two labels: \"allow\" and \"block\" (and \(listing):3)\n",
+      "\(both.error)")
 
     let two = try scratch.write("two.csv", "number,label\n+12025550100,A\n\n+1 202 555 0100,B\n")
     let conflict = calldir("pack", "--identify", two, "-o", scratch.path("x.calldir"))

@@ -84,11 +84,32 @@ import Testing
 
   @Test func overlappingLabelledRangesNameBoth() throws {
     let scratch = try ScratchDirectory()
-    let identify = try scratch.write("id.csv", "+1 202 555 0###,Bank\n+1 202 555 00##,Scam\n")
+    let identify = try scratch.write("id.csv", "+1 202 555 0###,Bank\n+12025550900..+12025551099,Scam\n")
     let result = calldir("pack", "--identify", identify, "-o", scratch.path("x.calldir"))
     #expect(result.status == 1)
     #expect(result.error.contains("\"Bank\"") && result.error.contains("\"Scam\""), "\(result.error)")
-    #expect(result.error.contains("+12025550000..+12025550999") && result.error.contains("+12025550000..+12025550099"))
+    #expect(result.error.contains("+12025550000..+12025550999") && result.error.contains("+12025550900..+12025551099"))
+    #expect(result.error.contains("id.csv:1:") && result.error.contains("id.csv:2)"), "\(result.error)")
+  }
+
+  /// A narrower range with another label inside a wider one is the more specific: packed, and
+  /// each number answers to the narrowest range that holds it.
+  @Test func nestedLabelledRangesPack() throws {
+    let scratch = try ScratchDirectory()
+    let identify = try scratch.write("id.csv", "+1 202 555 0###,Bank\n+1 202 555 00##,Scam\n+12025550042,Joe\n")
+    let out = scratch.path("x.calldir")
+    let result = calldir("pack", "--identify", identify, "-o", out)
+    #expect(result.status == 0, "\(result.error)")
+    let listing = calldir("unpack", out, "-o", "-")
+    #expect(
+      listing.output == """
+        kind,number,label
+        identify,+12025550000..+12025550041,Scam
+        identify,+12025550042,Joe
+        identify,+12025550043..+12025550099,Scam
+        identify,+12025550100..+12025550999,Bank
+
+        """, "\(listing.error)")
   }
 
   @Test(arguments: [

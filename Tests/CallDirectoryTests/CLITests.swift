@@ -132,7 +132,7 @@ func calldir(_ arguments: String..., input: String = "") -> (status: Int32, outp
     ("id.csv", "+12025550100,ok\n+12025550101,\u{FFFD}\n", "identify-bytes", "id.csv:2:"),
     ("id.csv", "+12025550100,A\n+12025550100,B\n", "identify", "+12025550100"),
     ("id.csv", "+12025550100,\(String(repeating: "x", count: 65_535))\n", "identify", "id.csv:1:"),
-    ("list.csv", "kind,number,label\nallow,+12025550100,\n", "listing", "list.csv:2:"),
+    ("list.csv", "kind,number,label\ndeny,+12025550100,\n", "listing", "list.csv:2:"),
   ])
   func badInputIsRefused(name: String, contents: String, kind: String, expected: String) throws {
     let scratch = try ScratchDirectory()

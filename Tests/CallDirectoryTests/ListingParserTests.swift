@@ -54,12 +54,12 @@ struct ListingParserTests {
     "Row errors name the line",
     arguments: [
       (
-        "kind,number,label\nblock,+12025550100,\nallow,+12025550101,\n", 3,
-        "unknown kind \"allow\" (expected \"block\" or \"identify\")"
+        "kind,number,label\nblock,+12025550100,\nallow,+12025550101,Partner\n", 3,
+        "allow entry has a label (leave the label field empty)"
       ),
-      ("Block,+12025550100,\n", 1, "unknown kind \"Block\" (expected \"block\" or \"identify\")"),
+      ("Block,+12025550100,\n", 1, "unknown kind \"Block\" (expected \"block\", \"identify\" or \"allow\")"),
       ("block,+12025550100,Spam\n", 1, "block entry has a label (leave the label field empty)"),
-      ("\"blo\"\"ck\",+12025550100,\n", 1, "unknown kind \"blo\"ck\" (expected \"block\" or \"identify\")"),
+      ("\"blo\"\"ck\",+12025550100,\n", 1, "unknown kind \"blo\"ck\" (expected \"block\", \"identify\" or \"allow\")"),
       ("\"block\",+12025550100,\"\"\"\"\n", 1, "block entry has a label (leave the label field empty)"),
       ("identify,+12025550100\n", 1, "identify entry has no label field"),
       ("block,+12025550100,\nidentify,+12025550100,\n", 2, "empty label (labels need 1 to 65534 UTF-8 bytes)"),

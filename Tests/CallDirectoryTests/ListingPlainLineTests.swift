@@ -19,7 +19,7 @@ struct ListingPlainLineTests {
   }
 
   struct Read: Equatable {
-    var kind: EntryKind
+    var kind: ListingKind
     var numbers: ClosedRange<Int64>
     var label: [UInt8]?
     var line: Int

@@ -37,6 +37,7 @@ import Testing
       switch record.kind {
       case .blocking: try builder.block(record.numbers)
       case .identification: try builder.identify(record.numbers, label: record.label ?? "")
+      case .exception: try builder.allow(record.numbers)
       }
     }
     return try builder.encoded()

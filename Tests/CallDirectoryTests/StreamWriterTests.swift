@@ -135,14 +135,6 @@ struct StreamWriterTests {
     #expect(throws: WriterError.conflictingLabels(number: 12_025_550_100, first: "Acme", second: "Spam")) {
       try twoLabels.identify(12_025_550_100, label: "Spam")
     }
-    var inside = try AscendingDirectoryWriter()
-    try inside.identify(12_025_550_100...12_025_550_199, label: "Acme")
-    #expect(
-      throws: WriterError.numberInsideRange(
-        number: 12_025_550_150, label: "Spam", range: 12_025_550_100...12_025_550_199, rangeLabel: "Acme")
-    ) {
-      try inside.identify(12_025_550_150, label: "Spam")
-    }
     var overlapping = try AscendingDirectoryWriter()
     try overlapping.identify(12_025_550_100...12_025_550_199, label: "Acme")
     #expect(
@@ -152,14 +144,22 @@ struct StreamWriterTests {
     ) {
       try overlapping.identify(12_025_550_150...12_025_550_250, label: "Spam")
     }
-    // A single held back, then a range with another label starting at it.
-    var heldSingle = try AscendingDirectoryWriter()
-    try heldSingle.identify(12_025_550_100, label: "Spam")
+    // The same range twice with two labels, the wider one between them.
+    var twice = try AscendingDirectoryWriter()
+    try twice.identify(12_025_550_100...12_025_550_120, label: "Acme")
+    try twice.identify(12_025_550_100...12_025_550_199, label: "Spam")
     #expect(
-      throws: WriterError.numberInsideRange(
-        number: 12_025_550_100, label: "Spam", range: 12_025_550_100...12_025_550_120, rangeLabel: "Acme")
+      throws: WriterError.overlappingRanges(
+        first: 12_025_550_100...12_025_550_120, firstLabel: "Acme", second: 12_025_550_100...12_025_550_120,
+        secondLabel: "Other")
     ) {
-      try heldSingle.identify(12_025_550_100...12_025_550_120, label: "Acme")
+      try twice.identify(12_025_550_100...12_025_550_120, label: "Other")
+    }
+    // An exception that is exactly a blocked number.
+    var both = try AscendingDirectoryWriter()
+    try both.block(12_025_550_100)
+    #expect(throws: WriterError.conflictingLabels(number: 12_025_550_100, first: "block", second: "allow")) {
+      try both.allow(12_025_550_100)
     }
   }
 
@@ -178,9 +178,10 @@ struct StreamWriterTests {
         #expect("seed \(seed), \(run) \(label)") {
           if run.count == 1 { try writer.identify(run.lowerBound, label: label) } else { try writer.identify(run, label: label) }
         } throws: { error in
-          // What each case below sends is out of order, or inside or across the run before it.
+          // What each case below sends is out of order, the same number again, or across the
+          // range before it.
           switch error as? WriterError {
-          case .outOfOrder(kind: "identification", _, _), .conflictingLabels, .numberInsideRange, .overlappingRanges: return true
+          case .outOfOrder(kind: "identification", _, _), .conflictingLabels, .overlappingRanges: return true
           default: return false
           }
         }
@@ -189,7 +190,6 @@ struct StreamWriterTests {
     }
     var number: Int64 = 12_025_550_000
     var lastRun = number...number
-    var lastLabel = "Acme"
     for index in 0..<3_000 {
       // The accepted entries: ascending singles and ranges over a few labels.
       number += Int64.random(in: 2...40, using: &rng)
@@ -203,13 +203,12 @@ struct StreamWriterTests {
       let fresh = "New label \(index)"
       switch Int.random(in: 0..<5, using: &rng) {
       case 0: refuse(&writer, (run.lowerBound - 1)...(run.lowerBound - 1), fresh)  // out of order
-      case 1: refuse(&writer, run.upperBound...run.upperBound, fresh)  // inside the run, or the same number
-      case 2: refuse(&writer, run.lowerBound...(run.upperBound + 3), lastLabel == label ? fresh : lastLabel)  // overlaps
+      case 1 where !isRange: refuse(&writer, run, fresh)  // the same number
+      case 2 where isRange: refuse(&writer, (run.lowerBound + 1)...(run.upperBound + 3), fresh)  // across its end
       case 3: refuse(&writer, (lastRun.lowerBound - 1)...run.upperBound, label)  // out of order, known label
       default: break
       }
       lastRun = run
-      lastLabel = label
     }
     #expect(refusals > 1_000)
     var output: [UInt8] = []
