@@ -52,17 +52,18 @@ enum HelpText {
     """
 
   static let pack = """
-    Usage: calldir pack [LISTING]... [--block FILE]... [--identify FILE]... [--country REGION]
-                        [--format csv|tsv|jsonl] [--json] -o OUT
+    Usage: calldir pack [LISTING]... [--block FILE]... [--allow FILE]... [--identify FILE]...
+                        [--country REGION] [--format csv|tsv|jsonl] [--json] -o OUT
 
     Build a directory from any mix of inputs, in any order; entries are sorted, exact duplicates
     merged, and a number given two different labels is refused. The output is written atomically:
     a failed pack never leaves a partial file and never touches an existing one.
 
     Inputs:
-      LISTING                what unpack writes: kind,number,label (kind is block or identify),
-                             as CSV, TSV (.tsv) or JSON Lines (.jsonl)
+      LISTING                what unpack writes: kind,number,label (kind is block, identify or
+                             allow), as CSV, TSV (.tsv) or JSON Lines (.jsonl)
       -b, --block FILE       one number or range a line; blank lines and lines starting with # skipped
+      -a, --allow FILE       as --block: exceptions, numbers or ranges the blocking ranges spare
       -i, --identify FILE    CSV number,label (RFC 4180 quoting), TSV (.tsv) or JSON Lines (.jsonl)
 
     A first line naming the columns (number, label, kind; any case, any order) is a header and
@@ -70,8 +71,10 @@ enum HelpText {
     is read, up to 4 GiB (--gzip-limit). A line of more than 1 MiB is an error.
 
     A range is FIRST..LAST (+33899000000..+33899999999) or a pattern whose last digits are
-    wildcards, # or X (+33899######, +1 202 555 XXXX); it is stored as an interval, and
-    overlapping or adjacent blocking ranges are merged.
+    wildcards, # or X (+33899######, +1 202 555 XXXX); it is stored as an interval. Entries may
+    nest, and the most specific wins: a number's own entry, else the narrowest range holding it
+    (an exception spares its numbers from the ranges around it). Ranges with different labels
+    that overlap with neither inside the other are refused, naming both (Spec/INPUT.md 3.6).
 
     Options:
       -o, --output OUT       the directory to write (- for standard output); required
@@ -102,6 +105,7 @@ enum HelpText {
     Examples:
       calldir pack --block spam.txt -o spam.calldir
       calldir pack --country 44 --identify contacts.csv -o contacts.calldir
+      calldir pack --block telemarketing.txt --allow callbacks.txt -o telemarketing.calldir
       calldir unpack old.calldir | calldir pack - -o copy.calldir
       calldir pack --identify callerid.tsv.gz --json -o ids.calldir
       calldir unpack --format jsonl old.calldir | calldir pack --format jsonl - -o copy.calldir

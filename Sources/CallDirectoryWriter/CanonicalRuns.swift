@@ -68,6 +68,9 @@ struct CanonicalRuns {
   private var next: Int64 = .min
   /// The last range piece released by the sweep, held until the next shows it cannot be joined.
   private var piece: Run?
+  /// Where the last range that opened a segment of its own starts: a piece starting there that
+  /// joins the held piece is a range merged with one it touches, not a range going on.
+  private var enteredAt: Int64?
 
   /// A sweep whose runs labelled `exceptionLabel` are holes, not entries.
   init(exceptionLabel: UInt32? = nil) {
@@ -154,9 +157,7 @@ struct CanonicalRuns {
       statistics.rangesMerged += 1
       return
     }
-    if open.isEmpty, let piece, piece.label == run.label, piece.numbers.upperBound == position - 1 {
-      statistics.rangesMerged += 1  // it touches the range released just before it
-    }
+    enteredAt = position
     var segment = Segment(label: run.label, last: member.last)
     segment.members.insert(member)
     open.append(segment)
@@ -194,6 +195,7 @@ struct CanonicalRuns {
   private mutating func join(_ run: Run) {
     if let held = piece, held.label == run.label, held.numbers.upperBound + 1 == run.numbers.lowerBound {
       piece = Run(numbers: held.numbers.lowerBound...run.numbers.upperBound, label: run.label)
+      if run.numbers.lowerBound == enteredAt { statistics.rangesMerged += 1 }
       return
     }
     releasePiece()
