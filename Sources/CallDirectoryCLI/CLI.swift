@@ -48,6 +48,8 @@ package enum CLI {
       case .pack(let options): return try Pack(options: options, console: console).run()
       case .unpack(let file, let output, let expand, let format, let quiet):
         return try Unpack(file: file, output: output, expand: expand, format: format, quiet: quiet, console: console).run()
+      case .complement(let files, let span, let output, let json, let quiet):
+        return try Complement(files: files, span: span, output: output, json: json, quiet: quiet, console: console).run()
       case .verify(let files, let callKit, let json, let quiet, let trust, let installed):
         return try Verify(
           files: files, callKit: callKit, json: json, quiet: quiet, trust: trust, installedVersion: installed,

@@ -1,7 +1,9 @@
+import CallDirectory
+
 extension Command {
   /// The commands `calldir` knows, for help and suggestions.
   static let names = [
-    "pack", "unpack", "verify", "lookup", "info", "stats", "resolve", "diff", "patch", "keygen", "sign", "help",
+    "pack", "unpack", "complement", "verify", "lookup", "info", "stats", "resolve", "diff", "patch", "keygen", "sign", "help",
   ]
 
   /// Parses `calldir`'s arguments (without the program name).
@@ -25,6 +27,7 @@ extension Command {
       return .help(topic: rest.first)
     case "pack": return try parsePack(rest)
     case "unpack": return try parseUnpack(rest)
+    case "complement": return try parseComplement(rest)
     case "verify": return try parseVerify(rest)
     case "lookup": return try parseLookup(rest)
     case "info": return try parseInfo(rest)
@@ -109,6 +112,7 @@ extension Command {
     var installedVersion: UInt64?
     var signKey: String?
     var key: String?
+    var span: ClosedRange<Int64>?
   }
 
   private static func readTable(_ command: String, _ extra: [OptionTable<ReadState>.Option] = []) -> OptionTable<ReadState> {
@@ -170,6 +174,33 @@ extension Command {
     let chosen = state.format ?? (implied == .jsonl ? .jsonl : .csv)
     guard chosen != .tsv else { throw UsageError("unpack writes csv or jsonl, not tsv", command: "unpack") }
     return .unpack(file: state.positionals[0], output: state.output, expand: state.expand, format: chosen, quiet: state.quiet)
+  }
+
+  private static func parseComplement(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
+    var state = ReadState()
+    state.output = ""
+    let span = OptionTable<ReadState>.Option(
+      names: ["--span", "-s"],
+      action: .value { (state, text) throws(UsageError) in
+        do { state.span = try PhoneNumberParser.formatDomain.parseEntry(text) } catch {
+          throw UsageError("--span \(text): \(error)", command: "complement")
+        }
+      })
+    guard try readTable("complement", [output("complement"), span, json, quiet]).parse(arguments, into: &state) else {
+      return .help(topic: "complement")
+    }
+    guard !state.positionals.isEmpty else { throw UsageError("complement needs at least one directory", command: "complement") }
+    guard let chosen = state.span else {
+      throw UsageError("complement needs the span to cover: --span +FIRST..+LAST", command: "complement")
+    }
+    guard !state.output.isEmpty else {
+      throw UsageError("complement needs an output file: -o OUT.calldir", command: "complement")
+    }
+    guard state.output != "-" || !state.json else {
+      throw UsageError("--json writes to standard output: give -o a file name", command: "complement")
+    }
+    try readStandardInputOnce(state.positionals, command: "complement")
+    return .complement(files: state.positionals, span: chosen, output: state.output, json: state.json, quiet: state.quiet)
   }
 
   private static func parseVerify(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {

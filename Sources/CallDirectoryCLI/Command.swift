@@ -10,6 +10,8 @@ package enum Command: Sendable, Equatable {
   case pack(PackOptions)
   /// `calldir unpack`: write a directory's listing, as CSV or JSON Lines.
   case unpack(file: String, output: String, expand: Bool, format: ListingFormat = .csv, quiet: Bool = false)
+  /// `calldir complement`: the numbers of a span that no directory lists, as a blocking list.
+  case complement(files: [String], span: ClosedRange<Int64>, output: String, json: Bool, quiet: Bool)
   /// `calldir verify`: check files completely.
   case verify(
     files: [String], callKit: Bool, json: Bool, quiet: Bool = false, trust: [String] = [], installedVersion: UInt64? = nil)

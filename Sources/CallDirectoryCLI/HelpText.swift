@@ -4,6 +4,7 @@ enum HelpText {
     switch topic {
     case "pack": return pack
     case "unpack": return unpack
+    case "complement": return complement
     case "verify": return verify
     case "lookup": return lookup
     case "info": return info
@@ -26,6 +27,7 @@ enum HelpText {
     Commands:
       pack      build a directory from block lists, identify CSVs and listings
       unpack    write a directory's listing CSV
+      complement  block every number of a span that no directory lists (Do-Not-Originate lists)
       verify    check files completely; exit 1 if any is damaged
       lookup    tell whether numbers are blocked or identified
       info      show what a file holds and what each part costs
@@ -109,6 +111,26 @@ enum HelpText {
       calldir unpack old.calldir | calldir pack - -o copy.calldir
       calldir pack --identify callerid.tsv.gz --json -o ids.calldir
       calldir unpack --format jsonl old.calldir | calldir pack --format jsonl - -o copy.calldir
+    """
+
+  static let complement = """
+    Usage: calldir complement DIRECTORY... --span FIRST..LAST -o OUT [--json]
+
+    Write a directory that blocks every number of the span that none of the directories lists
+    (blocking or identification, entries or ranges): with the directories, it tiles the span
+    without overlap. Built for Do-Not-Originate lists: US voice providers block calls that claim
+    to come from unallocated numbers (47 CFR 64.1200(o)); the complement of the allocations is
+    that list. The directories are read in order, a block at a time: memory does not grow with
+    their entries.
+
+    Options:
+      -s, --span FIRST..LAST  the numbers to cover, as a range or a pattern (+1 XXX XXX XXXX)
+      -o, --output OUT        the directory to write (- for standard output); required
+      --json                  write the ranges, single numbers and numbers written as one object
+      -q, --quiet             no summary on standard error
+
+    Example:
+      calldir complement nanp-allocations.calldir --span +12002000000..+19999999999 -o dno.calldir
     """
 
   static let unpack = """
@@ -330,7 +352,7 @@ enum HelpText {
 extension HelpText {
   /// The commands in the manual's order, each with its help text.
   static let manualCommands = [
-    "pack", "unpack", "verify", "lookup", "info", "stats", "resolve", "diff", "patch", "keygen", "sign",
+    "pack", "unpack", "complement", "verify", "lookup", "info", "stats", "resolve", "diff", "patch", "keygen", "sign",
   ]
 
   /// The manual page `calldir.1` as roff (`man -l`), made from the same text as `help`, so
