@@ -167,9 +167,11 @@ import CallDirectorySystem
 
   /// Adds a blocking run (or, with `BlockingLabel.allow`, an exception) whose ends are valid numbers.
   mutating func add(blocking run: ClosedRange<Int64>, label: UInt32 = BlockingLabel.block) throws(WriterError) {
-    do { try blockingRuns.add(run, label: label) } catch {
+    let single: CanonicalRuns.Run?
+    do { single = try blockingRuns.add(run, label: label) } catch {
       throw error.writerError(kind: "blocking", label: BlockingLabel.name)
     }
+    if let single { try blocking.append(single.numbers.lowerBound, label: 0) }
     try keepBlocking()
   }
 
@@ -178,11 +180,13 @@ import CallDirectorySystem
   /// canonical form refuses takes a label it added back out, so that a caller who goes on past
   /// the error gets a file without it.
   mutating func add(identification run: ClosedRange<Int64>, label: UInt32, labelsBefore: Int? = nil) throws(WriterError) {
-    do { try identificationRuns.add(run, label: label) } catch {
+    let single: CanonicalRuns.Run?
+    do { single = try identificationRuns.add(run, label: label) } catch {
       let failure = error.writerError(kind: "identification", label: labels.text)
       if let labelsBefore { labels.removeNewest(downTo: labelsBefore) }
       throw failure
     }
+    if let single { try keepIdentification(single) }
     try keepIdentification()
   }
 
@@ -219,6 +223,7 @@ import CallDirectorySystem
 
   /// Takes what the blocking sweep released: its entries to their section, its ranges.
   private mutating func keepBlocking() throws(WriterError) {
+    guard !blockingRuns.released.isEmpty else { return }
     for single in blockingRuns.released.singles { try blocking.append(single.numbers.lowerBound, label: 0) }
     for range in blockingRuns.released.ranges { blockingRanges.append(range.numbers) }
     blockingRuns.released.singles.removeAll(keepingCapacity: true)
@@ -228,16 +233,8 @@ import CallDirectorySystem
   /// Takes what the identification sweep released: its entries to their section (or the spool,
   /// until every label is numbered), its ranges.
   private mutating func keepIdentification() throws(WriterError) {
-    for single in identificationRuns.released.singles {
-      if let newId = numbered?.newId {
-        try numberedEntries?.append(single.numbers.lowerBound, label: newId[Int(single.label)])
-      } else {
-        record.removeAll(keepingCapacity: true)
-        record.appendUInt64LE(UInt64(single.numbers.lowerBound))
-        record.appendUInt32LE(single.label)
-        try identifications.append(record)
-      }
-    }
+    guard !identificationRuns.released.isEmpty else { return }
+    for single in identificationRuns.released.singles { try keepIdentification(single) }
     identificationRanges.append(contentsOf: identificationRuns.released.ranges)
     identificationRuns.released.singles.removeAll(keepingCapacity: true)
     identificationRuns.released.ranges.removeAll(keepingCapacity: true)
@@ -250,6 +247,19 @@ import CallDirectorySystem
     try keepBlocking()
     identificationRuns.finish()
     try keepIdentification()
+  }
+
+  /// Takes one released identification entry: to its section, or to the spool until every label
+  /// is numbered.
+  private mutating func keepIdentification(_ single: CanonicalRuns.Run) throws(WriterError) {
+    if let newId = numbered?.newId {
+      try numberedEntries?.append(single.numbers.lowerBound, label: newId[Int(single.label)])
+    } else {
+      record.removeAll(keepingCapacity: true)
+      record.appendUInt64LE(UInt64(single.numbers.lowerBound))
+      record.appendUInt32LE(single.label)
+      try identifications.append(record)
+    }
   }
 
   /// Finishes the directory and hands the file to `sink` in pieces, header first.

@@ -25,6 +25,9 @@ struct CanonicalRuns {
     var singles: [Run] = []
     /// Ranges, each of two numbers or more.
     var ranges: [Run] = []
+
+    /// Whether nothing was released.
+    var isEmpty: Bool { singles.isEmpty && ranges.isEmpty }
   }
 
   /// A rule the runs broke, with the ids of the labels involved.
@@ -78,14 +81,23 @@ struct CanonicalRuns {
   }
 
   /// Adds a run (one number when its ends are equal) with its label id. What it makes final is
-  /// appended to `released`.
+  /// appended to `released`, except a single entry released on the fast path below, which is
+  /// returned.
   /// - Throws: a `Violation` when the run is out of order or conflicts with an earlier one. A
   ///   refused run is left out; the runs after it must still not start before it.
   /// - Complexity: O(log d) amortised, for d ranges open at its first number; O(k log k) for the
   ///   first run after k ranges sharing a first number.
-  mutating func add(_ numbers: ClosedRange<Int64>, label: UInt32) throws(Violation) {
+  mutating func add(_ numbers: ClosedRange<Int64>, label: UInt32) throws(Violation) -> Run? {
     let first = numbers.lowerBound
     guard first >= position else { throw .outOfOrder(previous: position, next: first) }
+    // Most lists are single numbers with no range about: the single held before is then final,
+    // and is handed back without going through `released`, as `advance` would have released it.
+    if first > position, numbers.upperBound == first, open.isEmpty, rangesHere.isEmpty, piece == nil {
+      let held = singleHere
+      singleHere = Run(numbers: numbers, label: label)
+      (position, next) = (first, first)
+      return held?.label == exceptionLabel ? nil : held
+    }
     if first > position { advance(to: first) }
     let run = Run(numbers: numbers, label: label)
     if numbers.upperBound == first {
@@ -95,15 +107,16 @@ struct CanonicalRuns {
       } else {
         singleHere = run
       }
-      return
+      return nil
     }
     if let known = rangesHere[numbers.upperBound] {
       guard known == label else { throw .overlappingRanges(first: Run(numbers: numbers, label: known), second: run) }
       statistics.duplicates += 1
-      return
+      return nil
     }
     try checkNesting(run)
     rangesHere[numbers.upperBound] = label
+    return nil
   }
 
   /// Releases what is still held, once every run has been added; a run added after is out of
@@ -138,13 +151,17 @@ struct CanonicalRuns {
   /// Moves the sweep from `position` to `number`: the ranges and the single given at `position`
   /// take their place, and every answer below `number` is released.
   private mutating func advance(to number: Int64) {
-    if position != .min {
+    // Most runs are single numbers with no range open: that path allocates nothing.
+    if !rangesHere.isEmpty {
       for last in rangesHere.keys.sorted(by: >) { enter(Run(numbers: position...last, label: rangesHere[last]!)) }
       rangesHere.removeAll(keepingCapacity: true)
-      if let single = singleHere { settle(single) }
+    }
+    if let single = singleHere {
+      settle(single)
       singleHere = nil
     }
-    release(upTo: number - 1)  // number > position >= .min, so number - 1 does not wrap
+    if !open.isEmpty { release(upTo: number - 1) }  // number > position >= .min, so number - 1 does not wrap
+    next = max(next, number)
     position = number
   }
 

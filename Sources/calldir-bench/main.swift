@@ -48,7 +48,7 @@ let plans = [
 let selected = plans.filter {
   configuration.selects($0.name) && (!$0.large || configuration.large || configuration.only == $0.name)
 }
-if selected.isEmpty && !["ranges", "resolver", "feed", "changes", "scaling"].contains(configuration.only ?? "") {
+if selected.isEmpty && !["ranges", "real", "resolver", "feed", "changes", "scaling"].contains(configuration.only ?? "") {
   let names = plans.map(\.name).joined(separator: ", ")
   FileHandle.standardError.write(Data("calldir-bench: no dataset \(configuration.only ?? "") (have \(names))\n".utf8))
   exit(2)
@@ -97,6 +97,9 @@ do {
   if configuration.selects("ranges") {
     let (table, heavy) = try RangesBench.run(seed: seed, scale: configuration.scale, sink: sink)
     rangeHeavyBytes = heavy
+    print(table.rendered() + "\n")
+  }
+  if configuration.selects("real"), let table = try RealDataBench.run(scratch: scratch, sink: sink) {
     print(table.rendered() + "\n")
   }
   if configuration.selects("feed") {
