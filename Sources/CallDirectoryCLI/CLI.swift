@@ -42,8 +42,9 @@ package enum CLI {
         try console.print(
           "calldir \(version) (call directory format \(FormatVersion.major).\(FormatVersion.minor): reads "
             + "\(FormatVersion.readable.map { "\($0).x" }.joined(separator: " and "))"
-            + ", writes \(FormatVersion.major).\(FormatVersion.minor(paged: false)) and, for files whose entry data is longer than a page, "
-            + "\(FormatVersion.major).\(FormatVersion.minor(paged: true)))")
+            + ", writes \(FormatVersion.major).\(FormatVersion.minor(paged: false)), "
+            + "\(FormatVersion.major).\(FormatVersion.minor(paged: true)) for files whose entry data is longer than a page, "
+            + "and \(FormatVersion.major).\(FormatVersion.minor(paged: true, rangeBlocks: true)) for files with range blocks)")
         return ExitCode.success
       case .pack(let options): return try Pack(options: options, console: console).run()
       case .unpack(let file, let output, let expand, let format, let quiet):

@@ -16,8 +16,15 @@ public enum EntryKind: String, Sendable, CaseIterable {
     }
   }
 
-  /// The kind's range section.
+  /// The kind's fixed range section.
   @usableFromInline package var rangeSection: SectionType { self == .blocking ? .blockingRanges : .identificationRanges }
+
+  /// The kind's range sections: the fixed one, and the range index and data of range blocks.
+  @usableFromInline package var rangeSections: (fixed: SectionType, blockIndex: SectionType, blockData: SectionType) {
+    self == .blocking
+      ? (.blockingRanges, .blockingRangeIndex, .blockingRangeData)
+      : (.identificationRanges, .identificationRangeIndex, .identificationRangeData)
+  }
 }
 
 /// Where everything is in a directory file: the parsed header and the located sections and
@@ -118,12 +125,29 @@ public enum EntryKind: String, Sendable, CaseIterable {
     labelIndex = try LabelIndex(
       parsing: labelSection.bytes, at: labelSection.place, dataLength: labelData.bytes.count,
       header: copies?.header(of: .labelIndex))
-    func ranges(_ type: SectionType, labelled: Bool) throws(FormatError) -> RangeTable {
-      try optional(type) { (bytes, place) throws(FormatError) in try RangeTable(parsing: bytes, at: place, labelled: labelled) }
-        ?? RangeTable(labelled: labelled)
+    // A kind's ranges are in fixed records or in range blocks (index and data together), never both.
+    func ranges(_ kind: EntryKind) throws(FormatError) -> RangeTable {
+      let labelled = kind == .identification
+      let (fixed, blockIndex, blockData) = kind.rangeSections
+      let present = [fixed, blockIndex, blockData].map { header.section($0) != nil }
+      guard present[1] || present[2] else {
+        return try optional(fixed) { (bytes, place) throws(FormatError) in
+          try RangeTable(parsing: bytes, at: place, labelled: labelled)
+        } ?? RangeTable(labelled: labelled)
+      }
+      guard !present[0] else {
+        throw FormatError(.sectionLayout("both \(fixed.rawValue) and range blocks hold \(kind) ranges"), at: 0)
+      }
+      guard present[1] && present[2] else {
+        throw FormatError(.missingSection(present[1] ? blockData.rawValue : blockIndex.rawValue), at: 0)
+      }
+      let index = try view(blockIndex)
+      let data = try view(blockData)
+      return RangeTable(
+        blocks: try RangeBlocks(index: index.bytes, at: index.place, data: data.bytes, at: data.place, labelled: labelled))
     }
-    blockingRanges = try ranges(.blockingRanges, labelled: false)
-    identificationRanges = try ranges(.identificationRanges, labelled: true)
+    blockingRanges = try ranges(.blocking)
+    identificationRanges = try ranges(.identification)
     listVersion =
       try optional(.listVersion) { (bytes, place) throws(FormatError) in
         try ListVersionSection(parsing: bytes, at: place).version

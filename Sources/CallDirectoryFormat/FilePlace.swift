@@ -57,6 +57,10 @@ extension SectionType {
     case .indexHeaders: "HDRS"
     case .blockingPadding: "BPAD"
     case .identificationPadding: "IPAD"
+    case .blockingRangeIndex: "BRIX"
+    case .blockingRangeData: "BRDT"
+    case .identificationRangeIndex: "IRIX"
+    case .identificationRangeData: "IRDT"
     }
   }
 }

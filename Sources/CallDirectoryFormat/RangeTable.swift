@@ -1,17 +1,21 @@
-/// A range section: ascending, disjoint intervals of numbers, each inclusive, with a label id in
-/// identification ranges (`Spec/FORMAT.md`, "Range sections").
+/// One kind's ranges: ascending, disjoint intervals of numbers, each inclusive, with a label id in
+/// identification ranges (`Spec/FORMAT.md`, "Range sections"), in fixed records (`BRNG`, `IRNG`)
+/// or in range blocks (`BRIX` with `BRDT`, `IRIX` with `IRDT`, section 10.1).
 ///
-/// Records have a fixed size, so a lookup binary-searches them in place. Parsing checks only the
-/// section's size (O(1)); record values are checked by the verifier, and by a reader with the
-/// section's CRC before its first lookup (`Spec/FORMAT.md` section 14). Unchecked, a damaged
-/// table could give wrong answers, never a trap.
+/// Records have a fixed size, so a lookup binary-searches them in place; range blocks are
+/// searched through their index as entry blocks are. Parsing checks only the sections' sizes
+/// (O(1)); values are checked by the verifier, and by a reader with the sections' CRCs before its
+/// first lookup (`Spec/FORMAT.md` section 14). Unchecked, a damaged table could give wrong
+/// answers, never a trap.
 @usableFromInline package struct RangeTable: Sendable {
   /// The number of ranges.
   @usableFromInline package let count: Int
   /// Whether records carry a label id (identification ranges).
   @usableFromInline package let labelled: Bool
-  /// The records.
+  /// The fixed records (empty when the ranges are in blocks).
   @usableFromInline package let records: ByteView
+  /// The range blocks, when the ranges are stored in them.
+  @usableFromInline package let blocks: RangeBlocks?
   /// Where the range section lies in the file (offset 0 for an absent one): errors about its
   /// records are placed there.
   @usableFromInline package let place: FilePlace
@@ -21,7 +25,19 @@
     count = 0
     self.labelled = labelled
     records = ByteView()
+    blocks = nil
     place = FilePlace(offset: 0)
+  }
+
+  /// Wraps a kind's range index and range data sections.
+  /// - Throws: `FormatError`, placed in the file, when the index's size rules fail.
+  /// - Complexity: O(1).
+  package init(blocks: RangeBlocks) {
+    count = blocks.index.entryCount
+    labelled = blocks.labelled
+    records = ByteView()
+    self.blocks = blocks
+    place = blocks.index.place
   }
 
   /// Checks and wraps a range section.
@@ -42,6 +58,7 @@
     count = Int(rawCount)  // bounded by the section's length
     self.labelled = labelled
     records = try section.dropFirst(FormatConstants.rangeHeaderSize, in: place)
+    blocks = nil
     self.place = place
   }
 
@@ -51,22 +68,29 @@
 
   /// The first number of range `index`, as stored. Precondition: `0 <= index < count`.
   @inlinable
-  package func first(_ index: Int) -> UInt64 { unsafe records.uncheckedUInt64LE(at: index &* recordSize) }
+  package func first(_ index: Int) -> UInt64 {
+    if let blocks { return blocks.range(index)?.first ?? 0 }
+    return unsafe records.uncheckedUInt64LE(at: index &* recordSize)
+  }
 
   /// The last number of range `index`, as stored. Precondition: `0 <= index < count`.
   @inlinable
-  package func last(_ index: Int) -> UInt64 { unsafe records.uncheckedUInt64LE(at: index &* recordSize &+ 8) }
+  package func last(_ index: Int) -> UInt64 {
+    if let blocks { return blocks.range(index)?.last ?? 0 }
+    return unsafe records.uncheckedUInt64LE(at: index &* recordSize &+ 8)
+  }
 
   /// The label id of range `index` (0 for blocking ranges). Precondition: `0 <= index < count`.
   @inlinable
   package func labelId(_ index: Int) -> UInt32 {
-    labelled ? unsafe records.uncheckedUInt32LE(at: index &* recordSize &+ 16) : 0
+    if let blocks { return UInt32(truncatingIfNeeded: blocks.range(index)?.labelId ?? 0) }
+    return labelled ? unsafe records.uncheckedUInt32LE(at: index &* recordSize &+ 16) : 0
   }
 
-  /// The reserved field of range `index` (0 for blocking ranges, which have none).
+  /// The reserved field of range `index` (0 for blocking ranges and range blocks, which have none).
   @inlinable
   package func reserved(_ index: Int) -> UInt32 {
-    labelled ? unsafe records.uncheckedUInt32LE(at: index &* recordSize &+ 20) : 0
+    labelled && blocks == nil ? unsafe records.uncheckedUInt32LE(at: index &* recordSize &+ 20) : 0
   }
 }
 

@@ -31,6 +31,14 @@ public enum SectionType: String, Sendable, CaseIterable {
   case blockingPadding = "BPAD"
   /// Zero bytes that start the identification data on a page (version 2.1; optional; derived).
   case identificationPadding = "IPAD"
+  /// The index over the blocking range blocks (version 2.2; required, `Spec/FORMAT.md` 10.1).
+  case blockingRangeIndex = "BRIX"
+  /// The blocking range blocks (version 2.2; required).
+  case blockingRangeData = "BRDT"
+  /// The index over the identification range blocks (version 2.2; required).
+  case identificationRangeIndex = "IRIX"
+  /// The identification range blocks (version 2.2; required).
+  case identificationRangeData = "IRDT"
 
   /// Whether the section is flagged required: every type but those a reader may ignore: the list
   /// version and the signature, which a reader that checks neither can skip, and the sections
@@ -50,6 +58,14 @@ public enum SectionType: String, Sendable, CaseIterable {
   }
 
   /// Whether the section is padding, zero bytes before a data section (version 2.1).
+  /// Whether the section is a range index or range data section (version 2.2).
+  @usableFromInline package var isRangeBlocks: Bool {
+    switch self {
+    case .blockingRangeIndex, .blockingRangeData, .identificationRangeIndex, .identificationRangeData: true
+    default: false
+    }
+  }
+
   @usableFromInline package var isPadding: Bool { self == .blockingPadding || self == .identificationPadding }
 
   /// The type as the four bytes stored in the section table, read as a little-endian `UInt32`
@@ -71,6 +87,10 @@ public enum SectionType: String, Sendable, CaseIterable {
     case .indexHeaders: 0x5352_4448  // "HDRS"
     case .blockingPadding: 0x4441_5042  // "BPAD"
     case .identificationPadding: 0x4441_5049  // "IPAD"
+    case .blockingRangeIndex: 0x5849_5242  // "BRIX"
+    case .blockingRangeData: 0x5444_5242  // "BRDT"
+    case .identificationRangeIndex: 0x5849_5249  // "IRIX"
+    case .identificationRangeData: 0x5444_5249  // "IRDT"
     }
   }
 

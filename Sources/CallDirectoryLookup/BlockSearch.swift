@@ -34,49 +34,4 @@ extension EliasFanoView {
     }
     return nil
   }
-
-  /// The bit position of the zero with 0-based rank `rank` in the high vector, if there is one.
-  ///
-  /// A popcount walk: whole words are read without per-byte checks (they lie inside the view),
-  /// and only the last, partial word is masked to the vector's length.
-  @usableFromInline
-  func positionOfZero(_ rank: UInt64) -> Int? {
-    var remaining = rank
-    let fullWords = high.count >> 3
-    var word = 0
-    while word < fullWords {
-      let zeros = ~(unsafe high.uncheckedUInt64LE(at: word &<< 3))  // word < count / 8: inside the view
-      let zeroCount = UInt64(zeros.nonzeroBitCount)
-      if remaining < zeroCount { return word &<< 6 &+ EliasFanoView.select(remaining, in: zeros) }
-      remaining &-= zeroCount
-      word &+= 1
-    }
-    let tailBits = (high.count & 7) &* 8
-    guard tailBits > 0 else { return nil }
-    // Bits past the end read as zero, so `~` sets them: mask them out.
-    let zeros = ~high.wordLE(at: word &<< 3) & ((1 << UInt64(tailBits)) &- 1)
-    guard remaining < UInt64(zeros.nonzeroBitCount) else { return nil }
-    return word &<< 6 &+ EliasFanoView.select(remaining, in: zeros)
-  }
-
-  /// The position of the set bit of 0-based rank `rank` in `bits`.
-  /// Precondition: `rank < bits.nonzeroBitCount`.
-  @inline(__always)
-  static func select(_ rank: UInt64, in bits: UInt64) -> Int {
-    var bits = bits
-    var skip = rank
-    var position = 0
-    while true {  // whole bytes first
-      let inByte = UInt64((bits & 0xFF).nonzeroBitCount)
-      if skip < inByte { break }
-      skip &-= inByte
-      bits >>= 8
-      position &+= 8
-    }
-    while skip > 0 {
-      bits &= bits &- 1
-      skip &-= 1
-    }
-    return position &+ bits.trailingZeroBitCount
-  }
 }

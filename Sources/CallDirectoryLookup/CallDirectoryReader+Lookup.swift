@@ -50,7 +50,7 @@ extension CallDirectoryReader {
     let ranges = lookupRanges(.identification)
     let found =
       try find(number, in: .identification)
-      ?? (number > 0 ? ranges.range(containing: UInt64(number)).map { UInt64(ranges.labelId($0)) } : nil)
+      ?? (number > 0 ? ranges.labelId(containing: UInt64(number)).map(UInt64.init) : nil)
     guard let id = found else { return nil }
     guard id < UInt64(labelCount) else {
       throw FormatError(

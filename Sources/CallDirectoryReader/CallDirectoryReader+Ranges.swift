@@ -63,6 +63,12 @@ extension CallDirectoryReader {
   /// - Throws: `FormatError` with the file offset of the first problem.
   func checkRanges(_ kind: EntryKind) throws(FormatError) {
     let table = layout.ranges(kind)
+    if let blocks = table.blocks {
+      try layout.checkChecksum(of: kind.rangeSections.blockIndex)
+      try layout.checkChecksum(of: kind.rangeSections.blockData)
+      if let problem = blocks.check(labelCount: labelCount) { throw problem }
+      return
+    }
     guard table.count > 0 else { return }
     try layout.checkChecksum(of: kind.rangeSection)
     var previous: (last: Int64, labelId: UInt32)?

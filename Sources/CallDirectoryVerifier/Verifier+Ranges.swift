@@ -7,6 +7,17 @@ extension VerificationPass {
   /// - Complexity: O(ranges); memory O(1).
   mutating func checkRanges(_ kind: EntryKind) {
     let table = layout.ranges(kind)
+    if let blocks = table.blocks {
+      // Range blocks (version 2.2): every block's CRC, code and ranges, in order; the first
+      // problem, since a later block's ranges are read against the one before it.
+      if layout.header.major < 2 || (layout.header.major == 2 && layout.header.minor < 2) {
+        problems.record(
+          FormatError(
+            .invalidField(field: "minor version of a file with range blocks", value: UInt64(layout.header.minor)), at: 10))
+      }
+      if let problem = blocks.check(labelCount: layout.labelIndex.labelCount) { problems.record(problem) }
+      return
+    }
     guard layout.header.section(kind.rangeSection) != nil else { return }
     if layout.header.major == 1 && layout.header.minor < 1 {
       problems.record(

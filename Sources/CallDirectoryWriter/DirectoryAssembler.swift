@@ -10,8 +10,10 @@ import CallDirectoryFormat
 //     LIDX  u32 labels, u32 blocks, {u32 first id, u32 0, u64 offset}*
 //     IIDX  as BIDX
 //     BIDX  u64 count, u32 per block, u32 0, {u64 first, u48 offset, u16 count - 1}*
-//   BRNG  u64 count, {u64 first, u64 last}*                  only when there are blocking ranges
-//   IRNG  u64 count, {u64 first, u64 last, u32 label, u32 0}* only when there are identification ranges
+//   BRNG  u64 count, {u64 first, u64 last}*                  when there are blocking ranges, or
+//   BRIX, BRDT  range index and range blocks                 when they are shorter (version 2.2)
+//   IRNG  u64 count, {u64 first, u64 last, u32 label, u32 0}* when there are identification ranges, or
+//   IRIX, IRDT  as BRIX, BRDT
 //   BPAD  zeros up to the next multiple of 4096                when BDAT is longer than 4096
 //   BDAT  blocking entry blocks
 //   IPAD  zeros up to the next multiple of 4096                when IDAT is longer than 4096
@@ -94,12 +96,10 @@ struct DirectoryContents {
     }
     let byLength = indexes.indices.sorted { (indexes[$0].1.count, $0) < (indexes[$1].1.count, $1) }
     sections += byLength.map { (indexes[$0].0, .array(indexes[$0].1)) }
-    if !blockingRanges.isEmpty {
-      sections.append((.blockingRanges, .array(Self.rangeSection(blockingRanges.map { ($0, nil) }))))
-    }
-    if !identificationRanges.isEmpty {
-      sections.append((.identificationRanges, .array(Self.rangeSection(identificationRanges.map { ($0.numbers, $0.label) }))))
-    }
+    let ranges =
+      RangeSections.encode(blockingRanges.map { ($0, nil) }, kind: .blocking)
+      + RangeSections.encode(identificationRanges.map { ($0.numbers, $0.label) }, kind: .identification)
+    sections += ranges.map { ($0.0, .array($0.1)) }
     // Each long entry data section starts on a page, after padding whose length the offsets
     // below decide.
     for (type, data, padding) in [
@@ -119,7 +119,7 @@ struct DirectoryContents {
       extra.append(RawSection(type: .signature, bytes: SignatureDigest.placeholder(key: key)))
     }
     let count = sections.count + extra.count
-    let minor = FormatVersion.minor(paged: paged)
+    let minor = FormatVersion.minor(paged: paged, rangeBlocks: ranges.contains { $0.0.isRangeBlocks })
     var offset = UInt64(FileHeader.size(sectionCount: count))
     var table: [SectionEntry] = []
     for position in sections.indices {
@@ -169,20 +169,6 @@ struct DirectoryContents {
     for section in extra { try sink(section.bytes) }
   }
 
-  /// A range section: the count, then each range's ends and, when labelled, its label id.
-  private static func rangeSection(_ ranges: [(ClosedRange<Int64>, UInt32?)]) -> [UInt8] {
-    var bytes: [UInt8] = []
-    bytes.appendUInt64LE(UInt64(ranges.count))
-    for (range, label) in ranges {
-      bytes.appendUInt64LE(UInt64(range.lowerBound))
-      bytes.appendUInt64LE(UInt64(range.upperBound))
-      if let label {
-        bytes.appendUInt32LE(label)
-        bytes.appendUInt32LE(0)
-      }
-    }
-    return bytes
-  }
 }
 
 /// The label data and index sections (`Spec/FORMAT.md`, section 8).

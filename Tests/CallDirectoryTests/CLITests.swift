@@ -67,7 +67,8 @@ func calldir(_ arguments: String..., input: String = "") -> (status: Int32, outp
     }
     #expect(
       calldir("--version").output.contains(
-        "format 2.1: reads 1.x and 2.x, writes 2.0 and, for files whose entry data is longer than a page, 2.1"))
+        "format 2.2: reads 1.x and 2.x, writes 2.0, 2.1 for files whose entry data is longer than a page, and 2.2 for files with range blocks"
+      ))
   }
 
   @Test func parsesBothOptionForms() throws {

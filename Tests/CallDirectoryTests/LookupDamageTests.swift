@@ -56,6 +56,24 @@ import Testing
       ])
   }
 
+  /// Range blocks of both kinds (Spec/FORMAT.md 10.1): three blocks of each, beside single entries.
+  static func rangeBlocks() throws -> Shape {
+    var builder = DirectoryBuilder()
+    let firsts = (0..<300).map { 33_100_000_000 + Int64($0) * 10_000 }
+    for (position, first) in firsts.enumerated() {
+      try builder.block(first...(first + 999))
+      try builder.identify((first + 5_000)...(first + 5_999), label: "Carrier \(position % 7)")
+    }
+    try builder.block(12_025_550_100)
+    let bytes = try builder.encoded()
+    return Shape(
+      name: "range blocks", bytes: bytes,
+      probes: [
+        firsts[0], firsts[0] + 999, firsts[0] + 1_000, firsts[128] + 500, firsts[299] + 5_999, firsts[299] + 6_000,
+        12_025_550_100,
+      ])
+  }
+
   /// Both kinds, a list version and a signature.
   static func signed() throws -> Shape {
     var builder = DirectoryBuilder()
@@ -67,7 +85,7 @@ import Testing
     return Shape(name: "signed", bytes: bytes, probes: [12_025_550_100, 12_025_550_142, 12_025_550_150, 12_025_550_151])
   }
 
-  static let shapes: [Shape] = [try! blocking(), try! labels(), try! ranges(), try! signed()]
+  static let shapes: [Shape] = [try! blocking(), try! labels(), try! ranges(), try! rangeBlocks(), try! signed()]
 
   /// What a reader says about each probe: its answer, or `nil` for an error.
   static func answers(_ reader: CallDirectoryReader, _ probes: [Int64]) -> [LookupResult?] {

@@ -1,0 +1,105 @@
+// Navigation in an Elias-Fano code: the k-th one or zero of the high bits, an offset by its
+// rank, and the count of offsets at or below a target. Every read is safe whatever the bytes hold
+// (positions past the parts read as zero bits); readers check a block's CRC before they answer
+// from it.
+
+extension EliasFanoView {
+  /// Offset `element` (0-based, so offset `element + 1` of the block's numbers): its high part
+  /// from the position of its one bit, its low part from its field. Safe for any bytes.
+  @inlinable
+  package func offset(at element: Int) -> UInt64 {
+    guard let position = positionOfOne(UInt64(element)) else { return 0 }
+    let highPart = UInt64(truncatingIfNeeded: position &- element)
+    return highPart &<< UInt64(lowBits) | BitPacking.field(low, bitOffset: element &* lowBits, width: lowBits)
+  }
+
+  /// How many offsets are at most `target`, and whether the last of them equals it: the ones
+  /// after the `h`-th zero whose low parts are at most the target's, with the ones before them.
+  /// Safe for any bytes.
+  @inlinable
+  package func count(atMost target: UInt64) -> (count: Int, equal: Bool) {
+    let highPart = target >> UInt64(lowBits)
+    var position = 0
+    if highPart > 0 {
+      // Fewer zeros than the high part: every offset has a smaller one.
+      guard let zero = positionOfZero(highPart &- 1) else { return (count, false) }
+      position = zero &+ 1
+    }
+    // Ones before `position` = position - the zeros before it, which are `highPart`.
+    var found = min(max(position &- Int(truncatingIfNeeded: highPart), 0), count)
+    var equal = false
+    let targetLow = lowBits == 0 ? 0 : target & ((1 << UInt64(lowBits)) &- 1)
+    let bitLength = high.count &* 8
+    while position < bitLength {
+      guard (high.wordLE(at: position >> 3) >> UInt64(position & 7)) & 1 == 1 else { break }
+      let element = position &- Int(truncatingIfNeeded: highPart)
+      guard element >= 0 && element < count else { break }
+      let lowPart = BitPacking.field(low, bitOffset: element &* lowBits, width: lowBits)
+      guard lowPart <= targetLow else { break }
+      found = element &+ 1
+      equal = lowPart == targetLow
+      position &+= 1
+    }
+    return (found, equal)
+  }
+
+  /// The position of the one bit of rank `rank` (0-based) in the high bits, or `nil`.
+  @usableFromInline
+  func positionOfOne(_ rank: UInt64) -> Int? {
+    var remaining = rank
+    var word = 0
+    while word &<< 3 < high.count {
+      let ones = high.wordLE(at: word &<< 3)  // bits past the end read as zero
+      let count = UInt64(ones.nonzeroBitCount)
+      if remaining < count { return word &<< 6 &+ EliasFanoView.select(remaining, in: ones) }
+      remaining &-= count
+      word &+= 1
+    }
+    return nil
+  }
+
+  /// The bit position of the zero with 0-based rank `rank` in the high vector, if there is one.
+  ///
+  /// A popcount walk: whole words are read without per-byte checks (they lie inside the view),
+  /// and only the last, partial word is masked to the vector's length.
+  @usableFromInline
+  package func positionOfZero(_ rank: UInt64) -> Int? {
+    var remaining = rank
+    let fullWords = high.count >> 3
+    var word = 0
+    while word < fullWords {
+      let zeros = ~(unsafe high.uncheckedUInt64LE(at: word &<< 3))  // word < count / 8: inside the view
+      let zeroCount = UInt64(zeros.nonzeroBitCount)
+      if remaining < zeroCount { return word &<< 6 &+ EliasFanoView.select(remaining, in: zeros) }
+      remaining &-= zeroCount
+      word &+= 1
+    }
+    let tailBits = (high.count & 7) &* 8
+    guard tailBits > 0 else { return nil }
+    // Bits past the end read as zero, so `~` sets them: mask them out.
+    let zeros = ~high.wordLE(at: word &<< 3) & ((1 << UInt64(tailBits)) &- 1)
+    guard remaining < UInt64(zeros.nonzeroBitCount) else { return nil }
+    return word &<< 6 &+ EliasFanoView.select(remaining, in: zeros)
+  }
+
+  /// The position of the set bit of 0-based rank `rank` in `bits`.
+  /// Precondition: `rank < bits.nonzeroBitCount`.
+  @inline(__always) @usableFromInline
+  package static func select(_ rank: UInt64, in bits: UInt64) -> Int {
+    var bits = bits
+    var skip = rank
+    var position = 0
+    while true {  // whole bytes first
+      let inByte = UInt64((bits & 0xFF).nonzeroBitCount)
+      if skip < inByte { break }
+      skip &-= inByte
+      bits >>= 8
+      position &+= 8
+    }
+    while skip > 0 {
+      bits &= bits &- 1
+      skip &-= 1
+    }
+    return position &+ bits.trailingZeroBitCount
+  }
+}
