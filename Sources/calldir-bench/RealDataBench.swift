@@ -23,7 +23,7 @@ enum RealDataBench {
     var table = Table(title: "real numbering data (\(directory))")
     table.section(
       "listing",
-      ["ranges", "listing", "gzip -9", "xz -9", "calldir", "/ xz", "pack s", "label ns", "peer ns", "ratio"])
+      ["ranges", "listing", "gzip -9", "xz -9", "calldir", "/ xz", "pack s", "label ns", "peer ns", "range : entry ns"])
     for name in present {
       let listingPath = "\(directory)/\(name).csv"
       let listing = try [UInt8](Data(contentsOf: URL(fileURLWithPath: listingPath)))
@@ -53,6 +53,18 @@ enum RealDataBench {
         return Int64.random(in: record.numbers, using: &random)
       }
       let ours = try time(probes) { try reader.label(for: $0)?.utf8.count ?? 0 }
+      // The goal compares lookups into ranges with lookups into single entries of one file: the
+      // list with 20,000 single entries added apart from its ranges (numbers none of them holds).
+      var singlesRandom = SeededGenerator.derived(from: 2, name)
+      var singles = Set<Int64>()
+      while singles.count < 20_000 {
+        let number = Int64.random(in: 19_000_000_000...19_999_999_999, using: &singlesRandom)
+        if try reader.label(for: number) == nil { singles.insert(number) }
+      }
+      for number in singles { try builder.identify(number, label: "Single") }
+      let mixed = try CallDirectoryReader(bytes: try builder.encoded())
+      let inRanges = try time(probes) { try mixed.label(for: $0)?.utf8.count ?? 0 }
+      let entries = try time(Array(singles).shuffled(using: &singlesRandom)) { try mixed.label(for: $0)?.utf8.count ?? 0 }
       let peer = time(probes) { number in
         var low = 0
         var high = firsts.count
@@ -62,19 +74,20 @@ enum RealDataBench {
         }
         return low > 0 && number <= lasts[low - 1] ? labels[low - 1].utf8.count : 0
       }
-      sink.consume(ours.checksum &+ peer.checksum)
+      sink.consume(ours.checksum &+ peer.checksum &+ entries.checksum &+ inRanges.checksum)
       table.row([
         name, Format.grouped(records.count), Format.grouped(listing.count),
         compressed.first?.bytes.map(Format.grouped) ?? "-", xz.map(Format.grouped) ?? "-", Format.grouped(bytes.count),
         xz.map { Format.fixed(Double(bytes.count) / Double($0), 2) + "x" } ?? "-", Format.fixed(packSeconds, 2),
         Format.fixed(ours.nanoseconds, 0), Format.fixed(peer.nanoseconds, 0),
-        Format.fixed(ours.nanoseconds / peer.nanoseconds, 2) + "x",
+        "\(Format.fixed(inRanges.nanoseconds, 0)) : \(Format.fixed(entries.nanoseconds, 0))",
       ])
     }
     try churn(into: &table)
     table.note(
-      "pack: parse and build in this process; label ns: label(for:) of random numbers inside the listed ranges, "
-        + "against the peer's binary search over the same flattened ranges in memory")
+      "pack: parse and build in this process; label ns: label(for:) of random numbers inside the listed ranges; peer: a "
+        + "binary search over the same flattened ranges in memory; range : entry: label(for:) into the ranges and into "
+        + "20,000 single entries (+1 9 numbers no range holds) added to the same file")
     return table
   }
 
