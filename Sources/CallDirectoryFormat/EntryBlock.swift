@@ -88,7 +88,9 @@
   /// whose entries share one label stores no id bits at all, and labels that sort together (one
   /// company's departments) need few.
   /// - Parameter deflater: the compressor that tries deflate (see `Block.encode`).
-  /// - Precondition: `numbers` is non-empty and strictly ascending; `labelIds` is empty or as long.
+  /// - Precondition: `numbers` is non-empty and strictly ascending; `labelIds` is empty, or one id
+  ///   for each number (an entry block) or each pair of numbers (a range block's boundaries,
+  ///   `RangeBlock.encode`).
   @usableFromInline package static func encode(
     _ numbers: ArraySlice<Int64>, labelIds: ArraySlice<UInt32>, allowDeflate: Bool = true, using deflater: Deflater? = nil
   ) -> [UInt8] {
@@ -123,24 +125,28 @@
   @usableFromInline package let baseLabelId: UInt64
 
   /// Splits `payload`, the payload of block `block` at `place` in the file, into its parts.
+  /// - Parameter labelFields: the label ids the payload holds: one an entry (the default), or one
+  ///   for each pair of numbers in a range block, whose numbers are its ranges' boundaries.
   /// - Throws: `FormatError.malformedBlock`, at the block's payload, when the fixed-size parts do
   ///   not fit.
   @usableFromInline package init(
-    _ payload: ByteView, entryCount: Int, lowBits: Int, labelBits: Int, identification: Bool, block: Int, place: FilePlace
+    _ payload: ByteView, entryCount: Int, lowBits: Int, labelBits: Int, identification: Bool, block: Int, place: FilePlace,
+    labelFields: Int? = nil
   ) throws(FormatError) {
+    let labelFields = labelFields ?? entryCount
     // Checked here as well as in the block header, since this initializer is public: every
     // payload then has widths the decoders can shift by.
-    guard entryCount >= 1, entryCount <= FormatConstants.maximumEntriesPerBlock, lowBits >= 0,
+    guard entryCount >= 1, entryCount <= 2 &* FormatConstants.maximumEntriesPerBlock, lowBits >= 0,
       lowBits <= FormatConstants.maximumLowBits,
-      labelBits >= 0, labelBits <= FormatConstants.maximumLabelBits
+      labelBits >= 0, labelBits <= FormatConstants.maximumLabelBits, labelFields >= 0, labelFields <= entryCount
     else {
       throw place.error(
         .malformedBlock(block: block, reason: "\(entryCount) entries of \(lowBits) low bits and \(labelBits)-bit label ids"),
         at: FormatConstants.blockHeaderSize)
     }
-    // entryCount <= 4096 and widths <= 62: the products are small.
+    // entryCount <= 8192 (a range block's boundaries) and widths <= 62: the products are small.
     let baseBytes = identification ? 4 : 0
-    let idBytes = baseBytes &+ BitPacking.byteCount(count: entryCount, width: labelBits)
+    let idBytes = baseBytes &+ BitPacking.byteCount(count: labelFields, width: labelBits)
     let lowBytes = BitPacking.byteCount(count: entryCount &- 1, width: lowBits)
     guard idBytes <= payload.count, lowBytes <= payload.count &- idBytes else {
       throw place.error(

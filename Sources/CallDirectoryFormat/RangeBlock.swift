@@ -47,23 +47,13 @@
     guard rangeCount >= 1, rangeCount <= FormatConstants.maximumEntriesPerBlock else {
       throw place.error(.malformedBlock(block: number, reason: "\(rangeCount) ranges"))
     }
-    // rangeCount <= 4096 and widths <= 62: the products are small.
-    let payload = block.body
-    let baseBytes = labelled ? 4 : 0
-    let idBytes = baseBytes &+ BitPacking.byteCount(count: rangeCount, width: labelBits)
-    let lowBytes = BitPacking.byteCount(count: 2 &* rangeCount &- 1, width: lowBits)
-    guard idBytes <= payload.count, lowBytes <= payload.count &- idBytes else {
-      throw place.error(
-        .malformedBlock(
-          block: number,
-          reason: "a \(payload.count)-byte payload cannot hold \(idBytes) bytes of label ids and \(lowBytes) of low bits"),
-        at: FormatConstants.blockHeaderSize)
-    }
-    baseLabelId = labelled ? UInt64(unsafe payload.uncheckedUInt32LE(at: 0)) : 0  // 4 <= idBytes <= count
-    labelIds = try payload.slice(offset: baseBytes, length: idBytes &- baseBytes)
-    boundaries = EliasFanoView(
-      count: 2 &* rangeCount &- 1, lowBits: lowBits, low: try payload.slice(offset: idBytes, length: lowBytes),
-      high: try payload.dropFirst(idBytes &+ lowBytes))
+    // An entry block's payload over the 2m boundaries, with m label ids.
+    let parts = try EntryPayload(
+      block.body, entryCount: 2 &* rangeCount, lowBits: lowBits, labelBits: labelBits, identification: labelled,
+      block: number, place: place, labelFields: rangeCount)
+    baseLabelId = parts.baseLabelId
+    labelIds = parts.labelIds
+    boundaries = parts.numbers
     self.first = first
     self.rangeCount = rangeCount
     self.labelled = labelled
@@ -155,18 +145,7 @@
     var bounds: [Int64] = []
     bounds.reserveCapacity(2 &* ranges.count)
     for range in ranges { bounds += [range.first, range.last] }
-    let code = EliasFano.encode(bounds[...])
-    let base = labelIds.min() ?? 0
-    let width = UInt64((labelIds.max() ?? 0) - base).significantBitCount
-    var payload: [UInt8] = []
-    if !labelIds.isEmpty {
-      payload.appendUInt32LE(base)
-      var ids = BitPacking.Writer()
-      for id in labelIds { ids.append(UInt64(id - base), width: width) }
-      payload.append(contentsOf: ids.bytes)
-    }
-    payload.append(contentsOf: code.low)
-    payload.append(contentsOf: code.high)
-    return Block.encode(header: (UInt8(code.lowBits), UInt8(width), 0), payload: payload, deflateWhenSaving: nil)
+    // An entry block's code over the boundaries, with one label id a range: raw, always.
+    return EntryBlock.encode(bounds[...], labelIds: labelIds, allowDeflate: false)
   }
 }
