@@ -133,10 +133,12 @@
     _ payload: ByteView, entryCount: Int, lowBits: Int, labelBits: Int, identification: Bool, block: Int, place: FilePlace,
     labelFields: Int? = nil
   ) throws(FormatError) {
+    // A range block's boundaries are two a range: up to twice an entry block's entries.
+    let mostNumbers = labelFields == nil ? FormatConstants.maximumEntriesPerBlock : 2 &* FormatConstants.maximumEntriesPerBlock
     let labelFields = labelFields ?? entryCount
     // Checked here as well as in the block header, since this initializer is public: every
     // payload then has widths the decoders can shift by.
-    guard entryCount >= 1, entryCount <= 2 &* FormatConstants.maximumEntriesPerBlock, lowBits >= 0,
+    guard entryCount >= 1, entryCount <= mostNumbers, lowBits >= 0,
       lowBits <= FormatConstants.maximumLowBits,
       labelBits >= 0, labelBits <= FormatConstants.maximumLabelBits, labelFields >= 0, labelFields <= entryCount
     else {
