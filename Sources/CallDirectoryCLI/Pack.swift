@@ -75,17 +75,21 @@ struct Pack {
     }
     if options.output != "-" && !options.quiet {
       console.summary(
-        "packed \(read) entries into \(options.output): \(size) bytes"
+        "packed \(counted(read, "entry", "entries")) into \(options.output): \(counted(size, "byte", "bytes"))"
           + (read > 0 ? " (\(ProgressLine.twoDecimals(Double(size) / Double(read))) bytes per entry)" : "")
-          + " \(ProgressLine.seconds(since: started)); \(skipped) blank or comment lines skipped, "
-          + "\(statistics.duplicates) duplicates merged, \(statistics.covered) entries inside ranges dropped, "
-          + "\(statistics.rangesMerged) ranges merged into another of the same label")
+          + " \(ProgressLine.seconds(since: started)); stored \(counted(statistics.entriesStored, "single number", "single numbers")) "
+          + "and \(counted(statistics.rangesStored, "range", "ranges")); "
+          + "\(counted(skipped, "blank or comment line", "blank or comment lines")) skipped, "
+          + "\(counted(statistics.duplicates, "duplicate", "duplicates")) merged, "
+          + "\(counted(statistics.covered, "entry", "entries")) inside ranges dropped, "
+          + "\(counted(statistics.rangesMerged, "range", "ranges")) merged into another of the same label")
     }
     if let report = validity.report, !options.quiet { console.diagnose(report) }
     if options.json {
       let object = JSON.Value.object(
         [
           ("output", .string(options.output)), ("bytes", .int(size)), ("read", .int(read)),
+          ("entriesStored", .int(statistics.entriesStored)), ("rangesStored", .int(statistics.rangesStored)),
           ("skipped", .int(skipped)), ("duplicates", .int(statistics.duplicates)), ("covered", .int(statistics.covered)),
           ("rangesMerged", .int(statistics.rangesMerged)),
         ] + validity.fields)

@@ -50,6 +50,8 @@ import CallDirectorySystem
   private var identificationRuns = CanonicalRuns()
   private var identificationRanges: [CanonicalRuns.Run] = []
   private var record: [UInt8] = []
+  /// The single entries released to the sections so far, both kinds.
+  private var entriesStored = 0
 
   /// A writer that keeps its spools in `temporaryDirectory`, or in memory when it is `nil`.
   /// - Throws: `WriterError.invalidOption` for options out of range, `.system` when a spool
@@ -87,7 +89,12 @@ import CallDirectorySystem
 
   /// What the canonical form dropped or joined among the entries added so far. Runs sharing a
   /// first number are counted once the next first number arrives (or the writer finishes).
-  public var statistics: CanonicalStatistics { blockingRuns.statistics + identificationRuns.statistics }
+  public var statistics: CanonicalStatistics {
+    var sum = blockingRuns.statistics + identificationRuns.statistics
+    sum.entriesStored = entriesStored
+    sum.rangesStored = blockingRanges.count + identificationRanges.count
+    return sum
+  }
 
   /// Adds a number to block; numbers must not decrease.
   /// - Throws: `WriterError.numberOutOfRange`, or `.outOfOrder` for a number below the last one.
@@ -171,7 +178,10 @@ import CallDirectorySystem
     do { single = try blockingRuns.add(run, label: label) } catch {
       throw error.writerError(kind: "blocking", label: BlockingLabel.name)
     }
-    if let single { try blocking.append(single.numbers.lowerBound, label: 0) }
+    if let single {
+      try blocking.append(single.numbers.lowerBound, label: 0)
+      entriesStored += 1
+    }
     try keepBlocking()
   }
 
@@ -225,6 +235,7 @@ import CallDirectorySystem
   private mutating func keepBlocking() throws(WriterError) {
     guard !blockingRuns.released.isEmpty else { return }
     for single in blockingRuns.released.singles { try blocking.append(single.numbers.lowerBound, label: 0) }
+    entriesStored += blockingRuns.released.singles.count
     for range in blockingRuns.released.ranges { blockingRanges.append(range.numbers) }
     blockingRuns.released.singles.removeAll(keepingCapacity: true)
     blockingRuns.released.ranges.removeAll(keepingCapacity: true)
@@ -252,6 +263,7 @@ import CallDirectorySystem
   /// Takes one released identification entry: to its section, or to the spool until every label
   /// is numbered.
   private mutating func keepIdentification(_ single: CanonicalRuns.Run) throws(WriterError) {
+    entriesStored += 1
     if let newId = numbered?.newId {
       try numberedEntries?.append(single.numbers.lowerBound, label: newId[Int(single.label)])
     } else {

@@ -245,7 +245,8 @@ extension CanonicalRuns.Violation {
   }
 }
 
-/// What making the canonical form dropped or joined (`Spec/INPUT.md`, section 3).
+/// What making the canonical form dropped or joined, and what the file stores
+/// (`Spec/INPUT.md`, section 3.5).
 public struct CanonicalStatistics: Sendable, Equatable {
   /// Entries and ranges that repeat an earlier one exactly (same kind, numbers and label).
   public var duplicates = 0
@@ -253,6 +254,11 @@ public struct CanonicalStatistics: Sendable, Equatable {
   public var covered = 0
   /// Ranges joined into another because they overlap or touch it.
   public var rangesMerged = 0
+  /// Single entries the file stores, both kinds (counted as the writer releases them: all of them
+  /// once it has finished).
+  public var entriesStored = 0
+  /// Ranges the file stores, both kinds, counted likewise.
+  public var rangesStored = 0
 
   /// No entries dropped or joined.
   public init() {}
@@ -262,6 +268,8 @@ public struct CanonicalStatistics: Sendable, Equatable {
     sum.duplicates += b.duplicates
     sum.covered += b.covered
     sum.rangesMerged += b.rangesMerged
+    sum.entriesStored += b.entriesStored
+    sum.rangesStored += b.rangesStored
     return sum
   }
 }
