@@ -97,6 +97,7 @@ do {
       switch entry.kind {
       case .blocking: try packer.block(entry.numbers)
       case .identification: try packer.identify(entry.numbers, utf8: label)
+      case .exception: try packer.allow(entry.numbers)
       }
     } catch {
       throw ListingError(file: "listing.csv", line: entry.line, message: error.description)
