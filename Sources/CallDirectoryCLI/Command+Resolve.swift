@@ -22,6 +22,7 @@ extension Command {
           names: ["--emergency"],
           action: .value { (state, text) throws(UsageError) in state.options.emergency = try emergencyNumbers(text) }),
         Table.Option(names: ["--json"], action: .flag { $0.options.json = true }),
+        Table.Option(names: ["--block-withheld"], action: .flag { $0.options.blockWithheld = true }),
         Table.Option(names: ["--stdin"], action: .flag { $0.stdinFlag = true }),
         Table.Option(names: ["--trust"], action: .value { $0.options.trust.append($1) }),
         Table.Option(

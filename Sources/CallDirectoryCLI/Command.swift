@@ -106,6 +106,8 @@ package enum Command: Sendable, Equatable {
     package var emergency: EmergencyNumbers = .standard
     /// One JSON object a line instead of tab-separated fields.
     package var json = false
+    /// Whether withheld callers (`anonymous`, an empty caller) are blocked rather than allowed.
+    package var blockWithheld = false
     /// Public key files: every directory must be signed by one of them (none: no signature needed).
     package var trust: [String] = []
     /// The lowest list version any directory may carry (a rollback floor), when given.

@@ -221,7 +221,7 @@ enum HelpText {
 
   static let resolve = """
     Usage: calldir resolve [--allow FILE]... [--country REGION] [--emergency LIST] [--json] [--stdin]
-                           [--trust PUB]... [--installed-version N] DIR... [NUMBER...]
+                           [--block-withheld] [--trust PUB]... [--installed-version N] DIR... [NUMBER...]
 
     Answer incoming numbers across a stack of directories, consulted in the order given
     (Spec/RESOLUTION.md): emergency numbers are never blocked; a number an allow list lists is
@@ -230,8 +230,8 @@ enum HelpText {
 
     A positional argument that names an existing file, or ends in .calldir, is a directory;
     the others are numbers. Without numbers (or with - or --stdin) numbers are read from
-    standard input, one a line, and answered as they arrive, one line each (a blank line too,
-    with an error), so a program can write a number and wait for its answer; a directory file
+    standard input, one a line, and answered as they arrive, one line each (a blank line is a
+    withheld caller), so a program can write a number and wait for its answer; a directory file
     replaced on disk (by rename, as pack writes) is reloaded before the next line. A line of
     more than 4096 bytes gets one error answer, and the rest of it is dropped.
 
@@ -246,6 +246,8 @@ enum HelpText {
       --emergency LIST     the numbers never blocked, comma-separated; 'default' stands for
                            000,110,112,119,911,999 (the default) and 'none' for no numbers
       --json               one object a line, with the reason (see below)
+      --block-withheld     block withheld callers (anonymous, restricted, unavailable, private,
+                           unknown, an empty caller) instead of allowing them
       --stdin              read the numbers from standard input (as giving none does)
       --trust PUB          a trusted public key file: every directory, and every replacement,
                            must be signed by one of the keys given; a replacement's list
@@ -258,7 +260,11 @@ enum HelpText {
     An invalid number gives  INPUT  error  MESSAGE  (and exit code 1 at the end).
     --json: {"input":"...","number":"+12025550100","action":"block","label":"Spam Risk",
     "directory":"spam.calldir","reason":"blocked"}; reason is emergency, allowListed, blocked,
-    identified or notListed; an invalid number gives {"input":"...","error":"..."}.
+    identified, notListed or withheld (number null); an invalid number gives
+    {"input":"...","error":"..."}.
+
+    Callers may be written as PBXs pass them: +1 (202) 555-0100, tel:+1-202-555-0100;ext=7,
+    sip:+12025550100@example.com;user=phone, "Acme" <sips:+12025550100@example.com>.
 
     Examples:
       calldir resolve spam.calldir business.calldir "+1 (202) 555-0100" tel:+1-202-555-0123

@@ -26,7 +26,7 @@ struct Resolve {
     let region = options.country.flatMap { NumberingPlan.shared.region(named: $0) }
     // The region's own emergency numbers join the set, unless the set is empty (`none`) on purpose.
     let emergency = region.map { options.emergency.codes.isEmpty ? options.emergency : options.emergency.adding(region: $0) }
-    let resolver: Resolver
+    var resolver: Resolver
     do {
       resolver = try Resolver(
         sources: zip(options.directories, directories).map { option, directory in
@@ -38,6 +38,7 @@ struct Resolve {
     } catch {
       throw CommandFailure.usage("\(error)", command: "resolve")
     }
+    resolver.blocksWithheld = options.blockWithheld
 
     var status = CLI.ExitCode.success
     if options.standardInput {
@@ -70,7 +71,7 @@ struct Resolve {
       resolved = true
     } catch {
       switch error {
-      case .invalidNumber: console.diagnose("invalid number: \(error)")
+      case .invalidNumber, .invalidCaller: console.diagnose("invalid number: \(error)")
       case .damagedDirectory: console.diagnose("cannot resolve \(oneLine(text)): \(error)")
       }
       line = errorLine(text, error.description)
@@ -139,7 +140,7 @@ struct Resolve {
   static func json(_ input: String, _ resolution: Resolution) -> String {
     JSON.render(
       .object([
-        ("input", .string(input)), ("number", .string(number(resolution))),
+        ("input", .string(input)), ("number", resolution.reason == .withheld ? .null : .string(number(resolution))),
         ("action", .string(resolution.action.rawValue)), ("label", resolution.label.map { .string($0) } ?? .null),
         ("directory", resolution.directory.map { .string($0.name) } ?? .null),
         ("reason", .string(resolution.reason.rawValue)),

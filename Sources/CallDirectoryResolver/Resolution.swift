@@ -32,13 +32,16 @@ public struct Resolution: Sendable, Equatable, CustomStringConvertible {
     case identified
     /// No directory lists the number.
     case notListed
+    /// The caller withheld the number (`anonymous`, `restricted`, an empty caller): allowed, or
+    /// blocked when the resolver blocks withheld callers.
+    case withheld
 
     /// The action this reason leads to.
     public var action: Action {
       switch self {
       case .blocked: return .block
       case .identified: return .identify
-      case .emergency, .allowListed, .notListed: return .allow
+      case .emergency, .allowListed, .notListed, .withheld: return .allow
       }
     }
   }
@@ -74,6 +77,8 @@ public struct Resolution: Sendable, Equatable, CustomStringConvertible {
   public var directory: Directory?
   /// The directory the label came from; `nil` when there is no label.
   public var labelDirectory: Directory?
+  /// Whether a withheld caller is blocked (the resolver's `blocksWithheld`).
+  private var blocksWithheld = false
 
   /// An answer with the given fields.
   public init(
@@ -88,8 +93,15 @@ public struct Resolution: Sendable, Equatable, CustomStringConvertible {
     self.labelDirectory = labelDirectory
   }
 
-  /// What to do with the call (follows from `reason`).
-  public var action: Action { reason.action }
+  /// The answer for a withheld caller: allowed, or blocked when `blocksWithheld`.
+  init(reason: Reason, number: Int64?, blocksWithheld: Bool) {
+    self.init(reason: reason, number: number)
+    self.blocksWithheld = blocksWithheld
+  }
+
+  /// What to do with the call: follows from `reason`, except that a withheld caller is blocked
+  /// by a resolver that blocks withheld callers.
+  public var action: Action { reason == .withheld && blocksWithheld ? .block : reason.action }
 
   /// A one-line summary, such as `block "Spam Risk" (blocked by #1 spam.calldir)`.
   public var description: String {

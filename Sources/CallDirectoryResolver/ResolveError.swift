@@ -18,6 +18,9 @@ import CallDirectoryListing
 public enum ResolveError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The caller string is not a phone number under `Spec/INPUT.md` section 1.
   case invalidNumber(PhoneNumberError)
+  /// The caller string names no number a resolver can read: a SIP URI without a user part, or
+  /// whose user part is a name.
+  case invalidCaller(String)
   /// A directory of the stack is damaged where the number's lookup read it.
   case damagedDirectory(Resolution.Directory, FormatError)
 
@@ -25,6 +28,7 @@ public enum ResolveError: Error, Sendable, Equatable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .invalidNumber(let error): return error.description
+    case .invalidCaller(let message): return message
     case .damagedDirectory(let directory, let error): return "\(directory.name): \(error)"
     }
   }

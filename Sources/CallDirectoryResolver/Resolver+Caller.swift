@@ -16,11 +16,24 @@ extension Resolver {
   ///   whose damage the lookup met.
   /// - Complexity: O(m + k log n) for a string of m bytes; the parser copies the string's bytes once.
   public func resolve(caller: String) throws(ResolveError) -> Resolution {
-    if let code = emergencyNumbers.match(caller: caller) {
+    let text: Substring
+    switch CallerString(caller) {
+    case .withheld: return Resolution(reason: .withheld, number: nil, blocksWithheld: blocksWithheld)
+    case .noUserPart: throw .invalidCaller("SIP URI \"\(caller)\" has no user part (the number before @)")
+    case .number(let found): text = found
+    }
+    // The number as written, out of its URI: `sip:112@host` is the emergency code 112.
+    if let code = emergencyNumbers.match(caller: String(text)) {
       return Resolution(reason: .emergency, number: nil, emergencyCode: code)
     }
     let number: Int64
-    do { number = try parser.parse(caller) } catch { throw .invalidNumber(error) }
+    do { number = try parser.parse(text) } catch {
+      // A SIP user part that is a name, not a number, is said as such.
+      if text.count != caller.count, text.contains(where: \.isLetter) {
+        throw .invalidCaller("SIP user part \"\(text)\" is not a number")
+      }
+      throw .invalidNumber(error)
+    }
     do { return try resolveLocated(number) } catch {
       throw .damagedDirectory(Resolution.Directory(index: error.index, name: sources[error.index].name), error.error)
     }

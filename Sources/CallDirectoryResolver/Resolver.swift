@@ -82,6 +82,10 @@ public struct Resolver: Sendable {
     self.lastAllowList = sources.lastIndex { $0.role == .allowList } ?? -1
   }
 
+  /// Whether a withheld caller (`anonymous`, `restricted`, an empty caller; `Spec/RESOLUTION.md`
+  /// section 6) is blocked rather than allowed. Off by default.
+  public var blocksWithheld = false
+
   /// The calling code applied to caller strings written without `+`, if any.
   public var defaultCountryCode: Int? { parser.defaultCountryCode }
 }

@@ -28,5 +28,14 @@ enum FuzzNumber {
       guard range.lowerBound >= 1 && range.upperBound <= Int64.max - 1 else { fatalError("parseEntry gave \(range)") }
     }
     _ = try? parser.parse(String(decoding: field, as: UTF8.self))
+    // Caller strings as PBXs pass them (SIP URIs, display names, withheld words) through an empty
+    // stack: an answer or a typed error, never a trap.
+    if let answer = try? callers.resolve(caller: String(decoding: field, as: UTF8.self)), answer.reason != .withheld,
+      answer.reason != .emergency, answer.number == nil
+    {
+      fatalError("a caller answered without a number: \(answer)")
+    }
   }
+
+  static let callers = try! Resolver(sources: [], defaultCountryCode: 1)
 }

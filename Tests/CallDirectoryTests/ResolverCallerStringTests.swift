@@ -1,0 +1,74 @@
+import CallDirectory
+import Testing
+
+/// Callers as PBXs pass them (`Spec/RESOLUTION.md` section 6): SIP and `tel:` URIs, display
+/// names, withheld callers.
+@Suite struct ResolverCallerStringTests {
+  static func resolver(blocksWithheld: Bool = false) throws -> Resolver {
+    var builder = DirectoryBuilder()
+    try builder.block(12_025_550_100)
+    try builder.identify(12_025_550_123, label: "Acme")
+    var resolver = try Resolver(
+      sources: [.init(name: "spam", provider: try CallDirectoryReader(bytes: try builder.encoded()))])
+    resolver.blocksWithheld = blocksWithheld
+    return resolver
+  }
+
+  @Test(arguments: [
+    "", "  ", "anonymous", "Anonymous", "RESTRICTED", "unavailable", "private", "unknown", "withheld",
+    "sip:anonymous@anonymous.invalid", "<sip:Anonymous@pbx.example.com>", "\"Unknown\" <sip:x@anonymous.invalid>",
+  ])
+  func withheldCallers(caller: String) throws {
+    let allowing = try Self.resolver().resolve(caller: caller)
+    #expect(allowing.reason == .withheld && allowing.action == .allow && allowing.number == nil, "\(caller)")
+    #expect(allowing.directory == nil && allowing.label == nil)
+    let blocking = try Self.resolver(blocksWithheld: true).resolve(caller: caller)
+    #expect(blocking.reason == .withheld && blocking.action == .block, "\(caller)")
+  }
+
+  @Test(arguments: [
+    ("sip:+12025550100@example.com;user=phone", Resolution.Action.block),
+    ("SIPS:+12025550100@example.com", .block),
+    ("\"Acme Support\" <sip:+12025550123@example.com>", .identify),
+    ("<sip:+1-202-555-0123@example.com:5060;transport=tcp>", .identify),
+    ("sip:+12025550100;npdi@example.com", .block),
+    ("<tel:+1-202-555-0100;ext=7>", .block),
+    ("sip:+12025550199@example.com", .allow),
+  ])
+  func sipCallers(caller: String, action: Resolution.Action) throws {
+    #expect(try Self.resolver().resolve(caller: caller).action == action, "\(caller)")
+  }
+
+  @Test func sipEmergencyCodes() throws {
+    let answer = try Self.resolver(blocksWithheld: true).resolve(caller: "sip:911@pbx.example.com")
+    #expect(answer.reason == .emergency && answer.emergencyCode == "911")
+  }
+
+  @Test(arguments: [
+    ("sip:alice@example.com", ResolveError.invalidCaller("SIP user part \"alice\" is not a number")),
+    ("sip:pbx.example.com", .invalidCaller("SIP URI \"sip:pbx.example.com\" has no user part (the number before @)")),
+    ("<sip:@example.com>", .invalidCaller("SIP URI \"<sip:@example.com>\" has no user part (the number before @)")),
+  ])
+  func sipCallersWithoutANumber(caller: String, error: ResolveError) throws {
+    #expect(throws: error) { try Self.resolver().resolve(caller: caller) }
+  }
+
+  /// Through `calldir resolve`: a blank line and `anonymous` are withheld callers, allowed, or
+  /// blocked with `--block-withheld`; the JSON gives them no number.
+  @Test func resolveCommand() throws {
+    let scratch = try ScratchDirectory()
+    let block = try scratch.write("b.txt", "+12025550100\n")
+    let list = scratch.path("spam.calldir")
+    #expect(calldir("pack", "--block", block, "-o", list).status == 0)
+    let allowed = calldirArguments(["resolve", "--json", list], input: "anonymous\n\nsip:+12025550100@pbx\n")
+    #expect(allowed.status == 0, "\(allowed.error)")
+    #expect(
+      allowed.output.split(separator: "\n").map(String.init) == [
+        #"{"input":"anonymous","number":null,"action":"allow","label":null,"directory":null,"reason":"withheld"}"#,
+        #"{"input":"","number":null,"action":"allow","label":null,"directory":null,"reason":"withheld"}"#,
+        #"{"input":"sip:+12025550100@pbx","number":"+12025550100","action":"block","label":null,"directory":"\#(list)","reason":"blocked"}"#,
+      ])
+    let blocked = calldirArguments(["resolve", "--block-withheld", list], input: "Restricted\n")
+    #expect(blocked.output == "\tblock\t\t\n")
+  }
+}
