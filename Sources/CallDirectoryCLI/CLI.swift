@@ -21,7 +21,9 @@ package enum CLI {
   package static func main(_ arguments: [String], console: Console) -> Int32 {
     let command: Command
     do {
-      command = try Command.parse(arguments)
+      let (globals, rest) = try GlobalOptions.extract(from: arguments)
+      console.apply(globals)
+      command = try Command.parse(rest)
     } catch {
       console.diagnose(error.message)
       console.writeError("Try 'calldir \(error.command.map { "help " + $0 } ?? "--help")'.\n")

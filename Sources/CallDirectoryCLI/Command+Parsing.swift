@@ -331,8 +331,12 @@ extension Command {
   }
 
   private static func unknownCommand(_ name: String) -> UsageError {
-    var message = "unknown command '\(name)'"
-    if let near = Suggestion.nearest(to: name, among: names) { message += "; did you mean '\(near)'?" }
+    // An argument with dashes before the command is a mistyped global option (`--verison`).
+    let isOption = name.hasPrefix("-")
+    var message = isOption ? "unknown option '\(name)'" : "unknown command '\(name)'"
+    let candidates = isOption ? ["--help", "--version"] + GlobalOptions.names : names
+    let word = isOption ? String(name.prefix { $0 != "=" }) : name
+    if let near = Suggestion.nearest(to: word, among: candidates) { message += "; did you mean '\(near)'?" }
     return UsageError(message)
   }
 

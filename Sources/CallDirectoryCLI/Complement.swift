@@ -43,8 +43,8 @@ struct Complement {
     }
     if output != "-" && !quiet {
       console.summary(
-        "wrote \(gaps.ranges) ranges and \(gaps.singles) single numbers, \(gaps.numbers) numbers of the span's "
-          + "\(span.count) not listed, into \(output): \(size) bytes")
+        "wrote \(counted(gaps.ranges, "range")) and \(counted(gaps.singles, "single number")), "
+          + "\(counted(gaps.numbers, "number")) of the span's \(span.count) not listed, into \(output): \(counted(size, "byte"))")
     }
     if json {
       let object = JSON.Value.object([

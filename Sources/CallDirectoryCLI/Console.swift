@@ -13,6 +13,14 @@ package final class Console {
   let writeError: (String) -> Void
   /// Whether standard error is a terminal: summaries and progress are shown only then.
   let errorIsTerminal: Bool
+  /// Whether standard output is a terminal.
+  let outputIsTerminal: Bool
+  /// Whether summaries are written even when standard error is not a terminal (`--verbose`).
+  package var verbose = false
+  /// Whether what goes to standard output is coloured.
+  package var colorsOutput = false
+  /// Whether what goes to standard error is coloured.
+  package var colorsError = false
 
   /// A console over the given functions.
   ///
@@ -24,13 +32,15 @@ package final class Console {
   ///   - writeOutput: writes bytes to standard output.
   ///   - writeError: writes text to standard error.
   ///   - errorIsTerminal: whether standard error is a terminal.
+  ///   - outputIsTerminal: whether standard output is a terminal.
   package init(
     readInput: @escaping () throws(SystemError) -> [UInt8],
     readChunk: (() throws(SystemError) -> [UInt8])? = nil, writeOutput: @escaping ([UInt8]) throws(SystemError) -> Void,
     writeError: @escaping (String) -> Void,
-    errorIsTerminal: Bool = false
+    errorIsTerminal: Bool = false, outputIsTerminal: Bool = false
   ) {
     self.errorIsTerminal = errorIsTerminal
+    self.outputIsTerminal = outputIsTerminal
     self.readInput = readInput
     if let readChunk {
       self.readChunk = readChunk
@@ -56,7 +66,15 @@ package final class Console {
       readChunk: { () throws(SystemError) in try FileDescriptor.standardInput.readAvailable(maximum: 1 << 20) },
       writeOutput: { (bytes) throws(SystemError) in try FileDescriptor.standardOutput.writeAll(bytes) },
       writeError: { text in try? FileDescriptor.standardError.writeAll(Array(text.utf8)) },
-      errorIsTerminal: FileDescriptor.standardError.isTerminal)
+      errorIsTerminal: FileDescriptor.standardError.isTerminal, outputIsTerminal: FileDescriptor.standardOutput.isTerminal)
+  }
+
+  /// Applies the global options: verbosity, and colour by `--color` and the environment.
+  package func apply(_ options: GlobalOptions, environment: (String) -> String? = Environment.value) {
+    verbose = options.verbose
+    let variables = ["NO_COLOR", "TERM"].reduce(into: [String: String]()) { $0[$1] = environment($1) }
+    colorsOutput = options.colors(terminal: outputIsTerminal, environment: variables)
+    colorsError = options.colors(terminal: errorIsTerminal, environment: variables)
   }
 
   /// Writes a line of text to standard output.
@@ -64,16 +82,26 @@ package final class Console {
     try writeOutput(Array((line + "\n").utf8))
   }
 
-  /// Writes a one-line summary of finished work to standard error, when it is a terminal
-  /// (quiet when piped, as scripts expect).
+  /// Writes a one-line summary of finished work to standard error: at a terminal (quiet when
+  /// piped, as scripts expect), or always with `--verbose`. Every command's summary goes through
+  /// here, and a command's `--quiet` skips the call.
   func summary(_ line: String) {
-    if errorIsTerminal { writeError(line + "\n") }
+    if errorIsTerminal || verbose { writeError(line + "\n") }
   }
 
   /// Writes a diagnostic line to standard error, prefixed with the program name.
   func diagnose(_ line: String) {
-    writeError("calldir: " + line + "\n")
+    writeError(Style.strong.apply("calldir:", enabled: colorsError) + " " + line + "\n")
   }
+
+  /// Writes a problem report, `FILE: PROBLEM`, to standard error (where reports go, so that
+  /// standard output keeps only results).
+  func report(_ line: String) {
+    writeError(line + "\n")
+  }
+
+  /// `text` in `style` when standard output is coloured.
+  func styledOutput(_ text: String, _ style: Style) -> String { style.apply(text, enabled: colorsOutput) }
 }
 
 /// A console that keeps what commands write, for tests and embedding.

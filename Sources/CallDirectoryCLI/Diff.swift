@@ -43,12 +43,12 @@ struct Diff {
     }
     if let whole { try Inputs.write(whole, to: output, console: console) }
     let report = ChangesetSummary(changes: changes, oldSize: oldReader.fileSize, newSize: newReader.fileSize)
-    let text = json ? JSON.render(report.json(file: output)) : report.text(file: output)
-    // With the changeset on standard output, the summary goes to standard error.
-    if output == "-" {
-      console.summary(text)
-    } else {
-      do { try console.print(text) } catch { throw CommandFailure("cannot write: \(error.message)") }
+    if json {
+      do { try console.print(JSON.render(report.json(file: output))) } catch {
+        throw CommandFailure("cannot write: \(error.message)")
+      }
+    } else if !quiet {
+      console.summary(report.text(file: output))
     }
     return CLI.ExitCode.success
   }

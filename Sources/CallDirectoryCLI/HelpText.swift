@@ -29,7 +29,7 @@ enum HelpText {
       unpack    write a directory's listing CSV
       complement  block every number of a span that no directory lists (Do-Not-Originate lists)
       verify    check files completely; exit 1 if any is damaged
-      lookup    tell whether numbers are blocked or identified
+      lookup    answer for numbers from one file: block, identify or allow
       info      show what a file holds and what each part costs
       stats     draw a histogram of entries per country calling code
       resolve   answer incoming calls across a stack of directories: block, identify or allow
@@ -43,6 +43,12 @@ enum HelpText {
       -h, --help     show this help
       -V, --version  show the tool's and the format's versions
 
+    Global options (with any command, anywhere before --):
+      --color WHEN   colour verdicts: auto (at a terminal, unless NO_COLOR is set), always, never
+      --verbose      write summaries to standard error even when it is not a terminal
+
+    Results go to standard output; diagnostics, problem reports, progress and summaries to
+    standard error. Summaries are shown at a terminal, unless --quiet, or with --verbose.
     Exit codes: 0 success, 1 invalid data or a failed check, 2 wrong usage.
     A file named - is standard input (or standard output for -o).
 
@@ -159,8 +165,9 @@ enum HelpText {
     Usage: calldir verify FILE... [--callkit] [--json] [--quiet] [--trust PUB]... [--installed-version N]
 
     Check every byte of each file: checksums, structure, numbers strictly ascending and in range,
-    label ids and labels valid. Lists every problem found with its byte offset.
-    Exit 0 when every file is valid, 1 when any is not.
+    label ids and labels valid. Writes each file's verdict (FILE: ok or FILE: INVALID) to
+    standard output, and every problem found, with its byte offset where it has one, to
+    standard error. Exit 0 when every file is valid, 1 when any is not.
 
     Options:
       --callkit   also flag what a CallKit load would refuse (more than 2,000,000 entries)
@@ -179,7 +186,8 @@ enum HelpText {
   static let lookup = """
     Usage: calldir lookup FILE NUMBER... [--country REGION] [--json]
 
-    Answer for each number, in order: blocked, identified (with its label) or not listed.
+    Answer for each number, in order, in resolve's words: block, identify (with its label), or
+    allow for a number the file does not list.
 
     Options:
       -c, --country REGION   region (US, GB) or calling code (1, 44) for numbers without +
@@ -278,14 +286,14 @@ enum HelpText {
     Write the changeset from OLD to NEW (Spec/CHANGESET.md): for each kind, the runs (numbers
     and ranges, as the directories store them) to remove and to add; a changed label or range
     is a removal plus an addition. The changeset names OLD and NEW by their SHA-256, so it
-    applies only to OLD and gives exactly NEW. It is written atomically; then one line tells
-    the counts and sizes.
+    applies only to OLD and gives exactly NEW. It is written atomically; then a summary on
+    standard error tells the counts and sizes (at a terminal, or with --verbose).
 
     Options:
       -o, --output CHANGES   the changeset to write (- for standard output); required
-      --json                 the summary as one JSON object: removals, additions, size,
-                             oldSize, newSize, base and result (hex SHA-256)
-      -q, --quiet            no progress line on standard error
+      --json                 the summary as one JSON object on standard output: removals,
+                             additions, size, oldSize, newSize, base and result (SHA-256)
+      -q, --quiet            no progress line and no summary on standard error
       --sign KEY             sign the changeset with the private key file KEY; NEW must be
                              signed and its signature must verify (exit 1 otherwise)
 

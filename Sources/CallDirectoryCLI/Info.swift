@@ -98,10 +98,10 @@ struct DirectorySummary {
       "format version:  \(version.0).\(version.1)",
       "list version:    \(listVersion)",
       "signature:       " + (signer.map { "by key \($0) (not checked here: calldir verify --trust KEY.pub)" } ?? "none"),
-      "size:            \(size) bytes",
+      "size:            \(counted(size, "byte"))",
       "blocking:        \(describe(blocking))",
       "identification:  \(describe(identification))",
-      "labels:          \(labels) distinct, in \(labelBlocks) blocks",
+      "labels:          \(labels) distinct, in \(counted(labelBlocks, "block"))",
       "bytes per entry: \(format(bytesPerEntry))",
       "sections:",
     ]
@@ -123,7 +123,7 @@ struct DirectorySummary {
     }
     return .object([
       ("file", .string(Inputs.displayName(file))), ("version", .string("\(version.0).\(version.1)")),
-      ("listVersion", .string(String(listVersion))), ("signer", signer.map { .string($0) } ?? .null), ("size", .int(size)),
+      ("listVersion", .unsigned(listVersion)), ("signer", signer.map { .string($0) } ?? .null), ("size", .int(size)),
       ("blocking", kind(blocking)), ("identification", kind(identification)),
       ("labels", .object([("count", .int(labels)), ("blocks", .int(labelBlocks))])),
       ("bytesPerEntry", .double((bytesPerEntry * 1000).rounded() / 1000)),
@@ -139,10 +139,11 @@ struct DirectorySummary {
 
   private func describe(_ kind: Kind) -> String {
     // Version 2 blocks hold up to B entries (they end early at wide gaps); version 1 blocks exactly B.
-    var text = "\(kind.entries) entries in \(kind.blocks) blocks of at most \(kind.entriesPerBlock)"
+    var text =
+      "\(counted(kind.entries, "entry", "entries")) in \(counted(kind.blocks, "block")) of at most \(kind.entriesPerBlock)"
     if kind.deflatedBlocks > 0 { text += " (\(kind.deflatedBlocks) deflated)" }
     if let first = kind.first, let last = kind.last { text += ", \(formatInternational(first)) to \(formatInternational(last))" }
-    if kind.ranges > 0 { text += "; \(kind.ranges) ranges covering \(kind.rangeNumbers) numbers" }
+    if kind.ranges > 0 { text += "; \(counted(kind.ranges, "range")) covering \(counted(kind.rangeNumbers, "number"))" }
     return text
   }
 

@@ -4,6 +4,9 @@ enum JSON {
   indirect enum Value {
     case string(String)
     case int(Int)
+    /// An unsigned 64-bit number, written whole: a list version may exceed `Int.max`. (Readers
+    /// that parse numbers as doubles keep it exactly up to 2^53.)
+    case unsigned(UInt64)
     case double(Double)
     case bool(Bool)
     case null
@@ -22,6 +25,7 @@ enum JSON {
     switch value {
     case .string(let string): quote(string, into: &text)
     case .int(let number): text += String(number)
+    case .unsigned(let number): text += String(number)
     case .double(let number): text += number.isFinite ? String(number) : "null"
     case .bool(let flag): text += flag ? "true" : "false"
     case .null: text += "null"

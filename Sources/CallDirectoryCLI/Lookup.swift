@@ -24,7 +24,7 @@ struct Lookup {
       case .success(let number):
         let result: LookupResult
         do { result = try reader.lookup(number) } catch { throw CommandFailure("\(Inputs.displayName(file)): \(error)") }
-        line = json ? Lookup.json(number, result) : Lookup.text(number, result)
+        line = json ? Lookup.json(number, result) : Lookup.text(number, result, colored: console.colorsOutput)
       case .failure(let error):
         console.diagnose("invalid number: \(error)")
         status = CLI.ExitCode.failure
@@ -37,9 +37,13 @@ struct Lookup {
     return status
   }
 
-  static func text(_ number: Int64, _ result: LookupResult) -> String {
-    let status = result.blocked ? "blocked" : (result.label == nil ? "not listed" : "identified")
-    return [formatInternational(number), status, result.label.map(oneLine)].compactMap { $0 }.joined(separator: "\t")
+  /// `NUMBER<TAB>ACTION[<TAB>LABEL]`, the action in `resolve`'s words: what a phone would do with
+  /// the call if this file were its only list (`block`, `identify`, or `allow` for a number the file
+  /// does not list).
+  static func text(_ number: Int64, _ result: LookupResult, colored: Bool = false) -> String {
+    let action: Resolution.Action = result.blocked ? .block : (result.label == nil ? .allow : .identify)
+    let word = action.style.apply(action.rawValue, enabled: colored)
+    return [formatInternational(number), word, result.label.map(oneLine)].compactMap { $0 }.joined(separator: "\t")
   }
 
   static func json(_ number: Int64, _ result: LookupResult) -> String {
@@ -48,5 +52,16 @@ struct Lookup {
         ("number", .string(formatInternational(number))), ("blocked", .bool(result.blocked)),
         ("label", result.label.map { .string($0) } ?? .null),
       ]))
+  }
+}
+
+extension Resolution.Action {
+  /// The colour this action is shown in: red blocks, yellow identifies, green allows.
+  var style: Style {
+    switch self {
+    case .block: return .bad
+    case .identify: return .notice
+    case .allow: return .good
+    }
   }
 }

@@ -33,7 +33,7 @@ struct OptionTable<State> {
         if name == "--help" || name == "-h" { return false }
         guard let option = options.first(where: { $0.names.contains(name) }) else {
           var message = "unknown option '\(name)' for \(command)"
-          if let near = Suggestion.nearest(to: name, among: options.map { $0.names[0] } + ["--help"]) {
+          if let near = Suggestion.nearest(to: name, among: options.map { $0.names[0] } + ["--help"] + GlobalOptions.names) {
             message += "; did you mean '\(near)'?"
           }
           throw UsageError(message, command: command)

@@ -67,7 +67,7 @@ struct Resolve {
     let resolved: Bool
     do {
       let resolution = try resolver.resolve(caller: text)
-      line = options.json ? Self.json(text, resolution) : Self.text(resolution)
+      line = options.json ? Self.json(text, resolution) : Self.text(resolution, colored: console.colorsOutput)
       resolved = true
     } catch {
       switch error {
@@ -129,9 +129,10 @@ struct Resolve {
   }
 
   /// `NUMBER<TAB>ACTION<TAB>LABEL<TAB>DIRECTORY`, empty fields for no label or no directory.
-  static func text(_ resolution: Resolution) -> String {
+  static func text(_ resolution: Resolution, colored: Bool = false) -> String {
     [
-      number(resolution), resolution.action.rawValue, oneLine(resolution.label ?? ""),
+      number(resolution), resolution.action.style.apply(resolution.action.rawValue, enabled: colored),
+      oneLine(resolution.label ?? ""),
       oneLine(resolution.directory?.name ?? ""),
     ].joined(separator: "\t")
   }

@@ -37,15 +37,15 @@ struct Verify {
           try console.print(
             JSON.render(Verify.json(report, file: name, signer: report.signer.map { Keys.describe($0, among: keys) })))
         } else {
-          for problem in report.problems { try console.print("\(name): \(problem)") }
-          if let failure = report.authenticityFailure { try console.print("\(name): \(failure)") }
-          if report.truncatedProblemList { try console.print("\(name): (more problems not listed)") }
+          for problem in report.problems { console.report("\(name): \(problem)") }
+          if let failure = report.authenticityFailure { console.report("\(name): \(failure)") }
+          if report.truncatedProblemList { console.report("\(name): (more problems not listed)") }
           let signed = report.signer.map { ", signed by \(Keys.describe($0, among: keys))" } ?? ""
           let version = report.listVersion > 0 ? ", list version \(report.listVersion)" : ""
           try console.print(
             report.isValid
-              ? "\(name): ok (\(Self.counts(report))\(version)\(signed))"
-              : "\(name): INVALID (\(Self.problemCount(report)))")
+              ? "\(name): \(console.styledOutput("ok", .good)) (\(Self.counts(report))\(version)\(signed))"
+              : "\(name): \(console.styledOutput("INVALID", .bad)) (\(Self.problemCount(report)))")
         }
       } catch {
         throw CommandFailure("cannot write: \(error.message)")
@@ -69,8 +69,8 @@ struct Verify {
       if json {
         try console.print(JSON.render(Verify.json(nil, file: file, unplaced: [reason])))
       } else {
-        try console.print("\(file): \(reason)")
-        try console.print("\(file): INVALID (1 problem)")
+        console.report("\(file): \(reason)")
+        try console.print("\(file): \(console.styledOutput("INVALID", .bad)) (1 problem)")
       }
     } catch {
       throw CommandFailure("cannot write: \(error.message)")
@@ -82,7 +82,8 @@ struct Verify {
   static func counts(_ report: VerificationReport) -> String {
     func ranges(_ count: Int) -> String { count == 0 ? "" : " and \(count) range\(count == 1 ? "" : "s")" }
     return "\(report.blockingCount) blocking\(ranges(report.blockingRangeCount)), "
-      + "\(report.identificationCount) identification\(ranges(report.identificationRangeCount)), \(report.labelCount) labels"
+      + "\(report.identificationCount) identification\(ranges(report.identificationRangeCount)), "
+      + counted(report.labelCount, "label")
   }
 
   /// The JSON object of `report` (`nil` for a file that could not be read). Problems with no
@@ -90,7 +91,8 @@ struct Verify {
   static func json(_ report: VerificationReport?, file: String, signer: String? = nil, unplaced: [String] = []) -> JSON.Value {
     let placed = (report?.problems ?? []).map { problem in
       JSON.Value.object([
-        ("offset", .int(problem.error.offset)), ("section", problem.error.section.map { .string($0) } ?? .null),
+        ("offset", problem.error.isPlaced ? .int(problem.error.offset) : .null),
+        ("section", problem.error.section.map { .string($0) } ?? .null),
         ("message", .string(problem.error.kind.message)), ("callKit", .bool(problem.isCallKitLimit)),
       ])
     }
@@ -102,8 +104,7 @@ struct Verify {
       ("blocking", .int(report?.blockingCount ?? 0)), ("blockingRanges", .int(report?.blockingRangeCount ?? 0)),
       ("identification", .int(report?.identificationCount ?? 0)),
       ("identificationRanges", .int(report?.identificationRangeCount ?? 0)), ("labels", .int(report?.labelCount ?? 0)),
-      // A string: list versions are 64-bit, past the integers a JSON reader keeps exactly.
-      ("listVersion", .string(String(report?.listVersion ?? 0))), ("signer", signer.map { .string($0) } ?? .null),
+      ("listVersion", .unsigned(report?.listVersion ?? 0)), ("signer", signer.map { .string($0) } ?? .null),
       ("problems", .array(placed + others)),
       ("truncated", .bool(report?.truncatedProblemList ?? false)),
     ])

@@ -102,7 +102,7 @@
     throws(FormatError)
   {
     guard let last = header.sections.last, last.type == SectionType.signature.code else {
-      throw FormatError(.missingSection(SectionType.signature.rawValue), at: 0)
+      throw FormatError(unplaced: .missingSection(SectionType.signature.rawValue))
     }
     let tableEnd = FileHeader.size(sectionCount: header.sections.count)
     let end = Int(last.offset) + SignatureSection.signatureOffset

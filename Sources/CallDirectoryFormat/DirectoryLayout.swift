@@ -86,7 +86,7 @@ public enum EntryKind: String, Sendable, CaseIterable {
     }
     // Each section's bytes and place: every parser below places its own errors in the file.
     func view(_ type: SectionType) throws(FormatError) -> (bytes: ByteView, place: FilePlace) {
-      guard let entry = header.section(type) else { throw FormatError(.missingSection(type.rawValue), at: 0) }
+      guard let entry = header.section(type) else { throw FormatError(unplaced: .missingSection(type.rawValue)) }
       // The header parser proved every section lies inside the file.
       let place = FilePlace(type, at: Int(entry.offset))
       return (try file.slice(offset: Int(entry.offset), length: Int(entry.length), in: place), place)
@@ -136,10 +136,10 @@ public enum EntryKind: String, Sendable, CaseIterable {
         } ?? RangeTable(labelled: labelled)
       }
       guard !present[0] else {
-        throw FormatError(.sectionLayout("both \(fixed.rawValue) and range blocks hold \(kind) ranges"), at: 0)
+        throw FormatError(unplaced: .sectionLayout("both \(fixed.rawValue) and range blocks hold \(kind) ranges"))
       }
       guard present[1] && present[2] else {
-        throw FormatError(.missingSection(present[1] ? blockData.rawValue : blockIndex.rawValue), at: 0)
+        throw FormatError(unplaced: .missingSection(present[1] ? blockData.rawValue : blockIndex.rawValue))
       }
       let index = try view(blockIndex)
       let data = try view(blockData)

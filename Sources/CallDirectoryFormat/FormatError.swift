@@ -74,10 +74,13 @@ public struct FormatError: Error, Sendable, Equatable, CustomStringConvertible {
 
   /// What is wrong.
   public var kind: Kind
-  /// The byte offset in the file where it was found.
+  /// The byte offset in the file where it was found; 0 when ``isPlaced`` is false.
   public var offset: Int
   /// The four-character type of the section it lies in, if any.
   public var section: String?
+  /// Whether ``offset`` names a byte of the file. A problem of the file as a whole (a missing
+  /// section, more entries than CallKit loads) has no byte to point at, and its message says none.
+  public private(set) var isPlaced = true
 
   /// Makes an error of `kind` found at byte `offset` of the file.
   public init(_ kind: Kind, at offset: Int, section: String? = nil) {
@@ -86,8 +89,15 @@ public struct FormatError: Error, Sendable, Equatable, CustomStringConvertible {
     self.section = section
   }
 
-  /// A one-line message: what is wrong, then where.
+  /// Makes an error of `kind` that belongs to the file as a whole rather than to one of its bytes.
+  public init(unplaced kind: Kind) {
+    self.init(kind, at: 0)
+    isPlaced = false
+  }
+
+  /// A one-line message: what is wrong, then where (for a placed problem).
   public var description: String {
+    guard isPlaced else { return kind.message }
     var place = "at byte \(offset)"
     if let section { place += " (section \(section))" }
     return "\(kind.message) \(place)"

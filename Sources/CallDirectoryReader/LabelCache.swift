@@ -160,7 +160,8 @@ final class LabelCache: Sendable {
   func block(containing id: Int) throws(FormatError) -> (first: Int, labels: ArraySlice<String>) {
     try checkIndex()
     guard let located = try layout.labelIndex.locate(id) else {
-      throw FormatError(.labelIdOutOfRange(id: UInt32(truncatingIfNeeded: id), labelCount: layout.labelIndex.labelCount), at: 0)
+      throw FormatError(
+        unplaced: .labelIdOutOfRange(id: UInt32(truncatingIfNeeded: id), labelCount: layout.labelIndex.labelCount))
     }
     let first = id - located.position
     let cached = state.withLock { state -> ArraySlice<String> in

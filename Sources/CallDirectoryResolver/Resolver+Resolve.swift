@@ -114,7 +114,7 @@ struct LabelSource {
     do throws(FormatError) {
       // `labelId(for:)` checked the id against the label count, so a missing label is damage.
       guard let label = try reader.label(id: Int(id)) else {
-        throw FormatError(.labelIdOutOfRange(id: id, labelCount: reader.labelCount), at: 0)
+        throw FormatError(unplaced: .labelIdOutOfRange(id: id, labelCount: reader.labelCount))
       }
       return label
     } catch {

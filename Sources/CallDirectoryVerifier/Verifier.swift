@@ -212,7 +212,7 @@ struct VerificationPass {
     }
     if total > Limits.callKitMaximumEntriesPerLoad {
       problems.record(
-        FormatError(.maximumEntriesExceeded(count: total, limit: Limits.callKitMaximumEntriesPerLoad), at: 0),
+        FormatError(unplaced: .maximumEntriesExceeded(count: total, limit: Limits.callKitMaximumEntriesPerLoad)),
         callKitLimit: true)
     }
   }

@@ -98,7 +98,7 @@ import Testing
     try write(text)
     let read = calldir("pack", "--block", scratch.path(name), "-o", scratch.path("out.calldir"))
     #expect(read.status == 0, "\(read.error)")
-    #expect(calldir("lookup", scratch.path("out.calldir"), "+12025550103").output.contains("blocked"))
+    #expect(calldir("lookup", scratch.path("out.calldir"), "+12025550103").output.contains("\tblock"))
   }
 
   /// A gzip bomb stops at `--gzip-limit`, counted as the output is made; under the limit it
@@ -118,7 +118,7 @@ import Testing
     #expect(!scratch.exists("out.calldir"))
     let packed = calldir("pack", "--gzip-limit", "4", "--block", bomb, "-o", out)
     #expect(packed.status == 0, "\(packed.error)")
-    #expect(calldir("lookup", out, "+12025550100").output.contains("blocked"))
+    #expect(calldir("lookup", out, "+12025550100").output.contains("\tblock"))
     for bad in ["0", "x", "1048577"] {
       #expect(calldir("pack", "--gzip-limit", bad, "--block", bomb, "-o", out).status == 2)
     }

@@ -46,10 +46,10 @@ import Testing
     let lookup = calldir("lookup", out, "+33 8 99 12 34 56", "+33 8 98 99 99 99", "+44 20 7946 0500", "+12025560150")
     #expect(
       lookup.output == """
-        +33899123456\tblocked
-        +33898999999\tnot listed
-        +442079460500\tidentified\tDrama Council
-        +12025560150\tblocked
+        +33899123456\tblock
+        +33898999999\tallow
+        +442079460500\tidentify\tDrama Council
+        +12025560150\tblock
 
         """)
     #expect(calldir("info", out).output.contains("2 ranges covering"))

@@ -119,8 +119,8 @@ func calldir(_ arguments: String..., input: String = "") -> (status: Int32, outp
     let block = try scratch.write("uk.txt", "020 7946 0958\n")
     let out = scratch.path("uk.calldir")
     #expect(calldir("pack", "--country", "44", "--block", block, "-o", out).status == 0)
-    #expect(calldir("lookup", out, "+44 20 7946 0958").output == "+442079460958\tblocked\n")
-    #expect(calldir("lookup", "--country", "44", out, "020 7946 0958").output == "+442079460958\tblocked\n")
+    #expect(calldir("lookup", out, "+44 20 7946 0958").output == "+442079460958\tblock\n")
+    #expect(calldir("lookup", "--country", "44", out, "020 7946 0958").output == "+442079460958\tblock\n")
   }
 
   /// Bad input: a message naming the file and line, exit 1, and nothing written.
@@ -184,7 +184,7 @@ func calldir(_ arguments: String..., input: String = "") -> (status: Int32, outp
     let scratch = try ScratchDirectory()
     let path = try Self.sample(scratch)
     let result = calldir("lookup", path, "+12025550100", "12025550101")
-    #expect(result.output == "+12025550100\tblocked\tSpam \"likely\"\n+12025550101\tnot listed\n")
+    #expect(result.output == "+12025550100\tblock\tSpam \"likely\"\n+12025550101\tallow\n")
   }
 
   @Test func lookupInvalidNumberExitsOneAndStillAnswersTheRest() throws {

@@ -23,10 +23,12 @@ import Testing
     let scratch = try ScratchDirectory()
     let (old, new, _) = try versions(in: scratch)
     let changes = scratch.path("changes.cdchanges")
-    let diff = calldir("diff", old, new, "-o", changes)
+    let diff = calldir("diff", old, new, "-o", changes, "--verbose")
     #expect(diff.status == 0, "\(diff.error)")
+    #expect(diff.output.isEmpty)
     #expect(
-      diff.output.contains("removals 1 blocking, 1 identification; additions 1 blocking, 1 identification"), "\(diff.output)")
+      diff.error.contains("removals 1 blocking, 1 identification; additions 1 blocking, 1 identification"), "\(diff.error)")
+    #expect(calldir("diff", old, new, "-o", changes, "--verbose", "--quiet").error.isEmpty)
     let patch = calldir("patch", old, changes, "-o", scratch.path("patched.calldir"))
     #expect(patch.status == 0, "\(patch.error)")
     #expect(
