@@ -69,7 +69,8 @@ enum HelpText {
 
     Inputs:
       LISTING                what unpack writes: kind,number,label (kind is block, identify or
-                             allow), as CSV, TSV (.tsv) or JSON Lines (.jsonl)
+                             allow), as CSV, TSV (.tsv) or JSON Lines (.jsonl); or a directory
+                             (.calldir), merged as its listing
       -b, --block FILE       one number or range a line; blank lines and lines starting with # skipped
       -a, --allow FILE       as --block: exceptions, numbers or ranges the blocking ranges spare
       -i, --identify FILE    CSV number,label (RFC 4180 quoting), TSV (.tsv) or JSON Lines (.jsonl)
@@ -114,7 +115,7 @@ enum HelpText {
       calldir pack --block spam.txt -o spam.calldir
       calldir pack --country 44 --identify contacts.csv -o contacts.calldir
       calldir pack --block telemarketing.txt --allow callbacks.txt -o telemarketing.calldir
-      calldir unpack old.calldir | calldir pack - -o copy.calldir
+      calldir pack provider.calldir own-entries.csv -o merged.calldir
       calldir pack --identify callerid.tsv.gz --json -o ids.calldir
       calldir unpack --format jsonl old.calldir | calldir pack --format jsonl - -o copy.calldir
     """

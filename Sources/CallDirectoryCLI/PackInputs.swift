@@ -2,7 +2,7 @@ import CallDirectory
 import CallDirectorySystem
 
 /// The inputs of `calldir pack`, each read with the reader its role and form call for: listings,
-/// block lists and identify files, as CSV, TSV or JSON Lines, plain or gzipped. Pack reads them
+/// block lists and identify files, as CSV, TSV or JSON Lines, plain or gzipped, and directories. Pack reads them
 /// once to build the directory, and again, only when the writer refuses a label conflict, to
 /// find the lines that conflict.
 struct PackInputs {
@@ -64,6 +64,15 @@ struct PackInputs {
           bodyError = error
           throw error
         }
+      }
+      if try Self.isDirectory(path) {
+        guard role == .listing else {
+          throw CommandFailure.usage(
+            "\(path) is a call directory: give it as an input of its own, not with --block, --allow or --identify",
+            command: "pack")
+        }
+        try forEachDirectoryEntry(path, eachEntry)
+        continue
       }
       func each(_ record: ListingRecord) throws(ListingError) {
         let label = record.labelUTF8 ?? []
