@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
-# The samples walk-through: pack the sample lists, verify the result, look numbers up, and check
-# that the packed file is the committed Samples/sample.calldir and unpacks to its listing.
+# The first command on a fresh machine: set it up (Samples/setup.sh: Swift 6.2 or later, and the C
+# headers, installed where there is apt-get), build the release CLI, then walk through the
+# samples: pack the sample lists, verify the result, look numbers up, and check that the packed
+# file is the committed Samples/sample.calldir and unpacks to its listing. Everything it writes
+# goes into a temporary directory.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+bash Samples/setup.sh
 swift build -c release --product calldir >/dev/null
 calldir="$(swift build -c release --show-bin-path)/calldir"
 out="$(mktemp -d)"

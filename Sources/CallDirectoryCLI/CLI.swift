@@ -3,8 +3,8 @@ import CallDirectorySystem
 
 /// Runs `calldir` commands: the whole program but for reading `CommandLine.arguments` and exiting.
 package enum CLI {
-  /// The tool's version.
-  static let version = "0.1.0"
+  /// The tool's version: the toolkit's release.
+  static var version: String { CallDirectoryRelease.version }
 
   /// Exit codes, as grep, diff and cmp use them.
   enum ExitCode {
@@ -72,6 +72,9 @@ package enum CLI {
         return try Patch(
           old: old, changes: changes, output: output, quiet: quiet, trust: trust, installedVersion: installed, console: console
         ).run()
+      case .completions(let shell):
+        try console.print(Completions.script(for: shell))
+        return ExitCode.success
       case .keygen(let output): return try Keygen(output: output, console: console).run()
       case .sign(let file, let key, let output): return try Sign(file: file, key: key, output: output, console: console).run()
       }

@@ -3,7 +3,8 @@ import CallDirectory
 extension Command {
   /// The commands `calldir` knows, for help and suggestions.
   static let names = [
-    "pack", "unpack", "complement", "verify", "lookup", "info", "stats", "resolve", "diff", "patch", "keygen", "sign", "help",
+    "pack", "unpack", "complement", "verify", "lookup", "info", "stats", "resolve", "diff", "patch", "keygen", "sign",
+    "completions", "help",
   ]
 
   /// Parses `calldir`'s arguments (without the program name).
@@ -37,6 +38,7 @@ extension Command {
     case "patch": return try parsePatch(rest)
     case "keygen": return try parseKeygen(rest)
     case "sign": return try parseSign(rest)
+    case "completions": return try parseCompletions(rest)
     default: throw unknownCommand(first)
     }
   }
@@ -328,6 +330,18 @@ extension Command {
       throw UsageError("--format needs csv, tsv or jsonl, not \(text)", command: command)
     }
     return format
+  }
+
+  private static func parseCompletions(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
+    if arguments.first == "--help" || arguments.first == "-h" { return .help(topic: "completions") }
+    let shells = Completions.Shell.allCases.map(\.rawValue).joined(separator: ", ")
+    guard arguments.count == 1, let name = arguments.first else {
+      throw UsageError("completions takes one shell: \(shells)", command: "completions")
+    }
+    guard let shell = Completions.Shell(rawValue: name) else {
+      throw UsageError("completions knows \(shells), not '\(name)'", command: "completions")
+    }
+    return .completions(shell: shell)
   }
 
   private static func unknownCommand(_ name: String) -> UsageError {

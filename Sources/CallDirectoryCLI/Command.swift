@@ -32,6 +32,8 @@ package enum Command: Sendable, Equatable {
   case keygen(output: String)
   /// `calldir sign`: sign a directory or changeset with a private key, in place or to `output`.
   case sign(file: String, key: String, output: String?)
+  /// `calldir completions SHELL`: the shell's completion script, on standard output.
+  case completions(shell: Completions.Shell)
   /// `calldir help [COMMAND]` or `--help`.
   case help(topic: String?)
   /// `calldir help --man`: the manual page, as roff, made from the help text.

@@ -14,6 +14,7 @@ enum HelpText {
     case "patch": return patch
     case "keygen": return keygen
     case "sign": return sign
+    case "completions": return completions
     case "help": return overview
     default: return overview
     }
@@ -37,6 +38,7 @@ enum HelpText {
       patch     apply a changeset to the version it was made from
       keygen    write a new Ed25519 key pair for signing directories and changesets
       sign      sign a directory or a changeset with a private key
+      completions  print the completion script for bash, zsh or fish
       help      show help for a command; help --man prints this manual as a man page (roff)
 
     Options:
@@ -365,9 +367,24 @@ enum HelpText {
 }
 
 extension HelpText {
+  static let completions = """
+    Usage: calldir completions bash|zsh|fish
+
+    Print the shell's completion script for calldir: commands, each command's options, the
+    values of --color, --format and completions, and file names where a file is expected. The
+    script is made from this help text, so every documented option completes. install.sh
+    installs all three.
+
+    Examples:
+      source <(calldir completions bash)
+      calldir completions zsh > "${fpath[1]}/_calldir"
+      calldir completions fish > ~/.config/fish/completions/calldir.fish
+    """
+
   /// The commands in the manual's order, each with its help text.
   static let manualCommands = [
     "pack", "unpack", "complement", "verify", "lookup", "info", "stats", "resolve", "diff", "patch", "keygen", "sign",
+    "completions",
   ]
 
   /// The manual page `calldir.1` as roff (`man -l`), made from the same text as `help`, so
