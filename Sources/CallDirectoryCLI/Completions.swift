@@ -105,7 +105,7 @@ package enum Completions {
       "  done",
       "  case \"$prev\" in",
     ]
-    lines += bashValueCases(globals, indent: "    ")
+    lines += valueCases(globals, indent: "    ", .bash)
     lines += [
       "  esac",
       "  if [[ -z \"$command\" ]]; then",
@@ -118,18 +118,7 @@ package enum Completions {
       "  fi",
       "  case \"$command\" in",
     ]
-    for (command, operands) in fixedOperands.sorted(by: { $0.key < $1.key }) {
-      lines.append("    \(command)) COMPREPLY=($(compgen -W \"\(words(operands))\" -- \"$cur\")); return ;;")
-    }
-    for command in Command.names where fixedOperands[command] == nil {
-      let options = Completions.options(of: command)
-      lines.append("    \(command))")
-      lines.append("      case \"$prev\" in")
-      lines += bashValueCases(options, indent: "        ")
-      lines.append("      esac")
-      lines.append(
-        "      [[ \"$cur\" == -* ]] && { COMPREPLY=($(compgen -W \"\(words(options.map(\.long)))\" -- \"$cur\")); return; } ;;")
-    }
+    lines += commandCases(.bash)
     lines += [
       "  esac",
       "  COMPREPLY=($(compgen -f -- \"$cur\"))",
@@ -137,18 +126,6 @@ package enum Completions {
       "complete -o filenames -F _calldir calldir",
     ]
     return lines.joined(separator: "\n")
-  }
-
-  /// `case` arms completing the values of `options`: fixed words, file names, or nothing.
-  private static func bashValueCases(_ options: [Option], indent: String) -> [String] {
-    options.filter { $0.value != nil }.map { option in
-      let pattern = option.names.joined(separator: "|")
-      switch option.values {
-      case nil: return "\(indent)\(pattern)) COMPREPLY=($(compgen -f -- \"$cur\")); return ;;"
-      case let words? where words.isEmpty: return "\(indent)\(pattern)) return ;;"
-      case let words?: return "\(indent)\(pattern)) COMPREPLY=($(compgen -W \"\(Self.words(words))\" -- \"$cur\")); return ;;"
-      }
-    }
   }
 
   // MARK: zsh
@@ -176,7 +153,7 @@ package enum Completions {
       "  done",
       "  case \"$prev\" in",
     ]
-    lines += zshValueCases(globals, indent: "    ")
+    lines += valueCases(globals, indent: "    ", .zsh)
     lines += [
       "  esac",
       "  if [[ -z \"$command\" ]]; then",
@@ -187,17 +164,7 @@ package enum Completions {
       "  fi",
       "  case \"$command\" in",
     ]
-    for (command, operands) in fixedOperands.sorted(by: { $0.key < $1.key }) {
-      lines.append("    (\(command)) compadd -- \(words(operands)); return ;;")
-    }
-    for command in Command.names where fixedOperands[command] == nil {
-      let options = Completions.options(of: command)
-      lines.append("    (\(command))")
-      lines.append("      case \"$prev\" in")
-      lines += zshValueCases(options, indent: "        ")
-      lines.append("      esac")
-      lines.append("      if [[ \"$cur\" == -* ]]; then compadd -- \(words(options.map(\.long))); return; fi ;;")
-    }
+    lines += commandCases(.zsh)
     lines += [
       "  esac",
       "  _files",
@@ -207,13 +174,49 @@ package enum Completions {
     return lines.joined(separator: "\n")
   }
 
-  private static func zshValueCases(_ options: [Option], indent: String) -> [String] {
+  // MARK: bash and zsh
+
+  /// How bash and zsh, whose `case` statements and completion calls differ only in spelling,
+  /// offer words and file names.
+  private struct CaseSyntax: Sendable {
+    /// An arm's pattern, `a|b`, as written before its commands.
+    var pattern: @Sendable (String) -> String
+    /// Offers `words` (space-separated).
+    var offer: @Sendable (String) -> String
+    /// Offers file names.
+    var files: String
+
+    static let bash = CaseSyntax(
+      pattern: { "\($0))" }, offer: { "COMPREPLY=($(compgen -W \"\($0)\" -- \"$cur\"))" },
+      files: "COMPREPLY=($(compgen -f -- \"$cur\"))")
+    static let zsh = CaseSyntax(pattern: { "(\($0))" }, offer: { "compadd -- \($0)" }, files: "_files")
+  }
+
+  /// The arms of `case "$command"`: the commands with fixed operands, then each command's option
+  /// values and option names.
+  private static func commandCases(_ syntax: CaseSyntax) -> [String] {
+    var lines = fixedOperands.sorted(by: { $0.key < $1.key }).map { command, operands in
+      "    \(syntax.pattern(command)) \(syntax.offer(words(operands))); return ;;"
+    }
+    for command in Command.names where fixedOperands[command] == nil {
+      let options = Completions.options(of: command)
+      lines.append("    \(syntax.pattern(command))")
+      lines.append("      case \"$prev\" in")
+      lines += valueCases(options, indent: "        ", syntax)
+      lines.append("      esac")
+      lines.append("      if [[ \"$cur\" == -* ]]; then \(syntax.offer(words(options.map(\.long)))); return; fi ;;")
+    }
+    return lines
+  }
+
+  /// `case "$prev"` arms completing the values of `options`: fixed words, file names, or nothing.
+  private static func valueCases(_ options: [Option], indent: String, _ syntax: CaseSyntax) -> [String] {
     options.filter { $0.value != nil }.map { option in
-      let pattern = "(" + option.names.joined(separator: "|") + ")"
+      let pattern = syntax.pattern(option.names.joined(separator: "|"))
       switch option.values {
-      case nil: return "\(indent)\(pattern) _files; return ;;"
+      case nil: return "\(indent)\(pattern) \(syntax.files); return ;;"
       case let words? where words.isEmpty: return "\(indent)\(pattern) return ;;"
-      case let words?: return "\(indent)\(pattern) compadd -- \(Self.words(words)); return ;;"
+      case let words?: return "\(indent)\(pattern) \(syntax.offer(Self.words(words))); return ;;"
       }
     }
   }

@@ -54,16 +54,9 @@ import Testing
 
   /// Runs `program` with `arguments`, returning standard output.
   private func run(_ program: String, _ arguments: [String]) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: program)
-    process.arguments = arguments
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0, "\(program) \(arguments)")
-    return String(decoding: data, as: UTF8.self)
+    let (status, output) = try runProcess(program, arguments)
+    #expect(status == 0, "\(program) \(arguments)")
+    return output
   }
 
   /// What a user has typed, and what completion must offer (every word of `offered`).

@@ -12,20 +12,13 @@ import Testing
 
   @Test func installsIntoDestdirAndPrefixAndTheInstalledBinaryWorks() throws {
     let scratch = try ScratchDirectory()
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/bash")
-    process.arguments = [Self.root.appendingPathComponent("Samples/install.sh").path]
     var environment = ProcessInfo.processInfo.environment
     environment["DESTDIR"] = scratch.path("stage")
     environment["PREFIX"] = "/opt/calldir"
     environment["CALLDIR_BINARY"] = CalldirExecutable.path
-    process.environment = environment
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    try process.run()
-    let said = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0)
+    let (status, said) = try runProcess(
+      "/bin/bash", [Self.root.appendingPathComponent("Samples/install.sh").path], environment: environment)
+    #expect(status == 0)
     let prefix = scratch.path("stage/opt/calldir")
     #expect(said == "installed calldir \(CallDirectoryRelease.version) into \(prefix)\n")
     for file in [
@@ -37,14 +30,7 @@ import Testing
     }
     #expect(FileManager.default.isExecutableFile(atPath: "\(prefix)/bin/calldir"))
 
-    let installed = Process()
-    installed.executableURL = URL(fileURLWithPath: "\(prefix)/bin/calldir")
-    installed.arguments = ["--version"]
-    let output = Pipe()
-    installed.standardOutput = output
-    try installed.run()
-    let version = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    installed.waitUntilExit()
+    let (_, version) = try runProcess("\(prefix)/bin/calldir", ["--version"])
     #expect(version.hasPrefix("calldir \(CallDirectoryRelease.version) (call directory format "))
     let manual = try String(contentsOfFile: "\(prefix)/share/man/man1/calldir.1", encoding: .utf8)
     #expect(manual.hasPrefix(".TH CALLDIR 1 \"\" \"calldir \(CallDirectoryRelease.version)\""))

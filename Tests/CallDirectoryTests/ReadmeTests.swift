@@ -27,19 +27,11 @@ import Testing
   @Test func theCommandLineExampleRunsAsWritten() throws {
     let script = try block(after: "## The command-line tool", language: "sh")
     #expect(script.hasPrefix("cd \"$(mktemp -d)\"\n"), "the example writes into a temporary directory")
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/bash")
-    process.arguments = ["-e", "-c", script]
     var environment = ProcessInfo.processInfo.environment
     let folder = URL(fileURLWithPath: CalldirExecutable.path).deletingLastPathComponent().path
     environment["PATH"] = folder + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
-    process.environment = environment
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    try process.run()
-    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0)
+    let (status, output) = try runProcess("/bin/bash", ["-e", "-c", script], environment: environment)
+    #expect(status == 0)
     #expect(
       output == """
         list.calldir: ok (1 blocking and 1 range, 1 identification, 1 label)

@@ -1,4 +1,5 @@
 import CallDirectory
+import Foundation
 
 /// The format error `body` throws, directly or as a stream's; `nil` when it throws another error
 /// or none: for tests that name the error they expect.
@@ -65,4 +66,21 @@ struct Contents: Equatable, CustomStringConvertible {
     result.identification = seen.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
     return result
   }
+}
+
+/// Runs `program` with `arguments` and `environment` (this process's when `nil`) to its end.
+/// - Returns: its exit status and standard output (standard error is left to the test's).
+func runProcess(
+  _ program: String, _ arguments: [String], environment: [String: String]? = nil
+) throws -> (status: Int32, output: String) {
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: program)
+  process.arguments = arguments
+  if let environment { process.environment = environment }
+  let pipe = Pipe()
+  process.standardOutput = pipe
+  try process.run()
+  let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+  process.waitUntilExit()
+  return (process.terminationStatus, output)
 }
