@@ -72,6 +72,13 @@ extension Command {
         Table.Option(names: ["--json"], action: .flag { $0.json = true }),
         Table.Option(names: ["--quiet", "-q"], action: .flag { $0.quiet = true }),
         Table.Option(names: ["--reject-invalid"], action: .flag { $0.rejectInvalid = true }),
+        Table.Option(names: ["--keep-going", "-k"], action: .flag { $0.keepGoing = true }),
+        Table.Option(
+          names: ["--rejects"],
+          action: .value { (state, text) throws(UsageError) in
+            state.rejects = try outputName(text, command: "pack")
+            state.keepGoing = true
+          }),
         Table.Option(names: ["--sign"], action: .value { $0.signKey = $1 }),
         Table.Option(
           names: ["--memory"],
@@ -97,6 +104,9 @@ extension Command {
       throw UsageError("pack needs at least one input: a listing, --block FILE or --identify FILE", command: "pack")
     }
     try readStandardInputOnce(inputs, command: "pack")
+    if let rejects = options.rejects, rejects == "-" && (options.output == "-" || options.json) {
+      throw UsageError("--rejects - and the directory or --json would share standard output", command: "pack")
+    }
     return .pack(options)
   }
 

@@ -63,6 +63,12 @@ package enum Command: Sendable, Equatable {
     /// The text form of listing and identify inputs (`--format`); `nil` when each file's name
     /// decides (`.tsv`, `.jsonl`, else CSV).
     package var format: ListingFormat?
+    /// Whether a bad line is reported and skipped, the rest packed (`--keep-going`), rather than
+    /// ending the pack.
+    package var keepGoing = false
+    /// Where to write the skipped lines, in their input's own form (`--rejects`; implies
+    /// `keepGoing`).
+    package var rejects: String?
     /// Whether to write the report of what was read, skipped and merged as JSON on standard output.
     package var json = false
     /// No progress line and no summary on standard error.

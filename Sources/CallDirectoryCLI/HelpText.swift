@@ -93,6 +93,10 @@ enum HelpText {
                              numbers written without +
       --reject-invalid       refuse a number with no valid length in its country's plan
                              (by default such numbers are packed and reported)
+      -k, --keep-going       report every bad line on standard error, skip it and pack the
+                             rest (exit 0); label conflicts still end the pack
+      --rejects FILE         write the skipped lines to FILE as they were written, each
+                             input's header line first, to be fixed and fed again (implies -k)
       --entries-per-block N  entries per block, 1...4096 (default 512)
       -f, --format FORMAT    csv, tsv or jsonl for listings and identify files (default: by the
                              file name's ending, else csv); needed for standard input

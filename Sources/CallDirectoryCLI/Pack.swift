@@ -30,8 +30,18 @@ struct Pack {
     var spillFailure: CommandFailure?
     var validity = PlanValidity(reject: options.rejectInvalid)
     let skipped: Int
+    var rejects = Rejects()
+    let onBadLine: ((PackInputs.BadLine) throws(ListingError) -> Void)? =
+      options.keepGoing
+      ? { (bad) throws(ListingError) in
+        // A spill that failed is the output's failure: no line can be packed after it.
+        if spillFailure != nil { throw bad.error }
+        progress.finish()  // the message goes on a line of its own
+        console.diagnose(bad.error.description)
+        rejects.add(bad, keepingLines: options.rejects != nil)
+      } : nil
     do {
-      skipped = try inputs.forEachEntry { (entry, label, path) throws(ListingError) in
+      skipped = try inputs.forEachEntry(onBadLine: onBadLine) { (entry, label, path) throws(ListingError) in
         try validity.check(entry, file: path)
         do throws(WriterError) { try add(entry, label: label, to: &writer) } catch {
           if case .system(let failure) = error {
@@ -47,6 +57,10 @@ struct Pack {
       throw spillFailure ?? error
     }
     progress.finish()
+    if let path = options.rejects {
+      try Inputs.refuseReplacing(inputs.inputs.map(\.path) + [options.output], with: path, command: "pack")
+      try Inputs.write(rejects.lines, to: path, console: console)
+    }
     var size = 0
     var statistics = CanonicalStatistics()
     // Moved into the closure that finishes it through an Optional: a closure cannot consume a
@@ -82,7 +96,13 @@ struct Pack {
           + "\(counted(skipped, "blank or comment line", "blank or comment lines")) skipped, "
           + "\(counted(statistics.duplicates, "duplicate", "duplicates")) merged, "
           + "\(counted(statistics.covered, "entry", "entries")) inside ranges dropped, "
-          + "\(counted(statistics.rangesMerged, "range", "ranges")) merged into another of the same label")
+          + "\(counted(statistics.rangesMerged, "range", "ranges")) merged into another of the same label"
+          + (options.keepGoing ? "; \(counted(rejects.count, "bad line")) skipped" : ""))
+    }
+    if rejects.count > 0 {
+      console.diagnose(
+        "\(counted(rejects.count, "bad line")) skipped (--keep-going)"
+          + (options.rejects.map { "; written to \(Inputs.outputName($0))" } ?? ""))
     }
     if let report = validity.report, !options.quiet { console.diagnose(report) }
     if options.json {
@@ -92,7 +112,7 @@ struct Pack {
           ("entriesStored", .int(statistics.entriesStored)), ("rangesStored", .int(statistics.rangesStored)),
           ("skipped", .int(skipped)), ("duplicates", .int(statistics.duplicates)), ("covered", .int(statistics.covered)),
           ("rangesMerged", .int(statistics.rangesMerged)),
-        ] + validity.fields)
+        ] + validity.fields + (options.keepGoing ? rejects.fields : []))
       do { try console.print(JSON.render(object)) } catch { throw CommandFailure("cannot write: \(error.message)") }
     }
     return CLI.ExitCode.success

@@ -40,14 +40,28 @@ struct PackInputs {
     pieceSize = min(8 << 20, max(1 << 20, options.memoryLimit / 8))
   }
 
+  /// A line of an input that could not be packed: its error (naming the file's line), its bytes
+  /// without the line break, the input's path, and the input's header line when it has one (so
+  /// that the line can be fed again under it).
+  struct BadLine {
+    var error: ListingError
+    var bytes: ArraySlice<UInt8>
+    var path: String
+    var header: [UInt8]?
+  }
+
   /// Calls `body` with each entry of every input in turn, with its label's bytes (empty for a
   /// blocking entry), lent for the call, and the input's path.
-  /// - Parameter skipStandardInput: skip `-`, which cannot be read twice.
+  /// - Parameters:
+  ///   - skipStandardInput: skip `-`, which cannot be read twice.
+  ///   - onBadLine: when given, each line that cannot be read or that `body` refuses goes to it,
+  ///     which skips it by returning or stops by throwing (`--keep-going`).
   /// - Returns: the blank and comment lines skipped.
   /// - Throws: `CommandFailure` naming the file and line of the first bad line, or of what `body`
   ///   throws.
   func forEachEntry(
-    skipStandardInput: Bool = false, _ body: (ListingEntry, Span<UInt8>, String) throws(ListingError) -> Void
+    skipStandardInput: Bool = false, onBadLine: ((BadLine) throws(ListingError) -> Void)? = nil,
+    _ body: (ListingEntry, Span<UInt8>, String) throws(ListingError) -> Void
   ) throws(CommandFailure) -> Int {
     var skipped = 0
     for (path, role) in inputs where !(skipStandardInput && path == "-") {
@@ -95,20 +109,36 @@ struct PackInputs {
       var table = TableReadState()
       var atStart = true
       while let (bytes, lines) = try piece(of: &reader) {
+        // What `body` threw names the file's line already; the parser's own errors count lines
+        // from the piece.
+        let offset = lineOffset
+        var badLine: BadLineHandler?
+        if let onBadLine {
+          badLine = { (error, range, header) throws(ListingError) in
+            let inFile =
+              error == bodyError ? error : ListingError(file: error.file, line: error.line + offset, message: error.message)
+            bodyError = nil
+            try onBadLine(BadLine(error: inFile, bytes: bytes[range], path: path, header: header))
+          }
+        }
         try parse { () throws(ListingError) -> Int in
           switch (role, format) {
           case (.blockList, _), (.allowList, _):
-            return try BlockListParser.parse(bytes: bytes, file: path, parser: people, atStart: atStart, each: each)
+            return try BlockListParser.parse(
+              bytes: bytes, file: path, parser: people, atStart: atStart, onBadLine: badLine, each: each)
           case (_, .jsonl):
             // A JSON Lines record names its kind, so one reader serves listings and identify files.
             return try ListingJSONLines.parse(
-              bytes: bytes, file: path, parser: role == .listing ? listings : people, atStart: atStart, each: each)
+              bytes: bytes, file: path, parser: role == .listing ? listings : people, atStart: atStart, onBadLine: badLine,
+              each: each)
           case (.listing, _):
             return try ListingParser.forEachEntry(
-              bytes: bytes, file: path, parser: listings, format: format == .tsv ? .tsv : .csv, state: &table, eachEntry)
+              bytes: bytes, file: path, parser: listings, format: format == .tsv ? .tsv : .csv, state: &table,
+              onBadLine: badLine, eachEntry)
           case (.identify, _):
             return try IdentifyCSVParser.forEachEntry(
-              bytes: bytes, file: path, parser: people, format: format == .tsv ? .tsv : .csv, state: &table, eachEntry)
+              bytes: bytes, file: path, parser: people, format: format == .tsv ? .tsv : .csv, state: &table,
+              onBadLine: badLine, eachEntry)
           }
         }
         atStart = false

@@ -21,13 +21,15 @@ public enum BlockListParser {
   ///   - parser: How numbers are read.
   ///   - atStart: Whether `bytes` begins the input; false for a later piece of an input read
   ///     in pieces, where a byte order mark is data rather than skipped.
+  ///   - onBadLine: What to do with a line that cannot be read or that `body` refuses; when
+  ///     `nil`, its error stops parsing and is rethrown.
   ///   - body: Called once per number; an error it throws stops parsing and is rethrown.
   /// - Throws: ``ListingError`` at the first bad line, naming `file`, the line and the text.
   /// - Returns: The count of blank and comment lines skipped.
   /// - Complexity: O(*n*) in the input; allocates nothing per line unless it throws.
   @discardableResult
   public static func parse(
-    bytes: [UInt8], file: String, parser: PhoneNumberParser, atStart: Bool = true,
+    bytes: [UInt8], file: String, parser: PhoneNumberParser, atStart: Bool = true, onBadLine: BadLineHandler? = nil,
     each body: (ListingRecord) throws(ListingError) -> Void
   ) throws(ListingError) -> Int {
     var skipped = 0
@@ -39,16 +41,21 @@ public enum BlockListParser {
       while last > first && (bytes[last - 1] == 0x20 || bytes[last - 1] == 0x09) { last -= 1 }
 
       if first < last && bytes[first] != 0x23 {  // not blank, not a '#' comment
-        // `+` and digits, most lines of a feed, read in place; anything else as a range or
-        // through the general scan, which words the errors.
-        let plain = unsafe bytes.withUnsafeBytes { raw in unsafe parser.international(in: raw, from: first, to: last) }
-        let numbers: ClosedRange<Int64>
-        if let plain {
-          numbers = plain...plain
-        } else {
-          numbers = try parseNumbers(bytes[first..<last], with: parser, file: file, line: line)
+        do throws(ListingError) {
+          // `+` and digits, most lines of a feed, read in place; anything else as a range or
+          // through the general scan, which words the errors.
+          let plain = unsafe bytes.withUnsafeBytes { raw in unsafe parser.international(in: raw, from: first, to: last) }
+          let numbers: ClosedRange<Int64>
+          if let plain {
+            numbers = plain...plain
+          } else {
+            numbers = try parseNumbers(bytes[first..<last], with: parser, file: file, line: line)
+          }
+          try body(ListingRecord(kind: .blocking, numbers: numbers, label: nil, line: line))
+        } catch {
+          guard let onBadLine else { throw error }
+          try onBadLine(error, withoutLineBreak(range, in: bytes), nil)
         }
-        try body(ListingRecord(kind: .blocking, numbers: numbers, label: nil, line: line))
       } else {
         skipped += 1
       }

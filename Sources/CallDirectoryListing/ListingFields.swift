@@ -47,6 +47,7 @@ struct Columns: Equatable {
 func forEachRecord(
   _ bytes: [UInt8], file: String, format: TableFormat, known: [String], required: [String],
   trailingLabelOptional: Bool = false, parser: PhoneNumberParser, state: inout TableReadState,
+  onBadLine: BadLineHandler? = nil,
   plainLine: (_ start: Int, _ line: Int, _ columns: Columns?) throws(ListingError) -> Int? = { _, _, _ in nil },
   _ body: (CSVRecord, Columns?) throws(ListingError) -> Void
 ) throws(ListingError) -> Int {
@@ -64,15 +65,28 @@ func forEachRecord(
   }
   var blank = 0
   while true {
-    if sawRecord, let start = csv?.position, let line = csv?.currentLine, let next = try plainLine(start, line, columns) {
-      csv?.resume(at: next, line: line &+ 1)  // a plain line is one line; lines are counted below Int.max
-      continue
+    if sawRecord, let start = csv?.position, let line = csv?.currentLine {
+      do throws(ListingError) {
+        if let next = try plainLine(start, line, columns) {
+          csv?.resume(at: next, line: line &+ 1)  // a plain line is one line; lines are counted below Int.max
+          continue
+        }
+      } catch {
+        // A plain line is one line: the bad one ends at its LF.
+        guard let onBadLine else { throw error }
+        let end = bytes[start...].firstIndex(of: 0x0A).map { $0 + 1 } ?? bytes.count
+        try onBadLine(error, withoutLineBreak(start..<end, in: bytes), state.headerLine)
+        csv?.resume(at: end, line: line &+ 1)
+        continue
+      }
     }
+    let recordStart = csv?.position ?? 0
     let next: CSVRecord?
     do throws(CSVError) { next = csv != nil ? try csv?.next() ?? nil : try tsv?.next() ?? nil } catch {
       throw ListingError(file: file, csv: error)
     }
     guard let record = next else { return blank }
+    let recordRange = csv.map { withoutLineBreak(recordStart..<$0.position, in: bytes) } ?? tsv?.lastRecordRange ?? 0..<0
     if record.isBlank {
       blank += 1
       continue
@@ -80,15 +94,23 @@ func forEachRecord(
     if !sawRecord {
       sawRecord = true
       columns = try header(record, known: known, required: required, parser: parser, file: file)
-      if columns != nil { continue }
+      if columns != nil {
+        state.headerLine = Array(bytes[recordRange])
+        continue
+      }
     }
-    if let columns, record.count != columns.count,
-      !(trailingLabelOptional && columns.label == columns.count - 1 && record.count == columns.count - 1)
-    {
-      throw ListingError(
-        file: file, line: record.line, message: "expected \(columns.count) fields, as the header names, found \(record.count)")
+    do throws(ListingError) {
+      if let columns, record.count != columns.count,
+        !(trailingLabelOptional && columns.label == columns.count - 1 && record.count == columns.count - 1)
+      {
+        throw ListingError(
+          file: file, line: record.line, message: "expected \(columns.count) fields, as the header names, found \(record.count)")
+      }
+      try body(record, columns)
+    } catch {
+      guard let onBadLine else { throw error }
+      try onBadLine(error, recordRange, state.headerLine)
     }
-    try body(record, columns)
   }
 }
 
@@ -102,6 +124,9 @@ public struct TableReadState: Sendable {
 
   /// The state before the first piece.
   public init() {}
+
+  /// The input's header line, when its first record named its columns.
+  public internal(set) var headerLine: [UInt8]?
 }
 
 /// The column names any table input may use.

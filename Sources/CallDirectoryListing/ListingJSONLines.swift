@@ -31,13 +31,15 @@ public enum ListingJSONLines {
   ///   - parser: How numbers are read; usually ``PhoneNumberParser/formatDomain``.
   ///   - atStart: Whether `bytes` begins the input; false for a later piece of an input read
   ///     in pieces, where a byte order mark is data rather than skipped.
+  ///   - onBadLine: What to do with a line that cannot be read or that `body` refuses; when
+  ///     `nil`, its error stops parsing and is rethrown.
   ///   - body: Called once per entry; an error it throws stops parsing and is rethrown.
   /// - Returns: The count of blank lines skipped.
   /// - Throws: ``ListingError`` at the first bad line, naming `file` and the line.
   /// - Complexity: O(*n*) in the input.
   @discardableResult
   public static func parse(
-    bytes: [UInt8], file: String, parser: PhoneNumberParser, atStart: Bool = true,
+    bytes: [UInt8], file: String, parser: PhoneNumberParser, atStart: Bool = true, onBadLine: BadLineHandler? = nil,
     each body: (ListingRecord) throws(ListingError) -> Void
   ) throws(ListingError) -> Int {
     var skipped = 0
@@ -48,11 +50,17 @@ public enum ListingJSONLines {
       if scanner.position == range.upperBound {
         skipped += 1
       } else {
-        let members: Members
-        do { members = try scanner.object() } catch {
-          throw ListingError(file: file, line: line, message: error.message)
+        do throws(ListingError) {
+          let members: Members
+          do { members = try scanner.object() } catch {
+            throw ListingError(file: file, line: line, message: error.message)
+          }
+          try body(record(members, parser: parser, file: file, line: line))
+        } catch {
+          // One object a line: a bad line never hides the next one.
+          guard let onBadLine else { throw error }
+          try onBadLine(error, withoutLineBreak(range, in: bytes), nil)
         }
-        try body(record(members, parser: parser, file: file, line: line))
       }
     }
     return skipped

@@ -75,16 +75,19 @@ public enum ListingParser {
   /// as ``forEachEntry(bytes:file:parser:format:_:)`` parses a whole input: `state` carries
   /// the header from piece to piece. Line numbers count from the piece's first line.
   ///
+  /// A line that cannot be read, or that `body` refuses, goes to `onBadLine` when it is given
+  /// (``BadLineHandler``), which skips it or stops.
+  ///
   /// - Throws: ``ListingError`` at the first problem.
   /// - Returns: The count of blank lines skipped.
   /// - Complexity: O(*n*) in the piece.
   @discardableResult
   public static func forEachEntry(
     bytes: [UInt8], file: String, parser: PhoneNumberParser, format: TableFormat, state: inout TableReadState,
-    _ body: (ListingEntry, Span<UInt8>) throws(ListingError) -> Void
+    onBadLine: BadLineHandler? = nil, _ body: (ListingEntry, Span<UInt8>) throws(ListingError) -> Void
   ) throws(ListingError) -> Int {
     try read(
-      bytes, file: file, parser: parser, format: format, state: &state,
+      bytes, file: file, parser: parser, format: format, state: &state, onBadLine: onBadLine,
       general: { (record) throws(ListingError) in try record.lend(body) }
     ) {
       (entry, line) throws(ListingError) in try entry.lend(from: bytes, line: line, to: body)
@@ -95,11 +98,13 @@ public enum ListingParser {
   /// read by the general reader into a record for `general`.
   private static func read(
     _ bytes: [UInt8], file: String, parser: PhoneNumberParser, format: TableFormat, state: inout TableReadState,
+    onBadLine: BadLineHandler? = nil,
     general: (ListingRecord) throws(ListingError) -> Void, plain: (PlainLine.Entry, Int) throws(ListingError) -> Void
   ) throws(ListingError) -> Int {
     try forEachRecord(
       bytes, file: file, format: format, known: header, required: ["kind", "number"],
       trailingLabelOptional: true, parser: parser, state: &state,
+      onBadLine: onBadLine,
       plainLine: { (start, line, columns) throws(ListingError) in
         // Positional fields, or a header that names them in their own order.
         guard columns == nil || columns == .listing, let entry = PlainLine.listing(bytes, at: start, parser: parser) else {

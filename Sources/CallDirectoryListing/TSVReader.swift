@@ -21,6 +21,8 @@ public enum TableFormat: String, Sendable, CaseIterable {
 public struct TSVReader: Sendable {
   private let input: [UInt8]
   private var lines: TextLines
+  /// The bytes of the record `next()` read last, without its line break.
+  private(set) var lastRecordRange = 0..<0
 
   /// Creates a reader over `input`, skipping a leading UTF-8 byte order mark.
   ///
@@ -46,6 +48,7 @@ public struct TSVReader: Sendable {
   /// - Complexity: O(*m*) in the length of the line.
   public mutating func next() throws(CSVError) -> CSVRecord? {
     guard let (range, line) = lines.next() else { return nil }
+    lastRecordRange = range
     let (position, last) = (range.lowerBound, range.upperBound)
     if input[position..<last].contains(0x0D) { throw CSVError(kind: .bareCarriageReturn, line: line) }
     if input.firstInvalidUTF8Index(in: position..<last) != nil { throw CSVError(kind: .invalidUTF8, line: line) }
