@@ -9,7 +9,7 @@
 //   Listing (number normaliser, CSV, gzip): Format, System
 //   Resolver: Reader, Lookup, Verifier, Listing, System
 //   Changeset (diff and patch): Reader, Writer, Crypto, System
-//   Feed <- CallKit; Feed, Changeset <- FeedChangeset
+//   Feed <- CallKit, CallKitModel (test support); Feed, Changeset <- FeedChangeset
 //   everything above <- CallDirectory (the umbrella) <- CLI <- calldir
 import PackageDescription
 
@@ -35,6 +35,8 @@ let package = Package(
       ]),
     // For a Call Directory extension: the feed's sink over CallKit's context (empty elsewhere).
     .library(name: "CallDirectoryCallKit", targets: ["CallDirectoryCallKit"]),
+    // For tests of an extension, on any platform: a model of CallKit's Call Directory store.
+    .library(name: "CallDirectoryCallKitModel", targets: ["CallDirectoryCallKitModel"]),
     .executable(name: "calldir", targets: ["calldir"]),
   ],
   targets: [
@@ -86,6 +88,10 @@ let package = Package(
       name: "CallDirectoryFeed", dependencies: ["CallDirectoryFormat", "CallDirectoryReader"], swiftSettings: strict),
     // The feed's adapter to CXCallDirectoryExtensionContext: empty where CallKit does not exist.
     .target(name: "CallDirectoryCallKit", dependencies: ["CallDirectoryFeed"], swiftSettings: strict),
+    // A model of CallKit's Call Directory store, refusing what CallKit refuses: test support, kept
+    // out of the umbrella so that no app ships it, and a sink like the adapter above.
+    .target(
+      name: "CallDirectoryCallKitModel", dependencies: ["CallDirectoryFeed", "CallDirectoryFormat"], swiftSettings: strict),
     // Makes a changeset a feed's change source; apart so that neither module depends on the other.
     .target(
       name: "CallDirectoryFeedChangeset", dependencies: ["CallDirectoryFeed", "CallDirectoryChangeset"],
@@ -113,7 +119,8 @@ let package = Package(
     .testTarget(
       name: "CallDirectoryTests",
       dependencies: [
-        "CallDirectory", "CallDirectoryCLI", "CallDirectoryChangeset", "CallDirectoryCrypto", "CallDirectoryFormat",
+        "CallDirectory", "CallDirectoryCLI", "CallDirectoryCallKitModel", "CallDirectoryChangeset", "CallDirectoryCrypto",
+        "CallDirectoryFormat",
         "CallDirectoryListing", "CallDirectoryReader", "CallDirectorySystem", "CallDirectoryWriter", "CZlib",
       ],
       swiftSettings: strict),
