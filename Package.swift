@@ -10,6 +10,7 @@
 //   Resolver: Reader, Lookup, Verifier, Listing, System
 //   Changeset (diff and patch): Reader, Writer, Crypto, System
 //   Feed <- CallKit, CallKitModel (test support); Feed, Changeset <- FeedChangeset
+//   Reader, Verifier, Changeset, FeedChangeset, System <- AppGroup (the app's updater, the extension's loader)
 //   everything above <- CallDirectory (the umbrella) <- CLI <- calldir
 import PackageDescription
 
@@ -31,7 +32,7 @@ let package = Package(
       targets: [
         "CallDirectory", "CallDirectoryFormat", "CallDirectoryWriter", "CallDirectoryReader", "CallDirectoryVerifier",
         "CallDirectoryLookup", "CallDirectoryListing", "CallDirectoryResolver", "CallDirectoryChangeset", "CallDirectoryFeed",
-        "CallDirectoryFeedChangeset",
+        "CallDirectoryFeedChangeset", "CallDirectoryAppGroup",
       ]),
     // For a Call Directory extension: the feed's sink over CallKit's context (empty elsewhere).
     .library(name: "CallDirectoryCallKit", targets: ["CallDirectoryCallKit"]),
@@ -88,6 +89,14 @@ let package = Package(
       name: "CallDirectoryFeed", dependencies: ["CallDirectoryFormat", "CallDirectoryReader"], swiftSettings: strict),
     // The feed's adapter to CXCallDirectoryExtensionContext: empty where CallKit does not exist.
     .target(name: "CallDirectoryCallKit", dependencies: ["CallDirectoryFeed"], swiftSettings: strict),
+    // Both halves of an iOS app in its App Group container: the app's updater and the extension's loader.
+    .target(
+      name: "CallDirectoryAppGroup",
+      dependencies: [
+        "CallDirectoryFormat", "CallDirectoryReader", "CallDirectoryVerifier", "CallDirectoryChangeset", "CallDirectoryFeed",
+        "CallDirectoryFeedChangeset", "CallDirectorySystem",
+      ],
+      swiftSettings: strict),
     // A model of CallKit's Call Directory store, refusing what CallKit refuses: test support, kept
     // out of the umbrella so that no app ships it, and a sink like the adapter above.
     .target(
@@ -101,7 +110,7 @@ let package = Package(
       dependencies: [
         "CallDirectoryFormat", "CallDirectoryWriter", "CallDirectoryReader", "CallDirectoryVerifier",
         "CallDirectoryLookup", "CallDirectoryListing", "CallDirectoryResolver", "CallDirectoryChangeset", "CallDirectoryFeed",
-        "CallDirectoryFeedChangeset", "CallDirectorySystem",
+        "CallDirectoryFeedChangeset", "CallDirectoryAppGroup", "CallDirectorySystem",
       ],
       swiftSettings: strict),
     .target(
