@@ -128,9 +128,8 @@ let package = Package(
     .testTarget(
       name: "CallDirectoryTests",
       dependencies: [
-        "CallDirectory", "CallDirectoryCLI", "CallDirectoryCallKitModel", "CallDirectoryChangeset", "CallDirectoryCrypto",
-        "CallDirectoryFormat",
-        "CallDirectoryListing", "CallDirectoryReader", "CallDirectorySystem", "CallDirectoryWriter", "CZlib",
+        "CallDirectory", "CallDirectoryAppGroup", "CallDirectoryCLI", "CallDirectoryCallKitModel", "CallDirectoryChangeset",
+        "CallDirectoryCrypto", "CallDirectoryFormat", "CallDirectoryListing", "CallDirectoryReader", "CallDirectorySystem", "CallDirectoryWriter", "CZlib",
       ],
       swiftSettings: strict),
   ]

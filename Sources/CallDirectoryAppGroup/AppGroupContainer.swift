@@ -47,13 +47,13 @@ public struct AppGroupContainer: Sendable, Hashable {
 
   /// Publishes the app's record.
   /// - Throws: `SystemError` from the atomic write; the old record then stays.
-  func record(_ installed: InstalledLists) throws(SystemError) {
+  package func record(_ installed: InstalledLists) throws(SystemError) {
     try write(installedPath, StateRecord.encode(kind: StateRecord.installedKind, payload: installed.payload))
   }
 
   /// Publishes the extension's record.
   /// - Throws: `SystemError` from the atomic write; the old record then stays.
-  func record(_ holding: CallKitHolding) throws(SystemError) {
+  package func record(_ holding: CallKitHolding) throws(SystemError) {
     try write(holdingPath, StateRecord.encode(kind: StateRecord.holdingKind, payload: holding.payload))
   }
 

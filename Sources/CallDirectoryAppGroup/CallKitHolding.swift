@@ -20,7 +20,7 @@ public enum CallKitHolding: Sendable, Hashable {
   case split(fingerprint: UInt64, fromChanges: Bool, cursor: FeedCursor)
 
   /// The record's payload.
-  var payload: [UInt8] {
+  package var payload: [UInt8] {
     var bytes: [UInt8] = []
     switch self {
     case .unknown: bytes = [0]

@@ -80,6 +80,7 @@ public struct ListUpdater: Sendable {
 
   /// Applies the changeset in `bytes` to the installed directory and installs the result, keeping
   /// the changeset for the extension to feed CallKit incrementally.
+  /// A changeset whose result is the installed directory changes nothing.
   /// - Throws: `UpdateError`: `.noBase`, `.baseMismatch`, `.notAuthentic` (of the changeset or of
   ///   the directory it makes), `.damaged`, `.changeset`, `.system`.
   /// - Complexity: O(old + new): the patch streams the old directory and the changeset.
@@ -100,7 +101,10 @@ public struct ListUpdater: Sendable {
     } catch {
       switch error.kind {
       case .notAuthentic(let failure), .resultNotAuthentic(let failure): throw .notAuthentic(failure)
-      case .baseMismatch: throw .baseMismatch
+      case .baseMismatch:
+        // Applied already (a retry after a crash, a second download): nothing to do.
+        if old.contentHash == changes.result { return result(installed, changed: false) }
+        throw .baseMismatch
       case .format(let fault): throw .damaged("changeset: \(fault)")
       default: throw .changeset(error)
       }
