@@ -129,7 +129,8 @@ let package = Package(
       name: "CallDirectoryTests",
       dependencies: [
         "CallDirectory", "CallDirectoryAppGroup", "CallDirectoryCLI", "CallDirectoryCallKitModel", "CallDirectoryChangeset",
-        "CallDirectoryCrypto", "CallDirectoryFormat", "CallDirectoryListing", "CallDirectoryReader", "CallDirectorySystem", "CallDirectoryWriter", "CZlib",
+        "CallDirectoryCrypto", "CallDirectoryFormat", "CallDirectoryListing", "CallDirectoryReader", "CallDirectorySystem",
+        "CallDirectoryWriter", "CZlib",
       ],
       swiftSettings: strict),
   ]
