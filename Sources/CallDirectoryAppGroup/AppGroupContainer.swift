@@ -24,7 +24,7 @@ public struct AppGroupContainer: Sendable, Hashable {
   public func listPath(_ number: UInt64) -> String { "\(path)/list-\(number).calldir" }
 
   /// The path of the changeset that made generation `number` from the one before.
-  public func changesPath(_ number: UInt64) -> String { "\(path)/changes-\(number).calldirchanges" }
+  public func changesPath(_ number: UInt64) -> String { "\(path)/changes-\(number).cdchanges" }
 
   /// The app's record of what it installed.
   var installedPath: String { "\(path)/installed.calldirstate" }

@@ -27,7 +27,7 @@ public struct InstalledLists: Sendable, Hashable {
   public var listVersion: UInt64
   /// The directory installed before, kept until the next update; `nil` for none.
   public var previous: Generation?
-  /// Whether `changes-G.calldirchanges` (G the current number) turns `previous` into `current`.
+  /// Whether `changes-G.cdchanges` (G the current number) turns `previous` into `current`.
   public var hasChanges: Bool
 
   /// These installed lists.

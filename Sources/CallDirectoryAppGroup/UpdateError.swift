@@ -41,7 +41,7 @@ public enum UpdateError: Error, Sendable, CustomStringConvertible {
 public enum UpdateStep: Sendable, Hashable, CaseIterable {
   /// The download was checked; nothing is written yet.
   case verified
-  /// The changeset was written as `changes-G.calldirchanges` (changesets only).
+  /// The changeset was written as `changes-G.cdchanges` (changesets only).
   case changesWritten
   /// The new directory was written as `list-G.calldir`, which no record names yet.
   case listWritten

@@ -60,7 +60,7 @@ import Testing
     guard let installed = container.installed() else { return [] }
     var names = ["callkit.calldirstate", "installed.calldirstate", "list-\(installed.current.number).calldir"]
     if let previous = installed.previous { names.append("list-\(previous.number).calldir") }
-    if installed.hasChanges { names.append("changes-\(installed.current.number).calldirchanges") }
+    if installed.hasChanges { names.append("changes-\(installed.current.number).cdchanges") }
     return names.sorted()
   }
 
