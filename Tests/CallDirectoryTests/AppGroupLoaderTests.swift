@@ -121,6 +121,29 @@ import Testing
     #expect(phone.holds(list))
   }
 
+  /// When the state cannot be recorded (here a directory stands where the record goes), an
+  /// incremental load changes nothing, and a full load, which keeps nothing either way, fails.
+  @Test func unrecordableStateKeepsTheEntriesOrFailsAFullLoad() throws {
+    var phone = try Phone()
+    _ = try phone.updater.install(directory: try Self.first.bytes())
+    phone.reload()
+    _ = try phone.updater.install(directory: try Self.second.bytes())
+    let record = phone.folder.path + "/callkit.calldirstate"
+    try FileManager.default.removeItem(atPath: record)
+    try FileManager.default.createDirectory(atPath: record, withIntermediateDirectories: false)
+    phone.reload()
+    #expect(phone.lastReport?.action == .nothing)
+    #expect(phone.lastReport?.note?.contains("the state cannot be recorded") == true)
+    #expect(phone.holds(Self.first))
+
+    phone.store.offerFullLoadNext()
+    guard case .fail(let failure) = phone.reload() else {
+      Issue.record("a full load completed without recording its state")
+      return
+    }
+    #expect(failure.reason.hasPrefix("the state cannot be recorded"))
+  }
+
   @Test func nothingInstalled() throws {
     var phone = try Phone()
     phone.reload()
