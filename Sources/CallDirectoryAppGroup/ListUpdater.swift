@@ -12,8 +12,8 @@ import CallDirectoryVerifier
 /// them, then removes older generations (`Spec/APPGROUP.md`, section 1): the record is the one
 /// point of change, so a crash at any step leaves the old lists installed or the new ones, and
 /// the next update removes what a crash left over. After an update the app asks CallKit to reload
-/// the extension, and again after each reload while `reloadNeeded` says so (a list over CallKit's
-/// cap takes several loads).
+/// the extension, and again after each reload while `reloadNeeded(since:)` says so (a list over
+/// CallKit's cap takes several loads).
 ///
 ///     let updater = ListUpdater(container: container, trustedKeys: [providerKey])
 ///     let result = try updater.apply(changeset: downloaded)
@@ -52,6 +52,22 @@ public struct ListUpdater: Sendable {
   public var reloadNeeded: Bool {
     guard let installed = container.installed() else { return false }
     return container.holding() != .directory(fingerprint: installed.current.fingerprint)
+  }
+
+  /// Whether to ask for another reload after one that completed: CallKit does not hold the whole
+  /// installed directory yet, and that reload made progress (the extension's record is no longer
+  /// `before`, read when the reload was asked for). A reload that changed nothing, as when the
+  /// extension kept CallKit's entries because a file could not be used, is not repeated, so the
+  /// app never reloads in a loop.
+  ///
+  ///     let before = container.holding()
+  ///     manager.reloadExtension(withIdentifier: id) { error in
+  ///       if error == nil && updater.reloadNeeded(since: before) { reloadAgain() }
+  ///     }
+  ///
+  /// - Complexity: O(1): two small reads.
+  public func reloadNeeded(since before: CallKitHolding) -> Bool {
+    reloadNeeded && container.holding() != before
   }
 
   /// Installs the directory in `bytes`.

@@ -65,6 +65,9 @@ import Testing
     #expect(report.action == .nothing)
     #expect(report.note?.contains("list-2.calldir") == true)
     #expect(phone.holds(Self.first))
+    // The app, following reloadNeeded(since:), does not reload in a loop.
+    #expect(phone.converge() == 1)
+    #expect(phone.updater.reloadNeeded)
   }
 
   /// In a full load a damaged current generation gives way to the last good one.

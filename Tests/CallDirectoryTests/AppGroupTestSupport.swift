@@ -109,15 +109,18 @@ struct Phone {
     return outcome
   }
 
-  /// Reloads as the app does: once, then again while the updater says a reload is needed and the
-  /// last one succeeded, at most `limit` times. Returns the loads made.
+  /// Reloads as the app does: once, then again while the last one succeeded and the updater says
+  /// another is needed (`reloadNeeded(since:)`), at most `limit` times. Returns the loads made.
   @discardableResult
   mutating func converge(limit: Int = 1_000) -> Int {
     var loads = 0
+    var again = false
     repeat {
+      let before = folder.container.holding()
       guard reload() != nil else { return loads }
       loads += 1
-    } while updater.reloadNeeded && store.history.last?.succeeded == true && loads < limit
+      again = store.history.last?.succeeded == true && updater.reloadNeeded(since: before)
+    } while again && loads < limit
     return loads
   }
 
