@@ -14,7 +14,7 @@ import CallDirectoryFormat
 /// not match.
 ///
 ///     let data = try JSONEncoder().encode(cursor)
-///     UserDefaults(suiteName: "group.example.calldir")?.set(data, forKey: "feedCursor")
+///     let again = try JSONDecoder().decode(FeedCursor.self, from: data)
 public struct FeedCursor: Sendable, Hashable, Codable {
   /// The kind of the next addition.
   public var kind: EntryKind
