@@ -9,7 +9,8 @@
 //   Listing (number normaliser, CSV, gzip): Format, System
 //   Resolver: Reader, Lookup, Verifier, Listing, System
 //   Changeset (diff and patch): Reader, Writer, Crypto, System
-//   Feed <- CallKit; Feed, Changeset <- FeedChangeset
+//   Feed <- CallKit, CallKitModel (test support); Feed, Changeset <- FeedChangeset
+//   Reader, Verifier, Changeset, FeedChangeset, System <- AppGroup (the app's updater, the extension's loader)
 //   everything above <- CallDirectory (the umbrella) <- CLI <- calldir
 import PackageDescription
 
@@ -31,10 +32,12 @@ let package = Package(
       targets: [
         "CallDirectory", "CallDirectoryFormat", "CallDirectoryWriter", "CallDirectoryReader", "CallDirectoryVerifier",
         "CallDirectoryLookup", "CallDirectoryListing", "CallDirectoryResolver", "CallDirectoryChangeset", "CallDirectoryFeed",
-        "CallDirectoryFeedChangeset",
+        "CallDirectoryFeedChangeset", "CallDirectoryAppGroup",
       ]),
     // For a Call Directory extension: the feed's sink over CallKit's context (empty elsewhere).
     .library(name: "CallDirectoryCallKit", targets: ["CallDirectoryCallKit"]),
+    // For tests of an extension, on any platform: a model of CallKit's Call Directory store.
+    .library(name: "CallDirectoryCallKitModel", targets: ["CallDirectoryCallKitModel"]),
     .executable(name: "calldir", targets: ["calldir"]),
   ],
   targets: [
@@ -86,6 +89,18 @@ let package = Package(
       name: "CallDirectoryFeed", dependencies: ["CallDirectoryFormat", "CallDirectoryReader"], swiftSettings: strict),
     // The feed's adapter to CXCallDirectoryExtensionContext: empty where CallKit does not exist.
     .target(name: "CallDirectoryCallKit", dependencies: ["CallDirectoryFeed"], swiftSettings: strict),
+    // Both halves of an iOS app in its App Group container: the app's updater and the extension's loader.
+    .target(
+      name: "CallDirectoryAppGroup",
+      dependencies: [
+        "CallDirectoryFormat", "CallDirectoryReader", "CallDirectoryVerifier", "CallDirectoryChangeset", "CallDirectoryFeed",
+        "CallDirectoryFeedChangeset", "CallDirectorySystem",
+      ],
+      swiftSettings: strict),
+    // A model of CallKit's Call Directory store, refusing what CallKit refuses: test support, kept
+    // out of the umbrella so that no app ships it, and a sink like the adapter above.
+    .target(
+      name: "CallDirectoryCallKitModel", dependencies: ["CallDirectoryFeed", "CallDirectoryFormat"], swiftSettings: strict),
     // Makes a changeset a feed's change source; apart so that neither module depends on the other.
     .target(
       name: "CallDirectoryFeedChangeset", dependencies: ["CallDirectoryFeed", "CallDirectoryChangeset"],
@@ -95,7 +110,7 @@ let package = Package(
       dependencies: [
         "CallDirectoryFormat", "CallDirectoryWriter", "CallDirectoryReader", "CallDirectoryVerifier",
         "CallDirectoryLookup", "CallDirectoryListing", "CallDirectoryResolver", "CallDirectoryChangeset", "CallDirectoryFeed",
-        "CallDirectoryFeedChangeset", "CallDirectorySystem",
+        "CallDirectoryFeedChangeset", "CallDirectoryAppGroup", "CallDirectorySystem",
       ],
       swiftSettings: strict),
     .target(
@@ -113,8 +128,9 @@ let package = Package(
     .testTarget(
       name: "CallDirectoryTests",
       dependencies: [
-        "CallDirectory", "CallDirectoryCLI", "CallDirectoryChangeset", "CallDirectoryCrypto", "CallDirectoryFormat",
-        "CallDirectoryListing", "CallDirectoryReader", "CallDirectorySystem", "CallDirectoryWriter", "CZlib",
+        "CallDirectory", "CallDirectoryAppGroup", "CallDirectoryCLI", "CallDirectoryCallKitModel", "CallDirectoryChangeset",
+        "CallDirectoryCrypto", "CallDirectoryFormat", "CallDirectoryListing", "CallDirectoryReader", "CallDirectorySystem",
+        "CallDirectoryWriter", "CZlib",
       ],
       swiftSettings: strict),
   ]

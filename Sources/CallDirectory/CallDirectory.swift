@@ -1,5 +1,6 @@
 // The umbrella module: `import CallDirectory` gives the whole toolkit to an app, an extension or a
 // service that embeds it.
+@_exported import CallDirectoryAppGroup
 @_exported import CallDirectoryChangeset
 @_exported import CallDirectoryFeed
 @_exported import CallDirectoryFeedChangeset

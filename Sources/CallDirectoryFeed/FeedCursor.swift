@@ -7,13 +7,14 @@ import CallDirectoryFormat
 /// identification, each ascending, so a kind and a number say exactly what has been sent: every
 /// addition before `next` in the order (blocking before identification).
 ///
-/// The cursor is a small `Codable` value: an extension stores it between loads (in the App Group's
-/// user defaults, JSON-encoded) and drops it when a new directory or changeset arrives. It carries
+/// The cursor is a small `Codable` value: an extension stores it between loads
+/// (`CallDirectoryLoader` keeps it in its state record in the App Group container) and drops it
+/// when a new directory or changeset arrives. It carries
 /// the fingerprint of what it was made from, and the feed refuses a cursor whose fingerprint does
 /// not match.
 ///
 ///     let data = try JSONEncoder().encode(cursor)
-///     UserDefaults(suiteName: "group.example.calldir")?.set(data, forKey: "feedCursor")
+///     let again = try JSONDecoder().decode(FeedCursor.self, from: data)
 public struct FeedCursor: Sendable, Hashable, Codable {
   /// The kind of the next addition.
   public var kind: EntryKind

@@ -1,0 +1,196 @@
+import CallDirectoryChangeset
+import CallDirectoryFeed
+import CallDirectoryFeedChangeset
+import CallDirectoryFormat
+import CallDirectoryReader
+import CallDirectoryVerifier
+
+/// The extension's half: decides what one CallKit request needs and feeds it, from the files the
+/// app installed in the container (`Spec/APPGROUP.md`, section 5).
+///
+/// In a full load it feeds the whole current directory (the previous generation when the current
+/// one cannot be used). In an incremental load it does the least the state allows: nothing when
+/// CallKit holds the current directory; resumes a split load; feeds the kept changeset when
+/// CallKit holds its base; else removes everything and feeds the whole directory. A file is fed
+/// only after it is opened under the trust policy and verified, so damage is found before the
+/// first entry is sent. A load that could keep CallKit's entries (an incremental one) never
+/// fails: when the files cannot be used it completes with no change, and the report says why.
+/// Before sending, and again before completing, the loader records what CallKit will hold, so the
+/// next load knows.
+///
+/// Memory: one block of the directory or changeset being fed, as for the feeds.
+///
+///     let loader = CallDirectoryLoader(container: container, trust: TrustPolicy(trustedKeys: keys))
+///     var sink = CallKitSink(context)
+///     switch loader.load(into: &sink) {
+///     case .complete: context.completeRequest()
+///     case .fail(let failure): context.cancelRequest(withError: failure)
+///     }
+public struct CallDirectoryLoader: Sendable {
+  /// Where the files are.
+  public let container: AppGroupContainer
+  /// What a directory or changeset must satisfy to be fed (the provider's keys).
+  public let trust: TrustPolicy
+  /// The most additions one load sends.
+  public let limit: Int
+
+  /// A loader of `container`'s files, in loads of CallKit's cap (`Limits.callKitMaximumEntriesPerLoad`).
+  /// - Complexity: O(1).
+  public init(container: AppGroupContainer, trust: TrustPolicy) {
+    self.container = container
+    self.trust = trust
+    limit = Limits.callKitMaximumEntriesPerLoad
+  }
+
+  /// A loader in loads of at most `limit` additions.
+  /// - Throws: `ConfigurationError` naming `limit` when it is below 1.
+  /// - Complexity: O(1).
+  public init(container: AppGroupContainer, trust: TrustPolicy, limit: Int) throws(ConfigurationError) {
+    guard limit > 0 else { throw ConfigurationError(parameter: "limit", value: "\(limit)", allowed: "1...\(Int.max)") }
+    self.container = container
+    self.trust = trust
+    self.limit = limit
+  }
+
+  /// Serves one CallKit request: decides the work, feeds it into `sink`, records what CallKit
+  /// will hold, and says whether to complete the request or fail it.
+  /// - Parameter sink: the request's sink (`CallKitSink(context)`); its `isIncremental` is
+  ///   CallKit's choice.
+  /// - Returns: `.complete` with what was done, or, for a full load that has no usable list,
+  ///   `.fail` with the reasons.
+  /// - Complexity: O(file) to verify the file fed, plus the numbers sent.
+  public func load<S: CallDirectorySink>(into sink: inout S) -> LoadOutcome {
+    var counting = CountingSink(base: sink)
+    defer { sink = counting.base }
+    return sink.isIncremental ? incremental(into: &counting) : full(into: &counting)
+  }
+
+  /// A full load: the whole current directory, or the previous one.
+  private func full<S: CallDirectorySink>(into sink: inout CountingSink<S>) -> LoadOutcome {
+    guard let installed = container.installed() else {
+      // Nothing to feed; a load of nothing succeeds.
+      do { try container.record(.nothing) } catch {
+        return .fail(LoadFailure(reason: "no list is installed, and the state cannot be recorded: \(error)"))
+      }
+      return .complete(LoadReport(action: .nothing, note: "no list is installed"))
+    }
+    var reasons: [String] = []
+    for generation in [installed.current, installed.previous].compactMap({ $0 }) {
+      let directory: DirectoryFeed
+      switch open(generation) {
+      case .failure(let failure):
+        reasons.append(failure.reason)
+        continue
+      case .success(let feed): directory = feed
+      }
+      // A full load keeps nothing whichever way it ends: failing it when the state cannot be
+      // recorded loses nothing, while completing it would leave a record that lies.
+      do { try container.record(.unknown) } catch {
+        return .fail(LoadFailure(reason: "the state cannot be recorded: \(error)"))
+      }
+      return send(.whole, directory: directory, changes: nil, from: nil, into: &sink, note: reasons.first)
+    }
+    return .fail(LoadFailure(reason: "no installed list can be fed: " + reasons.joined(separator: "; ")))
+  }
+
+  /// An incremental load: the least the state allows, never a failure.
+  private func incremental<S: CallDirectorySink>(into sink: inout CountingSink<S>) -> LoadOutcome {
+    guard let installed = container.installed() else {
+      return .complete(LoadReport(action: .nothing, note: "no list is installed: CallKit's entries are kept"))
+    }
+    let directory: DirectoryFeed
+    switch open(installed.current) {
+    case .failure(let failure):
+      return .complete(LoadReport(action: .nothing, note: failure.reason + ": CallKit's entries are kept"))
+    case .success(let feed): directory = feed
+    }
+    let fingerprint = directory.fingerprint
+    let held = container.holding()
+    if held == .directory(fingerprint: fingerprint) { return .complete(LoadReport(action: .nothing)) }
+    do { try container.record(.unknown) } catch {
+      return .complete(LoadReport(action: .nothing, note: "the state cannot be recorded (\(error)): CallKit's entries are kept"))
+    }
+    // The most specific work first; one refused before it sent anything gives way to the next,
+    // and replacing everything is always possible.
+    switch held {
+    case .split(fingerprint, false, let cursor):
+      if let outcome = attempt(.resumed(fromChanges: false), directory, nil, cursor, &sink) { return outcome }
+    case .split(fingerprint, true, let cursor):
+      if let changes = changeFeed(installed, fingerprint),
+        let outcome = attempt(.resumed(fromChanges: true), directory, changes, cursor, &sink)
+      {
+        return outcome
+      }
+    case .directory(let base) where base == installed.previous?.fingerprint:
+      if let changes = changeFeed(installed, fingerprint), let outcome = attempt(.changes, directory, changes, nil, &sink) {
+        return outcome
+      }
+    default: break
+    }
+    return send(.replaced, directory: directory, changes: nil, from: nil, into: &sink, note: nil)
+  }
+
+  /// Sends the work, or returns `nil` when it was refused before anything was sent.
+  private func attempt<S: CallDirectorySink>(
+    _ action: LoadAction, _ directory: DirectoryFeed, _ changes: ChangeFeed<ChangesetReader>?, _ cursor: FeedCursor?,
+    _ sink: inout CountingSink<S>
+  ) -> LoadOutcome? {
+    let outcome = send(action, directory: directory, changes: changes, from: cursor, into: &sink, note: nil)
+    if case .complete(let report) = outcome, report.note != nil, sink.calls == 0 { return nil }
+    return outcome
+  }
+
+  /// Feeds the directory or the changes from `cursor`, then records what CallKit will hold.
+  /// A feed that stops part-way completes the load: what was sent stays, the record says
+  /// `.unknown`, and the next load replaces everything.
+  private func send<S: CallDirectorySink>(
+    _ action: LoadAction, directory: DirectoryFeed, changes: ChangeFeed<ChangesetReader>?, from cursor: FeedCursor?,
+    into sink: inout CountingSink<S>, note: String?
+  ) -> LoadOutcome {
+    let fingerprint = directory.fingerprint
+    let next: FeedCursor?
+    do throws(FeedError<S.Failure>) {
+      if let changes {
+        next = try changes.feed(into: &sink, resumingFrom: cursor)
+      } else {
+        next = try directory.feed(into: &sink, resumingFrom: cursor)
+      }
+    } catch {
+      return .complete(
+        LoadReport(
+          action: action, additions: sink.additions, removals: sink.removals, moreLoadsNeeded: true,
+          note: "the feed stopped: \(error)"))
+    }
+    // If this record cannot be written, `.unknown` stays, which is safe: the next load replaces.
+    let held = next.map { CallKitHolding.split(fingerprint: fingerprint, fromChanges: changes != nil, cursor: $0) }
+    try? container.record(held ?? .directory(fingerprint: fingerprint))
+    return .complete(
+      LoadReport(action: action, additions: sink.additions, removals: sink.removals, moreLoadsNeeded: next != nil, note: note))
+  }
+
+  /// The directory of `generation`, opened under the trust policy and verified.
+  private func open(_ generation: InstalledLists.Generation) -> Result<DirectoryFeed, LoadFailure> {
+    let path = container.listPath(generation.number)
+    let reader: CallDirectoryReader
+    do { reader = try CallDirectoryReader(path: path, trust: trust) } catch {
+      return .failure(LoadFailure(reason: "\(path): \(error)"))
+    }
+    let report = Verifier.verify(reader)
+    guard report.isValid else {
+      return .failure(LoadFailure(reason: "\(path): damaged, \(report.problems.first.map { "\($0)" } ?? "not valid")"))
+    }
+    // A cap validated by the initialiser: this cannot throw.
+    guard let feed = try? DirectoryFeed(reader, limit: limit) else { return .failure(LoadFailure(reason: "bad limit")) }
+    return .success(feed)
+  }
+
+  /// The kept changeset as a feed, when it turns the previous generation into the directory of
+  /// `fingerprint` and is trusted.
+  private func changeFeed(_ installed: InstalledLists, _ fingerprint: UInt64) -> ChangeFeed<ChangesetReader>? {
+    guard installed.hasChanges, installed.current.fingerprint == fingerprint,
+      let changeset = try? ChangesetReader(path: container.changesPath(installed.current.number)),
+      (try? changeset.check(trust)) != nil
+    else { return nil }
+    return try? ChangeFeed(changeset, limit: limit, removalLimit: limit)
+  }
+}
