@@ -13,7 +13,7 @@ public func formatInternational(_ number: Int64) -> String {
 
 extension Array where Element == UInt8 {
   /// Appends the international form of `number` (`+` and its digits) without building a String.
-  mutating func appendInternational(_ number: Int64) {
+  package mutating func appendInternational(_ number: Int64) {
     append(0x2B)
     appendDecimal(number)
   }
@@ -33,7 +33,7 @@ extension Array where Element == UInt8 {
   }
 
   /// Appends the decimal digits of `number`, with `-` when it is negative.
-  mutating func appendDecimal(_ number: Int64) {
+  package mutating func appendDecimal(_ number: Int64) {
     if number < 0 { append(0x2D) }
     // The magnitude, so that Int64.min needs no special case.
     var rest = number.magnitude
