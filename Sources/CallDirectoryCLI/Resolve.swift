@@ -4,9 +4,10 @@ import CallDirectorySystem
 /// `calldir resolve`: one answer line per number, from the arguments or, in the long-running
 /// form, from standard input as the lines arrive.
 ///
-/// Every directory is followed on disk: in the long-running form, before each line, a replaced
-/// file is reopened (`Spec/RESOLUTION.md` section 5), and a replacement that cannot be opened is
-/// reported once while the previous version keeps answering.
+/// Every directory is followed on disk: in the long-running form, before each batch of lines (one
+/// read of standard input), a replaced file is reopened (`Spec/RESOLUTION.md` sections 5 and 7),
+/// and a replacement that cannot be opened is reported once while the previous version keeps
+/// answering. The answers to a batch are written together before the next read (`AnswerBatches`).
 struct Resolve {
   let options: Command.ResolveOptions
   let console: Console
