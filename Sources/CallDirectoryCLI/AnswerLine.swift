@@ -16,40 +16,88 @@ enum AnswerLine {
   static func appendText(_ resolution: Resolution, to output: inout [UInt8]) {
     appendNumber(resolution, to: &output)
     output.append(0x09)
-    output.append(contentsOf: resolution.action.rawValue.utf8)
+    output.append(contentsOf: Fragment.word(resolution.action))
     output.append(0x09)
-    if let label = resolution.label { appendField(label.utf8, to: &output) }
+    if let label = resolution.label { appendField(label, to: &output) }
     output.append(0x09)
-    if let directory = resolution.directory { appendField(directory.name.utf8, to: &output) }
+    if let directory = resolution.directory { appendField(directory.name, to: &output) }
     output.append(0x0A)
   }
 
   /// Appends `{"input":...,"number":...,"action":...,"label":...,"directory":...,"reason":...}`
   /// and an LF; `input` must be valid UTF-8. O(length of the line).
   static func appendJSON(input: some Collection<UInt8>, _ resolution: Resolution, to output: inout [UInt8]) {
-    output.append(contentsOf: #"{"input":"#.utf8)
+    output.append(contentsOf: Fragment.input)
     appendJSONString(input, to: &output)
-    output.append(contentsOf: #","number":"#.utf8)
     if resolution.reason == .withheld {
-      output.append(contentsOf: "null".utf8)
+      output.append(contentsOf: Fragment.nullNumber)
     } else {
-      output.append(0x22)
+      output.append(contentsOf: Fragment.number)
       appendNumber(resolution, to: &output)  // `+` and digits, or an emergency code: nothing to escape
       output.append(0x22)
     }
-    output.append(contentsOf: #","action":""#.utf8)
-    output.append(contentsOf: resolution.action.rawValue.utf8)
-    output.append(contentsOf: #"","label":"#.utf8)
-    if let label = resolution.label { appendJSONString(label.utf8, to: &output) } else { output.append(contentsOf: "null".utf8) }
-    output.append(contentsOf: #","directory":"#.utf8)
+    output.append(contentsOf: Fragment.action)
+    output.append(contentsOf: Fragment.word(resolution.action))
+    output.append(contentsOf: Fragment.label)
+    if let label = resolution.label {
+      appendJSONString(label.utf8, to: &output)
+    } else {
+      output.append(contentsOf: Fragment.null)
+    }
+    output.append(contentsOf: Fragment.directory)
     if let directory = resolution.directory {
       appendJSONString(directory.name.utf8, to: &output)
     } else {
-      output.append(contentsOf: "null".utf8)
+      output.append(contentsOf: Fragment.null)
     }
-    output.append(contentsOf: #","reason":""#.utf8)
-    output.append(contentsOf: resolution.reason.rawValue.utf8)
-    output.append(contentsOf: "\"}\n".utf8)
+    output.append(contentsOf: Fragment.reason)
+    output.append(contentsOf: Fragment.word(resolution.reason))
+    output.append(contentsOf: Fragment.end)
+  }
+
+  /// The fixed pieces of a JSON answer, as bytes once: appending a literal's `utf8` a line costs
+  /// more than the rest of the line.
+  private enum Fragment {
+    static let input = Array(#"{"input":"#.utf8)
+    static let number = Array(#","number":""#.utf8)
+    static let nullNumber = Array(#","number":null"#.utf8)
+    static let action = Array(#","action":""#.utf8)
+    static let label = Array(#"","label":"#.utf8)
+    static let directory = Array(#","directory":"#.utf8)
+    static let reason = Array(#","reason":""#.utf8)
+    static let end = Array("\"}\n".utf8)
+    static let null = Array("null".utf8)
+
+    static let block = Array("block".utf8)
+    static let identify = Array("identify".utf8)
+    static let allow = Array("allow".utf8)
+    static let emergency = Array("emergency".utf8)
+    static let allowListed = Array("allowListed".utf8)
+    static let blocked = Array("blocked".utf8)
+    static let identified = Array("identified".utf8)
+    static let notListed = Array("notListed".utf8)
+    static let withheld = Array("withheld".utf8)
+
+    /// The action's raw value.
+    static func word(_ action: Resolution.Action) -> [UInt8] {
+      switch action {
+      case .block: block
+      case .identify: identify
+      case .allow: allow
+      }
+    }
+
+    /// The reason's raw value.
+    static func word(_ reason: Resolution.Reason) -> [UInt8] {
+      switch reason {
+      case .emergency: emergency
+      case .allowListed: allowListed
+      case .blocked: blocked
+      case .identified: identified
+      case .notListed: notListed
+      case .withheld: withheld
+      }
+    }
   }
 
   /// The number as answers show it: `+` and the digits, or an emergency code as it was matched
@@ -64,29 +112,43 @@ enum AnswerLine {
 
   /// Appends a text field: each control character (below 0x20, or 0x7F) as a space, as
   /// `oneLine(_:)` has it.
-  private static func appendField(_ bytes: some Collection<UInt8>, to output: inout [UInt8]) {
-    for byte in bytes { output.append(byte < 0x20 || byte == 0x7F ? 0x20 : byte) }
+  private static func appendField(_ text: String, to output: inout [UInt8]) {
+    // Copied whole (a native string's bytes are contiguous), then the rare control bytes fixed.
+    let start = output.count
+    if unsafe text.utf8.withContiguousStorageIfAvailable({ unsafe output.append(contentsOf: $0) }) == nil {
+      output.append(contentsOf: text.utf8)
+    }
+    for index in start..<output.count where output[index] < 0x20 || output[index] == 0x7F { output[index] = 0x20 }
   }
 
   /// Appends a JSON string: quotes, backslashes and control characters below 0x20 escaped, the
   /// rest as it is.
   private static func appendJSONString(_ bytes: some Collection<UInt8>, to output: inout [UInt8]) {
     output.append(0x22)
-    for byte in bytes {
-      switch byte {
-      case 0x22: output.append(contentsOf: #"\""#.utf8)
-      case 0x5C: output.append(contentsOf: #"\\"#.utf8)
-      case 0x0A: output.append(contentsOf: #"\n"#.utf8)
-      case 0x0D: output.append(contentsOf: #"\r"#.utf8)
-      case 0x09: output.append(contentsOf: #"\t"#.utf8)
-      case ..<0x20:
-        output.append(contentsOf: #"\u00"#.utf8)
-        output.append(hexDigit(byte >> 4))
-        output.append(hexDigit(byte & 0x0F))
-      default: output.append(byte)
-      }
+    // Most strings need no escape: copied whole, then escaped from the first byte that does.
+    let start = output.count
+    output.append(contentsOf: bytes)
+    if let first = output[start...].firstIndex(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
+      let rest = Array(output[first...])
+      output.removeSubrange(first...)
+      for byte in rest { appendEscaped(byte, to: &output) }
     }
     output.append(0x22)
+  }
+
+  private static func appendEscaped(_ byte: UInt8, to output: inout [UInt8]) {
+    switch byte {
+    case 0x22: output.append(contentsOf: #"\""#.utf8)
+    case 0x5C: output.append(contentsOf: #"\\"#.utf8)
+    case 0x0A: output.append(contentsOf: #"\n"#.utf8)
+    case 0x0D: output.append(contentsOf: #"\r"#.utf8)
+    case 0x09: output.append(contentsOf: #"\t"#.utf8)
+    case ..<0x20:
+      output.append(contentsOf: #"\u00"#.utf8)
+      output.append(hexDigit(byte >> 4))
+      output.append(hexDigit(byte & 0x0F))
+    default: output.append(byte)
+    }
   }
 
   /// The lowercase hex digit of `value` (0 ... 15), as `String(_:radix:)` writes it.

@@ -183,6 +183,31 @@ import Testing
     }
   }
 
+  /// Every reason's answer, text and JSON, is what the string writers made of it.
+  @Test(arguments: Resolution.Reason.allCases)
+  func everyReasonIsWrittenAsItsName(reason: Resolution.Reason) {
+    let withheld = reason == .withheld
+    let resolution = Resolution(
+      reason: reason, number: withheld ? nil : 12_025_550_100, label: withheld ? nil : "Label",
+      directory: withheld ? nil : Resolution.Directory(index: 1, name: "d1"))
+    var text: [UInt8] = []
+    AnswerLine.appendText(resolution, to: &text)
+    let number = withheld ? "" : "+12025550100"
+    let fields = withheld ? ["", "", ""] : ["Label", "d1"]
+    #expect(
+      String(decoding: text, as: UTF8.self) == ([number, resolution.action.rawValue] + fields).prefix(4).joined(separator: "\t")
+        + "\n")
+    var json: [UInt8] = []
+    AnswerLine.appendJSON(input: "x".utf8, resolution, to: &json)
+    let expected = JSON.render(
+      .object([
+        ("input", .string("x")), ("number", withheld ? .null : .string(number)), ("action", .string(resolution.action.rawValue)),
+        ("label", withheld ? .null : .string("Label")), ("directory", withheld ? .null : .string("d1")),
+        ("reason", .string(reason.rawValue)),
+      ]))
+    #expect(String(decoding: json, as: UTF8.self) == expected + "\n")
+  }
+
   /// The byte writer's lines are what the JSON writer and `oneLine` make of every control
   /// character, quote, backslash and non-ASCII scalar in a label and a directory name.
   @Test func answerLinesEscapeAsTheJSONWriterDoes() {
