@@ -16,7 +16,7 @@ enum AnswerLine {
   static func appendText(_ resolution: Resolution, to output: inout [UInt8]) {
     appendNumber(resolution, to: &output)
     output.append(0x09)
-    output.append(contentsOf: Fragment.word(resolution.action))
+    append(Fragment.word(resolution.action), to: &output)
     output.append(0x09)
     if let label = resolution.label { appendField(label, to: &output) }
     output.append(0x09)
@@ -27,77 +27,74 @@ enum AnswerLine {
   /// Appends `{"input":...,"number":...,"action":...,"label":...,"directory":...,"reason":...}`
   /// and an LF; `input` must be valid UTF-8. O(length of the line).
   static func appendJSON(input: some Collection<UInt8>, _ resolution: Resolution, to output: inout [UInt8]) {
-    output.append(contentsOf: Fragment.input)
+    append(Fragment.input, to: &output)
     appendJSONString(input, to: &output)
     if resolution.reason == .withheld {
-      output.append(contentsOf: Fragment.nullNumber)
+      append(Fragment.nullNumber, to: &output)
     } else {
-      output.append(contentsOf: Fragment.number)
+      append(Fragment.number, to: &output)
       appendNumber(resolution, to: &output)  // `+` and digits, or an emergency code: nothing to escape
       output.append(0x22)
     }
-    output.append(contentsOf: Fragment.action)
-    output.append(contentsOf: Fragment.word(resolution.action))
-    output.append(contentsOf: Fragment.label)
+    append(Fragment.action, to: &output)
+    append(Fragment.word(resolution.action), to: &output)
+    append(Fragment.label, to: &output)
     if let label = resolution.label {
       appendJSONString(label.utf8, to: &output)
     } else {
-      output.append(contentsOf: Fragment.null)
+      append(Fragment.null, to: &output)
     }
-    output.append(contentsOf: Fragment.directory)
+    append(Fragment.directory, to: &output)
     if let directory = resolution.directory {
       appendJSONString(directory.name.utf8, to: &output)
     } else {
-      output.append(contentsOf: Fragment.null)
+      append(Fragment.null, to: &output)
     }
-    output.append(contentsOf: Fragment.reason)
-    output.append(contentsOf: Fragment.word(resolution.reason))
-    output.append(contentsOf: Fragment.end)
+    append(Fragment.reason, to: &output)
+    append(Fragment.word(resolution.reason), to: &output)
+    append(Fragment.end, to: &output)
   }
 
-  /// The fixed pieces of a JSON answer, as bytes once: appending a literal's `utf8` a line costs
-  /// more than the rest of the line.
+  /// The fixed pieces of an answer. Static strings, appended from their bytes in the binary:
+  /// appending a literal's `utf8`, or an array held in a static, a line costs more than the rest
+  /// of the line.
   private enum Fragment {
-    static let input = Array(#"{"input":"#.utf8)
-    static let number = Array(#","number":""#.utf8)
-    static let nullNumber = Array(#","number":null"#.utf8)
-    static let action = Array(#","action":""#.utf8)
-    static let label = Array(#"","label":"#.utf8)
-    static let directory = Array(#","directory":"#.utf8)
-    static let reason = Array(#","reason":""#.utf8)
-    static let end = Array("\"}\n".utf8)
-    static let null = Array("null".utf8)
-
-    static let block = Array("block".utf8)
-    static let identify = Array("identify".utf8)
-    static let allow = Array("allow".utf8)
-    static let emergency = Array("emergency".utf8)
-    static let allowListed = Array("allowListed".utf8)
-    static let blocked = Array("blocked".utf8)
-    static let identified = Array("identified".utf8)
-    static let notListed = Array("notListed".utf8)
-    static let withheld = Array("withheld".utf8)
+    static let input: StaticString = #"{"input":"#
+    static let number: StaticString = #","number":""#
+    static let nullNumber: StaticString = #","number":null"#
+    static let action: StaticString = #","action":""#
+    static let label: StaticString = #"","label":"#
+    static let directory: StaticString = #","directory":"#
+    static let reason: StaticString = #","reason":""#
+    static let end: StaticString = "\"}\n"
+    static let null: StaticString = "null"
 
     /// The action's raw value.
-    static func word(_ action: Resolution.Action) -> [UInt8] {
+    static func word(_ action: Resolution.Action) -> StaticString {
       switch action {
-      case .block: block
-      case .identify: identify
-      case .allow: allow
+      case .block: "block"
+      case .identify: "identify"
+      case .allow: "allow"
       }
     }
 
     /// The reason's raw value.
-    static func word(_ reason: Resolution.Reason) -> [UInt8] {
+    static func word(_ reason: Resolution.Reason) -> StaticString {
       switch reason {
-      case .emergency: emergency
-      case .allowListed: allowListed
-      case .blocked: blocked
-      case .identified: identified
-      case .notListed: notListed
-      case .withheld: withheld
+      case .emergency: "emergency"
+      case .allowListed: "allowListed"
+      case .blocked: "blocked"
+      case .identified: "identified"
+      case .notListed: "notListed"
+      case .withheld: "withheld"
       }
     }
+  }
+
+  /// Appends the bytes of `text`.
+  private static func append(_ text: StaticString, to output: inout [UInt8]) {
+    // A static string's bytes live in the binary for the whole run.
+    text.withUTF8Buffer { unsafe output.append(contentsOf: $0) }
   }
 
   /// The number as answers show it: `+` and the digits, or an emergency code as it was matched
