@@ -118,20 +118,44 @@ import Testing
       ])
   }
 
-  /// The worked example of `Spec/LIVE-CALLER-ID.md`, byte for byte (needs no Python).
-  @Test func theSpecsWorkedExample() throws {
+  /// `Spec/vectors/live-caller-id`: its listing packed and exported gives its two files byte for
+  /// byte (needs no Python), their first rows the worked example of `Spec/LIVE-CALLER-ID.md`.
+  @Test func theVectorIsReproducedByteForByte() throws {
+    let vector = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("Spec/vectors/live-caller-id")
     let scratch = try ScratchDirectory()
-    try ResolverFixtures.write(
-      scratch.path("one.calldir"), blocking: [12_025_550_100], identification: [(12_025_550_100, "Spam Risk")])
+    let packed = calldir("pack", "-q", vector.appendingPathComponent("input.csv").path, "-o", scratch.path("input.calldir"))
+    #expect(packed.status == 0, "\(packed.error)")
     let result = calldir(
-      "export", "--live-caller-id", scratch.path("one.calldir"), "-o", scratch.path("out"), "--cache-expiry", "60",
+      "export", "--live-caller-id", scratch.path("input.calldir"), "-o", scratch.path("out"), "--cache-expiry", "60",
       "--category", "business")
     #expect(result.status == 0, "\(result.error)")
-    let block = try [UInt8](Data(contentsOf: URL(fileURLWithPath: scratch.path("out/block.binpb"))))
-    let identity = try [UInt8](Data(contentsOf: URL(fileURLWithPath: scratch.path("out/identity.binpb"))))
+    for name in ["block.binpb", "identity.binpb"] {
+      let written = try Data(contentsOf: URL(fileURLWithPath: scratch.path("out/" + name)))
+      #expect(written == (try Data(contentsOf: vector.appendingPathComponent(name))), "\(name)")
+    }
+    // The worked example: the first row of each file.
+    let block = try [UInt8](Data(contentsOf: vector.appendingPathComponent("block.binpb")))
+    let identity = try [UInt8](Data(contentsOf: vector.appendingPathComponent("identity.binpb")))
     let keyword: [UInt8] = [0x0A, 0x0C] + Array("+12025550100".utf8)
-    #expect(block == [0x0A, 0x11] + keyword + [0x12, 0x01, 0x01])
-    #expect(identity == [0x0A, 0x1F] + keyword + [0x12, 0x0F, 0x0A, 0x09] + Array("Spam Risk".utf8) + [0x18, 0x3C, 0x20, 0x02])
+    let blockRow: [UInt8] = [0x0A, 0x11] + keyword + [0x12, 0x01, 0x01]
+    let name: [UInt8] = [0x0A, 0x09] + Array("Spam Risk".utf8)
+    let callIdentity: [UInt8] = name + [0x18, 0x3C, 0x20, 0x02]
+    let identityRow: [UInt8] = [0x0A, 0x1F] + keyword + [0x12, 0x0F] + callIdentity
+    #expect(Array(block.prefix(blockRow.count)) == blockRow)
+    #expect(Array(identity.prefix(identityRow.count)) == identityRow)
+  }
+
+  /// The vector decodes with PyPI's `protobuf` to the listing's entries.
+  @Test(.enabled(if: Decoder.isAvailable, unavailable))
+  func theVectorDecodes() throws {
+    let vector = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("Spec/vectors/live-caller-id")
+    #expect(
+      try Decoder.decode(vector.path) == [
+        "block\t+12025550100\t01", "block\t+33899000000\t01", "block\t+33899000001\t01", "block\t+33899000002\t01",
+        "identity\t+12025550100\tSpam Risk\t60\t2", "identity\t+12025550123\tCafé Zürich\t60\t2",
+      ])
   }
 
   /// Ranges past the cap are refused, naming the range, before anything is written.
