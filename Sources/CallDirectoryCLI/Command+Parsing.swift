@@ -3,7 +3,7 @@ import CallDirectory
 extension Command {
   /// The commands `calldir` knows, for help and suggestions.
   static let names = [
-    "pack", "unpack", "complement", "verify", "lookup", "info", "stats", "resolve", "diff", "patch", "keygen", "sign",
+    "pack", "unpack", "complement", "verify", "lookup", "info", "stats", "resolve", "export", "diff", "patch", "keygen", "sign",
     "completions", "help",
   ]
 
@@ -34,6 +34,7 @@ extension Command {
     case "info": return try parseInfo(rest)
     case "stats": return try parseStats(rest)
     case "resolve": return try parseResolve(rest)
+    case "export": return try parseExport(rest)
     case "diff": return try parseDiff(rest)
     case "patch": return try parsePatch(rest)
     case "keygen": return try parseKeygen(rest)

@@ -5,7 +5,8 @@ import CallDirectorySystem
 package final class Console {
   /// Reads all of standard input.
   let readInput: () throws(SystemError) -> [UInt8]
-  /// Reads the next bytes of standard input as they arrive, at most 1 MiB; empty at the end.
+  /// Reads the next bytes of standard input as they arrive, at most 64 KiB (a pipe's capacity,
+  /// so one read takes whatever a pipe holds); empty at the end.
   let readChunk: () throws(SystemError) -> [UInt8]
   /// Writes bytes to standard output.
   let writeOutput: ([UInt8]) throws(SystemError) -> Void
@@ -63,7 +64,7 @@ package final class Console {
   package static func standard() -> Console {
     Console(
       readInput: { () throws(SystemError) in try FileDescriptor.standardInput.readAll() },
-      readChunk: { () throws(SystemError) in try FileDescriptor.standardInput.readAvailable(maximum: 1 << 20) },
+      readChunk: { () throws(SystemError) in try FileDescriptor.standardInput.readAvailable(maximum: 1 << 16) },
       writeOutput: { (bytes) throws(SystemError) in try FileDescriptor.standardOutput.writeAll(bytes) },
       writeError: { text in try? FileDescriptor.standardError.writeAll(Array(text.utf8)) },
       errorIsTerminal: FileDescriptor.standardError.isTerminal, outputIsTerminal: FileDescriptor.standardOutput.isTerminal)

@@ -10,6 +10,7 @@ enum HelpText {
     case "info": return info
     case "stats": return stats
     case "resolve": return resolve
+    case "export": return export
     case "diff": return diff
     case "patch": return patch
     case "keygen": return keygen
@@ -34,6 +35,7 @@ enum HelpText {
       info      show what a file holds and what each part costs
       stats     draw a histogram of entries per country calling code
       resolve   answer incoming calls across a stack of directories: block, identify or allow
+      export    write a stack's answers as iOS Live Caller ID Lookup datasets (--live-caller-id)
       diff      write the changeset that turns one version of a directory into the next
       patch     apply a changeset to the version it was made from
       keygen    write a new Ed25519 key pair for signing directories and changesets
@@ -246,9 +248,11 @@ enum HelpText {
     A positional argument that names an existing file, or ends in .calldir, is a directory;
     the others are numbers. Without numbers (or with - or --stdin) numbers are read from
     standard input, one a line, and answered as they arrive, one line each (a blank line is a
-    withheld caller), so a program can write a number and wait for its answer; a directory file
-    replaced on disk (by rename, as pack writes) is reloaded before the next line. A line of
-    more than 4096 bytes gets one error answer, and the rest of it is dropped.
+    withheld caller), so a program can write a number and wait for its answer. Input already
+    queued is answered a read (at most 64 KiB) at a time, its answers written together before
+    more input is waited for; a directory file replaced on disk (by rename, as pack writes) is
+    reloaded before the next read's lines. A line of more than 4096 bytes gets one error
+    answer, and the rest of it is dropped.
 
     Every directory is verified whole before it answers (as verify does), and so is each
     replacement: a damaged, unsigned or rolled-back replacement is reported on standard error
@@ -285,6 +289,36 @@ enum HelpText {
       calldir resolve spam.calldir business.calldir "+1 (202) 555-0100" tel:+1-202-555-0123
       calldir resolve --allow contacts.calldir spam.calldir --country 44 "020 7946 0958"
       tail -f calls.log | calldir resolve --json --allow contacts.calldir spam.calldir
+    """
+
+  static let export = """
+    Usage: calldir export --live-caller-id [--allow FILE]... DIR... -o OUTDIR
+                          [--cache-expiry MINUTES] [--category person|business] [--max-numbers N]
+
+    Write the stack's answers as the two datasets of iOS's Live Caller ID Lookup
+    (Spec/LIVE-CALLER-ID.md), serialized KeywordDatabase protobufs that Apple's
+    PIRProcessDatabase reads: OUTDIR/block.binpb holds a row for each number the stack blocks
+    (keyword +DIGITS, value the byte 1), OUTDIR/identity.binpb a row for each number it
+    labels (value a serialized CallIdentity: the label, the cache expiry, the category). Every
+    number a directory lists is answered as resolve answers it, so allow lists and stack order
+    hold; ranges are expanded into their numbers. OUTDIR is created when missing; each file is
+    written atomically.
+
+    Options:
+      --live-caller-id      the form to write (the only one so far); required
+      -a, --allow FILE      an allow list, at this position in the stack
+      -o, --output OUTDIR   the directory to write block.binpb and identity.binpb into
+      --cache-expiry MINUTES
+                            how long a phone reuses an identity before asking again
+                            (default 1440, a day)
+      --category WORD       every identity's category: unspecified (the default), person or
+                            business
+      --max-numbers N       the most numbers the directories may list once ranges are
+                            expanded (default 10000000); past it, an error names the range
+
+    Examples:
+      calldir export --live-caller-id spam.calldir business.calldir -o lcid --category business
+      PIRProcessDatabase config.json    (inputDatabase: lcid/block.binpb, then lcid/identity.binpb)
     """
 
   static let diff = """
@@ -387,8 +421,8 @@ extension HelpText {
 
   /// The commands in the manual's order, each with its help text.
   static let manualCommands = [
-    "pack", "unpack", "complement", "verify", "lookup", "info", "stats", "resolve", "diff", "patch", "keygen", "sign",
-    "completions",
+    "pack", "unpack", "complement", "verify", "lookup", "info", "stats", "resolve", "export", "diff", "patch", "keygen",
+    "sign", "completions",
   ]
 
   /// The manual page `calldir.1` as roff (`man -l`), made from the same text as `help`, so

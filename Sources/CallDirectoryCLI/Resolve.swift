@@ -4,9 +4,10 @@ import CallDirectorySystem
 /// `calldir resolve`: one answer line per number, from the arguments or, in the long-running
 /// form, from standard input as the lines arrive.
 ///
-/// Every directory is followed on disk: in the long-running form, before each line, a replaced
-/// file is reopened (`Spec/RESOLUTION.md` section 5), and a replacement that cannot be opened is
-/// reported once while the previous version keeps answering.
+/// Every directory is followed on disk: in the long-running form, before each batch of lines (one
+/// read of standard input), a replaced file is reopened (`Spec/RESOLUTION.md` sections 5 and 7),
+/// and a replacement that cannot be opened is reported once while the previous version keeps
+/// answering. The answers to a batch are written together before the next read (`AnswerBatches`).
 struct Resolve {
   let options: Command.ResolveOptions
   let console: Console
@@ -17,7 +18,7 @@ struct Resolve {
     var directories: [ReloadingDirectory] = []
     for directory in options.directories {
       do {
-        // Checked between lines by `refresh()`, not on a timer: a query never waits on a stat.
+        // Checked once a batch of lines by `refresh()`, not on a timer: a query never waits on a stat.
         directories.append(try ReloadingDirectory(path: directory.path, checkInterval: nil, trust: trust))
       } catch {
         throw CommandFailure(opening: directory.path, error)
@@ -41,44 +42,83 @@ struct Resolve {
     resolver.blocksWithheld = options.blockWithheld
 
     var status = CLI.ExitCode.success
+    let batches = AnswerBatches(read: console.readChunk, write: console.writeOutput)
     if options.standardInput {
-      // Lines are read as they come: a program that writes one and waits gets its answer.
-      var lines = LineReader(name: "<stdin>", chunks: console.readChunk, maximumLineLength: LineReader.maximumCallerLineLength)
-      while let line = try readLine(&lines) {
-        for directory in directories { reload(directory) }
-        if line.count > LineReader.maximumCallerLineLength {
-          try refuseLongLine(line)
-          status = CLI.ExitCode.failure
-          continue
-        }
-        if try !answer(String(decoding: line, as: UTF8.self), resolver) { status = CLI.ExitCode.failure }
+      // Lines are read as they come, and the answers to those read are written before more
+      // input is waited for: a program that writes one line and waits gets its answer.
+      var lines = LineReader(
+        name: "<stdin>", chunks: batches.nextChunk, maximumLineLength: LineReader.maximumCallerLineLength)
+      func answerNext(_ line: Span<UInt8>) -> Bool {
+        // Once a batch (a chunk of input, at most 64 KiB: a few thousand lines, or the one line
+        // an interactive caller sent) rather than once a line: one `stat` a chunk still picks up
+        // a replaced file within milliseconds at full speed, and before the next line typed.
+        if batches.takeBatchStart() { for directory in directories { reload(directory) } }
+        return answer(line, resolver, into: &batches.pending)
+      }
+      while let answered = try readLine(&lines, answerNext) {
+        if !answered { status = CLI.ExitCode.failure }
+        try writing(batches.writeIfFull)
       }
     } else {
-      for number in options.numbers where try !answer(number, resolver) { status = CLI.ExitCode.failure }
+      for number in options.numbers {
+        let bytes = Array(number.utf8)
+        if !answer(bytes.span, resolver, into: &batches.pending) { status = CLI.ExitCode.failure }
+        try writing(batches.writeIfFull)
+      }
     }
+    try writing(batches.finish)
     return status
   }
 
-  /// Answers one caller string with one line.
-  /// - Returns: whether it was answered (`false`: an invalid number or a damaged directory).
-  /// - Throws: `CommandFailure` when the answer cannot be written.
-  private func answer(_ text: String, _ resolver: Resolver) throws(CommandFailure) -> Bool {
-    let line: String
-    let resolved: Bool
+  /// Runs `write`, a write of answers.
+  /// - Throws: `CommandFailure` when it fails: when nobody reads the answers any more, stop, as
+  ///   a pipeline expects.
+  private func writing(_ write: () throws(SystemError) -> Void) throws(CommandFailure) {
+    do { try write() } catch { throw CommandFailure("cannot write: \(error.message)") }
+  }
+
+  /// Answers one caller string, given as its UTF-8 bytes, with one line appended to `output`.
+  /// - Returns: whether it was answered (`false`: an invalid number, a damaged directory, or a
+  ///   line longer than any caller string).
+  private func answer(_ line: Span<UInt8>, _ resolver: Resolver, into output: inout [UInt8]) -> Bool {
+    if line.count > LineReader.maximumCallerLineLength {
+      refuseLongLine(line, into: &output)
+      return false
+    }
     do {
-      let resolution = try resolver.resolve(caller: text)
-      line = options.json ? Self.json(text, resolution) : Self.text(resolution, colored: console.colorsOutput)
-      resolved = true
+      let resolution = try resolver.resolve(callerUTF8: line)
+      if !options.json {
+        AnswerLine.appendText(resolution, colored: console.colorsOutput, to: &output)
+      } else if Self.isASCII(line) {
+        // ASCII is valid UTF-8 as it is: the input needs no decoding (the common case, digits).
+        unsafe line.withUnsafeBufferPointer { unsafe AnswerLine.appendJSON(input: $0, resolution, to: &output) }
+      } else {
+        AnswerLine.appendJSON(input: Self.text(line).utf8, resolution, to: &output)
+      }
+      return true
     } catch {
+      let text = Self.text(line)
       switch error {
       case .invalidNumber, .invalidCaller: console.diagnose("invalid number: \(error)")
       case .damagedDirectory: console.diagnose("cannot resolve \(oneLine(text)): \(error)")
       }
-      line = errorLine(text, error.description)
-      resolved = false
+      output.append(contentsOf: (errorLine(text, error.description) + "\n").utf8)
+      return false
     }
-    try write(line)
-    return resolved
+  }
+
+  /// The bytes decoded as UTF-8, an invalid sequence as U+FFFD.
+  private static func text(_ bytes: Span<UInt8>) -> String {
+    unsafe bytes.withUnsafeBufferPointer { unsafe String(decoding: $0, as: UTF8.self) }
+  }
+
+  private static func isASCII(_ bytes: Span<UInt8>) -> Bool {
+    var index = 0
+    while index < bytes.count {
+      if bytes[index] >= 0x80 { return false }
+      index += 1
+    }
+    return true
   }
 
   /// The answer to an input that has no answer: `INPUT<TAB>error<TAB>MESSAGE<TAB>`, or its JSON.
@@ -90,16 +130,11 @@ struct Resolve {
 
   /// Answers a line longer than any caller string with one error, quoting its start only
   /// (the reader has already dropped the rest of it).
-  private func refuseLongLine(_ line: [UInt8]) throws(CommandFailure) {
+  private func refuseLongLine(_ line: Span<UInt8>, into output: inout [UInt8]) {
     let message = "line longer than \(LineReader.maximumCallerLineLength) bytes"
-    let start = String(String(decoding: line, as: UTF8.self).prefix(PhoneNumberError.quotedCharacters)) + "..."
+    let start = String(Self.text(line).prefix(PhoneNumberError.quotedCharacters)) + "..."
     console.diagnose("cannot resolve \(oneLine(start)): \(message)")
-    try write(errorLine(start, message))
-  }
-
-  private func write(_ line: String) throws(CommandFailure) {
-    // When nobody reads the answers any more, stop, as a pipeline expects.
-    do { try console.print(line) } catch { throw CommandFailure("cannot write: \(error.message)") }
+    output.append(contentsOf: (errorLine(start, message) + "\n").utf8)
   }
 
   /// Reloads `directory` if its file was replaced, saying so once when the new file fails.
@@ -114,38 +149,26 @@ struct Resolve {
     }
   }
 
-  private func readLine(_ lines: inout LineReader) throws(CommandFailure) -> [UInt8]? {
-    do {
-      return try lines.nextLine { (line) in
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(line.count)
-        for index in line.indices { bytes.append(line[index]) }
-        return bytes
-      }
-    } catch {
+  /// Calls `body` with the next line of standard input; `nil` at its end.
+  private func readLine<R>(_ lines: inout LineReader, _ body: (Span<UInt8>) -> R) throws(CommandFailure) -> R? {
+    do { return try lines.nextLine(body) } catch {
       guard case .unreadable(let message) = error.kind else { throw CommandFailure(error.description) }
       throw CommandFailure("cannot read standard input: \(message)")
     }
   }
 
   /// `NUMBER<TAB>ACTION<TAB>LABEL<TAB>DIRECTORY`, empty fields for no label or no directory.
-  static func text(_ resolution: Resolution, colored: Bool = false) -> String {
-    [
-      number(resolution), resolution.action.style.apply(resolution.action.rawValue, enabled: colored),
-      oneLine(resolution.label ?? ""),
-      oneLine(resolution.directory?.name ?? ""),
-    ].joined(separator: "\t")
+  static func text(_ resolution: Resolution) -> String {
+    var bytes: [UInt8] = []
+    AnswerLine.appendText(resolution, to: &bytes)
+    return String(decoding: bytes.dropLast(), as: UTF8.self)  // without its LF
   }
 
   /// `{"input":...,"number":...,"action":...,"label":...,"directory":...,"reason":...}`.
   static func json(_ input: String, _ resolution: Resolution) -> String {
-    JSON.render(
-      .object([
-        ("input", .string(input)), ("number", resolution.reason == .withheld ? .null : .string(number(resolution))),
-        ("action", .string(resolution.action.rawValue)), ("label", resolution.label.map { .string($0) } ?? .null),
-        ("directory", resolution.directory.map { .string($0.name) } ?? .null),
-        ("reason", .string(resolution.reason.rawValue)),
-      ]))
+    var bytes: [UInt8] = []
+    AnswerLine.appendJSON(input: input.utf8, resolution, to: &bytes)
+    return String(decoding: bytes.dropLast(), as: UTF8.self)  // without its LF
   }
 
   /// The number as answers show it: `+` and the digits, or an emergency code as it was matched.

@@ -13,7 +13,7 @@ public func formatInternational(_ number: Int64) -> String {
 
 extension Array where Element == UInt8 {
   /// Appends the international form of `number` (`+` and its digits) without building a String.
-  mutating func appendInternational(_ number: Int64) {
+  package mutating func appendInternational(_ number: Int64) {
     append(0x2B)
     appendDecimal(number)
   }
@@ -33,15 +33,24 @@ extension Array where Element == UInt8 {
   }
 
   /// Appends the decimal digits of `number`, with `-` when it is negative.
-  mutating func appendDecimal(_ number: Int64) {
+  package mutating func appendDecimal(_ number: Int64) {
     if number < 0 { append(0x2D) }
     // The magnitude, so that Int64.min needs no special case.
-    var rest = number.magnitude
-    let start = count
+    let magnitude = number.magnitude
+    var digits = 1
+    var probe = magnitude
+    while probe >= 10 {
+      probe /= 10
+      digits &+= 1  // at most 19 for a UInt64 below 2^63 + 1
+    }
+    // Room first, then the digits from the last: no reversal of a slice afterwards.
+    append(contentsOf: repeatElement(0x30, count: digits))
+    var rest = magnitude
+    var index = count &- 1  // count >= digits >= 1
     repeat {
-      append(UInt8(truncatingIfNeeded: rest % 10) &+ 0x30)
+      self[index] = UInt8(truncatingIfNeeded: rest % 10) &+ 0x30
       rest /= 10
+      index &-= 1  // stops at the first digit: `rest` has exactly `digits` digits
     } while rest != 0
-    self[start...].reverse()
   }
 }

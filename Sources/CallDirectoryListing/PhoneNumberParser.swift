@@ -166,7 +166,7 @@ public struct PhoneNumberParser: Sendable {
   /// borrow (`PlainLine`). Up to 18 digits, so the value cannot overflow; a longer number is
   /// left to `scan`.
   /// - Precondition: `0 <= start <= end <= raw.count`.
-  func international(in raw: UnsafeRawBufferPointer, from start: Int, to end: Int) -> Int64? {
+  package func international(in raw: UnsafeRawBufferPointer, from start: Int, to end: Int) -> Int64? {
     precondition(start >= 0 && start <= end && end <= raw.count, "a range inside the bytes")
     var index = start
     if unsafe index < end && raw[index] == 0x2B {

@@ -39,3 +39,46 @@ extension Resolver {
     }
   }
 }
+
+extension Resolver {
+  /// Resolves a caller string given as its UTF-8 bytes, as a line of a pipe arrives: the same
+  /// answer, or the same error, as ``resolve(caller:)`` gives for the bytes decoded as UTF-8
+  /// (an invalid sequence read as U+FFFD).
+  ///
+  /// A caller in the form PBXs and listings use most, `+` and the digits (or the digits alone
+  /// when the resolver has no default country), is read straight from the bytes: no string is
+  /// built, and nothing is allocated but the reported label. Any other caller is decoded and
+  /// resolved as ``resolve(caller:)`` does.
+  ///
+  ///     let line: [UInt8] = Array("+12025550100".utf8)
+  ///     try resolver.resolve(callerUTF8: line.span).action   // .block
+  ///
+  /// - Returns: the answer; its `number` is `nil` only for an emergency code matched as written
+  ///   or a withheld caller.
+  /// - Throws: ``ResolveError``, as ``resolve(caller:)`` does.
+  /// - Complexity: O(m + k log n) for m bytes and k directories of at most n entries.
+  public func resolve(callerUTF8 bytes: Span<UInt8>) throws(ResolveError) -> Resolution {
+    let number = unsafe bytes.withUnsafeBufferPointer { buffer in
+      unsafe parser.international(in: UnsafeRawBufferPointer(buffer), from: 0, to: buffer.count)
+    }
+    if let number {
+      // Digits without `+` may be an emergency code as written (`000`, `112`); the parser's
+      // fast form has no blanks or separators to set aside, and a leading `+` matches no code.
+      if bytes[0] != 0x2B {
+        let text = Self.decoded(bytes)
+        if let code = emergencyNumbers.match(caller: text) {
+          return Resolution(reason: .emergency, number: nil, emergencyCode: code)
+        }
+      }
+      do { return try resolveLocated(number) } catch {
+        throw .damagedDirectory(Resolution.Directory(index: error.index, name: sources[error.index].name), error.error)
+      }
+    }
+    return try resolve(caller: Self.decoded(bytes))
+  }
+
+  /// The bytes decoded as UTF-8, an invalid sequence as U+FFFD.
+  private static func decoded(_ bytes: Span<UInt8>) -> String {
+    unsafe bytes.withUnsafeBufferPointer { unsafe String(decoding: $0, as: UTF8.self) }
+  }
+}

@@ -30,6 +30,14 @@ extension FileDescriptor {
     return (info.st_mode & S_IFMT) == S_IFREG
   }
 
+  /// Creates the directory `path` (mode 0755 before the umask) unless it is one already.
+  /// - Throws: `SystemError` from `mkdir` (`EEXIST` when something else is at `path`,
+  ///   `ENOENT` when its parent is missing).
+  package static func makeDirectory(_ path: String) throws(SystemError) {
+    if isDirectory(path) { return }
+    _ = try retrying("mkdir", path) { unsafe mkdir(path, 0o755) }
+  }
+
   /// Whether `path` names a directory (following symbolic links).
   package static func isDirectory(_ path: String) -> Bool {
     var info = stat()
