@@ -11,6 +11,7 @@
 //   Changeset (diff and patch): Reader, Writer, Crypto, System
 //   Feed <- CallKit; Feed, Changeset <- FeedChangeset
 //   everything above <- CallDirectory (the umbrella) <- CLI <- calldir
+//   Resolver, Listing, System <- Service (the HTTP service, over libmicrohttpd) <- CLI
 import PackageDescription
 
 let strict: [SwiftSetting] = [
@@ -98,8 +99,19 @@ let package = Package(
         "CallDirectoryFeedChangeset", "CallDirectorySystem",
       ],
       swiftSettings: strict),
+    // GNU libmicrohttpd from the system (Debian: libmicrohttpd-dev), for `calldir serve` only: an
+    // HTTP/1.1 server library that parses requests and bounds connections, so no parser is written here.
+    .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", providers: [.apt(["libmicrohttpd-dev"])]),
+    // The call-time HTTP service over a resolver; outside the umbrella, so that no library user links an HTTP server.
     .target(
-      name: "CallDirectoryCLI", dependencies: ["CallDirectory", "CallDirectorySystem"],
+      name: "CallDirectoryService",
+      dependencies: [
+        "CallDirectoryResolver", "CallDirectoryListing", "CallDirectorySystem",
+        .target(name: "CMicroHTTPD", condition: .when(platforms: [.linux])),
+      ],
+      swiftSettings: strict),
+    .target(
+      name: "CallDirectoryCLI", dependencies: ["CallDirectory", "CallDirectoryService", "CallDirectorySystem"],
       swiftSettings: strict),
     .executableTarget(name: "calldir", dependencies: ["CallDirectoryCLI"], swiftSettings: strict),
     // SQLite from the system (Debian: libsqlite3-dev): a peer the benchmark measures, used by nothing else.
@@ -114,7 +126,8 @@ let package = Package(
       name: "CallDirectoryTests",
       dependencies: [
         "CallDirectory", "CallDirectoryCLI", "CallDirectoryChangeset", "CallDirectoryCrypto", "CallDirectoryFormat",
-        "CallDirectoryListing", "CallDirectoryReader", "CallDirectorySystem", "CallDirectoryWriter", "CZlib",
+        "CallDirectoryListing", "CallDirectoryReader", "CallDirectoryService", "CallDirectorySystem", "CallDirectoryWriter",
+        "CZlib",
       ],
       swiftSettings: strict),
   ]

@@ -3,7 +3,8 @@ import CallDirectory
 extension Command {
   /// The commands `calldir` knows, for help and suggestions.
   static let names = [
-    "pack", "unpack", "complement", "verify", "lookup", "info", "stats", "resolve", "diff", "patch", "keygen", "sign", "help",
+    "pack", "unpack", "complement", "verify", "lookup", "info", "stats", "resolve", "serve", "diff", "patch", "keygen", "sign",
+    "help",
   ]
 
   /// Parses `calldir`'s arguments (without the program name).
@@ -33,6 +34,7 @@ extension Command {
     case "info": return try parseInfo(rest)
     case "stats": return try parseStats(rest)
     case "resolve": return try parseResolve(rest)
+    case "serve": return try parseServe(rest)
     case "diff": return try parseDiff(rest)
     case "patch": return try parsePatch(rest)
     case "keygen": return try parseKeygen(rest)

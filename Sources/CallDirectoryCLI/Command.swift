@@ -23,6 +23,8 @@ package enum Command: Sendable, Equatable {
   case stats(file: String, json: Bool, width: Int)
   /// `calldir resolve`: answer incoming numbers across a stack of directories.
   case resolve(ResolveOptions)
+  /// `calldir serve`: answer incoming numbers over HTTP across a stack of directories.
+  case serve(ServeOptions)
   /// `calldir diff`: write the changeset that turns one directory into another.
   case diff(old: String, new: String, output: String, json: Bool, quiet: Bool = false, signKey: String? = nil)
   /// `calldir patch`: apply a changeset to the directory it was made from.
