@@ -301,7 +301,7 @@ enum HelpText {
                            is on loopback, 0 asks for a free port, [::1]:PORT for IPv6
       -a, --allow FILE, -c, --country REGION, --emergency LIST, --block-withheld, --trust PUB,
       --installed-version N  as for resolve
-      --max-connections N  connections open at once (256); more are closed as they come
+      --max-connections N  connections open at once (256); more wait in the system's listen queue
       --max-request-bytes N
                            the longest request body, a batch (1048576); longer ones get 413
       --threads N          threads answering requests (2)

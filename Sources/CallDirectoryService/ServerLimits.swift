@@ -2,7 +2,7 @@
 ///
 /// The defaults suit a PBX's lookups: small requests, a few hundred connections.
 package struct ServerLimits: Sendable, Equatable {
-  /// Connections open at once; one more is closed as it is accepted.
+  /// Connections open at once; more wait in the system's listen queue until one closes.
   package var maximumConnections = 256
   /// The bytes of a request's body (a batch); a longer one is answered 413.
   package var maximumBodyBytes = 1 << 20
