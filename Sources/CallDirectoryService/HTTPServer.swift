@@ -119,7 +119,8 @@
     let began = MonotonicClock.nanoseconds()
     var body: [UInt8] = []
     var headChecked = false
-    var bodyTooLong = false
+    /// The body's bytes so far, those dropped included.
+    var received = 0
     init(target: String) { self.target = target }
   }
 
@@ -165,16 +166,21 @@
       }
       let count = unsafe size.pointee
       if count > 0 {
-        // A body sent without a length (chunked) is bounded here instead.
-        if count > limits.maximumBodyBytes - exchange.body.count {
-          exchange.bodyTooLong = true
+        // A body sent without a length (chunked) is bounded here instead. The library sends an
+        // answer only once the body has ended, so the excess is read and dropped for the 413,
+        // up to as many bytes again; past that the connection is closed with no answer.
+        // At most twice the bound (at most 2 GiB) plus one read: cannot overflow.
+        exchange.received += count
+        if exchange.received > limits.maximumBodyBytes {
+          exchange.body = []
+          if exchange.received / 2 > limits.maximumBodyBytes { return .NO }
         } else if let data = unsafe data {
           unsafe exchange.body.append(contentsOf: UnsafeRawBufferPointer(start: data, count: count))
         }
         unsafe size.pointee = 0
         return .YES
       }
-      if exchange.bodyTooLong { return unsafe server.queue(tooLong(limits), on: connection) }
+      if exchange.received > limits.maximumBodyBytes { return unsafe server.queue(tooLong(limits), on: connection) }
       var request = HTTPRequest(
         method: unsafe method.map { unsafe String(cString: $0) } ?? "", target: exchange.target, body: exchange.body)
       request.receivedAt = exchange.began

@@ -140,10 +140,13 @@
     @Test func boundsRequests() throws {
       let stack = try ResolverCLITests.Stack()
       let server = try Self.served(stack, ["--max-request-bytes", "64"])
-      let long = String(repeating: #"{"number":"+12025550100"}"# + "\n", count: 10)
+      let long = String(repeating: #"{"number":"+12025550100"}"# + "\n", count: 3)  // 78 bytes
       #expect(try server.curl("/v1/resolve", body: long).status == 413)
       // Without a length, the body is cut off where it passes the bound.
       #expect(try server.curl("/v1/resolve", ["-H", "Transfer-Encoding: chunked"], body: long).status == 413)
+      // Past twice the bound, the connection is closed with no answer.
+      let longer = String(repeating: "a", count: 1_000)
+      #expect(try server.curl("/v1/resolve", ["-H", "Transfer-Encoding: chunked"], body: longer).status == 0)
       #expect(try server.curl("/v1/resolve", body: #"{"number":"+12025550100"}"#).status == 200)
       let headers = (1...65).flatMap { ["-H", "X-Header-\($0): 1"] }
       #expect(try server.curl("/healthz", headers).status == 431)
