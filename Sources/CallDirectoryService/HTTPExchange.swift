@@ -83,7 +83,8 @@ package struct HTTPRequest: Sendable, Equatable {
 package struct QueryError: Error, Sendable, Equatable, CustomStringConvertible {
   /// What is wrong with it.
   package var description: String
-  init(_ description: String) { self.description = description }
+  /// An error saying `description`.
+  package init(_ description: String) { self.description = description }
 }
 
 /// One HTTP response: a status, a media type, a body and any further headers.
@@ -103,6 +104,12 @@ package struct HTTPResponse: Sendable, Equatable {
     package var name: String
     /// Its value.
     package var value: String
+
+    /// A header `name: value`.
+    package init(name: String, value: String) {
+      self.name = name
+      self.value = value
+    }
   }
 
   /// A response.

@@ -212,7 +212,8 @@
 package struct ServerError: Error, Sendable, Equatable, CustomStringConvertible {
   /// Why, with the address.
   package var description: String
-  init(_ description: String) { self.description = description }
+  /// An error saying `description`.
+  package init(_ description: String) { self.description = description }
 }
 
 #if !canImport(CMicroHTTPD)
