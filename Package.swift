@@ -120,7 +120,7 @@ let package = Package(
       name: "calldir-bench", dependencies: ["CallDirectory", "CallDirectorySystem", "CZlib", "CSQLite"], swiftSettings: strict),
     // The fuzzing harnesses: a replay tool in the plain build, libFuzzer's driver in .ci/fuzz's build.
     .executableTarget(
-      name: "calldir-fuzz", dependencies: ["CallDirectory", "CallDirectorySystem"], path: "Tests/Fuzz",
+      name: "calldir-fuzz", dependencies: ["CallDirectory", "CallDirectoryService", "CallDirectorySystem"], path: "Tests/Fuzz",
       exclude: ["Corpus", "README.md"], swiftSettings: strict),
     .testTarget(
       name: "CallDirectoryTests",
