@@ -28,6 +28,9 @@ struct Serve {
       error: { input, message in JSON.render(.object([("input", .string(input)), ("error", .string(message))])) })
     let service = ResolveService(resolver: resolver, format: format, metrics: metrics)
 
+    // A client that hangs up mid-answer must not end the process (the library sends with
+    // MSG_NOSIGNAL where it can; this covers the rest).
+    signal(SIGPIPE, SIG_IGN)
     // The signals are waited for here, not handled on whichever thread they interrupt.
     let stopping = DispatchSemaphore(value: 0)
     let sources = [SIGTERM, SIGINT].map { number in
