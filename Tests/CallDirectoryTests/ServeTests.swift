@@ -174,6 +174,17 @@
       #expect(third.read(until: "ok\n").contains("200 OK"))
     }
 
+    @Test func closesASlowClient() throws {
+      let stack = try ResolverCLITests.Stack()
+      let server = try Self.served(stack, ["--timeout", "1"])
+      // A client that sends half a request and stalls is closed by the server, with no answer;
+      // the read below returns once it is.
+      let slow = try RawConnection(port: server.port)
+      slow.send("GET /v1/resolve?number=%2B12025550100 HTTP/1.1\r\nHost: x\r\n")
+      #expect(!slow.read().contains("200 OK"))
+      #expect(try server.curl("/healthz").status == 200)
+    }
+
     @Test func sigtermLetsAnOpenRequestFinish() throws {
       let stack = try ResolverCLITests.Stack()
       let server = try Self.served(stack)
