@@ -71,7 +71,11 @@
         let listener = unsafe MHD_quiesce_daemon(daemon.pointer)
         if listener >= 0 { close(listener) }
       }
+      // A drain of seconds in nanoseconds, added to an uptime in nanoseconds: neither wraps before
+      // centuries of either.
       let deadline = MonotonicClock.nanoseconds() &+ UInt64(max(0, limits.drainSeconds)) &* 1_000_000_000
+      // An idle keep-alive connection (a PBX's pool) keeps the count up until the deadline: the
+      // library has no call that closes only the idle ones.
       while connectionCount > 0 && MonotonicClock.nanoseconds() < deadline { usleep(20_000) }
       daemon.withLock { daemon in
         if let running = daemon { unsafe MHD_stop_daemon(running.pointer) }
