@@ -204,6 +204,25 @@
       #expect(ended.errors.contains("stopping"))
     }
 
+    /// `.ci/pbx-kamailio`: a real Kamailio asks the service for each INVITE; only where Kamailio
+    /// and sipsak are installed (Debian: kamailio, kamailio-utils-modules, sipsak).
+    @Test(
+      .enabled(if: ["/usr/sbin/kamailio", "/usr/bin/sipsak"].allSatisfy { FileManager.default.isExecutableFile(atPath: $0) })
+    )
+    func kamailioDeclinesABlockedCaller() throws {
+      let script = Process()
+      script.executableURL = URL(fileURLWithPath: "/bin/bash")
+      script.arguments = [FuzzReplayTests.root.appendingPathComponent(".ci/pbx-kamailio").path, CalldirExecutable.path]
+      let output = Pipe()
+      script.standardOutput = output
+      script.standardError = output
+      try script.run()
+      let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      script.waitUntilExit()
+      #expect(script.terminationStatus == 0, "\(text)")
+      #expect(text.contains("+12025550100 -> SIP/2.0 603 Decline"), "\(text)")
+    }
+
     @Test(arguments: [
       ["--listen", "1.2.3"], ["--listen", "::1:80"], ["--listen", "host:99999"], ["--max-connections", "0"], ["--threads", "x"],
       ["--installed-version", "-1"], [],
