@@ -12,6 +12,7 @@
 //   Feed <- CallKit, CallKitModel (test support); Feed, Changeset <- FeedChangeset
 //   Reader, Verifier, Changeset, FeedChangeset, System <- AppGroup (the app's updater, the extension's loader)
 //   everything above <- CallDirectory (the umbrella) <- CLI <- calldir
+//   Resolver, Listing, System <- Service (the HTTP service, over libmicrohttpd) <- CLI
 import PackageDescription
 
 let strict: [SwiftSetting] = [
@@ -113,8 +114,19 @@ let package = Package(
         "CallDirectoryFeedChangeset", "CallDirectoryAppGroup", "CallDirectorySystem",
       ],
       swiftSettings: strict),
+    // GNU libmicrohttpd from the system (Debian: libmicrohttpd-dev), for `calldir serve` only: an
+    // HTTP/1.1 server library that parses requests and bounds connections, so no parser is written here.
+    .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", providers: [.apt(["libmicrohttpd-dev"])]),
+    // The call-time HTTP service over a resolver; outside the umbrella, so that no library user links an HTTP server.
     .target(
-      name: "CallDirectoryCLI", dependencies: ["CallDirectory", "CallDirectorySystem"],
+      name: "CallDirectoryService",
+      dependencies: [
+        "CallDirectoryResolver", "CallDirectoryListing", "CallDirectorySystem",
+        .target(name: "CMicroHTTPD", condition: .when(platforms: [.linux])),
+      ],
+      swiftSettings: strict),
+    .target(
+      name: "CallDirectoryCLI", dependencies: ["CallDirectory", "CallDirectoryService", "CallDirectorySystem"],
       swiftSettings: strict),
     .executableTarget(name: "calldir", dependencies: ["CallDirectoryCLI"], swiftSettings: strict),
     // SQLite from the system (Debian: libsqlite3-dev): a peer the benchmark measures, used by nothing else.
@@ -123,14 +135,14 @@ let package = Package(
       name: "calldir-bench", dependencies: ["CallDirectory", "CallDirectorySystem", "CZlib", "CSQLite"], swiftSettings: strict),
     // The fuzzing harnesses: a replay tool in the plain build, libFuzzer's driver in .ci/fuzz's build.
     .executableTarget(
-      name: "calldir-fuzz", dependencies: ["CallDirectory", "CallDirectorySystem"], path: "Tests/Fuzz",
+      name: "calldir-fuzz", dependencies: ["CallDirectory", "CallDirectoryService", "CallDirectorySystem"], path: "Tests/Fuzz",
       exclude: ["Corpus", "README.md"], swiftSettings: strict),
     .testTarget(
       name: "CallDirectoryTests",
       dependencies: [
-        "CallDirectory", "CallDirectoryAppGroup", "CallDirectoryCLI", "CallDirectoryCallKitModel", "CallDirectoryChangeset",
-        "CallDirectoryCrypto", "CallDirectoryFormat", "CallDirectoryListing", "CallDirectoryReader", "CallDirectorySystem",
-        "CallDirectoryWriter", "CZlib",
+        "CallDirectory", "CallDirectoryAppGroup", "CallDirectoryCallKitModel", "CallDirectoryChangeset", "CallDirectoryCLI",
+        "CallDirectoryCrypto", "CallDirectoryFormat", "CallDirectoryListing", "CallDirectoryReader", "CallDirectoryService",
+        "CallDirectorySystem", "CallDirectoryWriter", "CZlib",
       ],
       swiftSettings: strict),
   ]

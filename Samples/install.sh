@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds calldir with the Swift standard library linked in (--static-swift-stdlib: the binary
-# needs no Swift runtime, only libc, libstdc++, zlib and on Linux libsodium) and installs it with
+# needs no Swift runtime, only libc, libstdc++, zlib and on Linux libsodium and libmicrohttpd) and installs it with
 # its manual page and shell completions:
 #   PREFIX/bin/calldir
 #   PREFIX/share/man/man1/calldir.1

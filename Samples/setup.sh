@@ -5,7 +5,9 @@
 #   zlib      (CZlib: the format's deflate blocks)            Debian zlib1g-dev,    Fedora zlib-devel
 #   libsodium (CSodium: SHA-256 and Ed25519, Linux only)      Debian libsodium-dev, Fedora libsodium-devel
 #   SQLite    (CSQLite: a peer the benchmark measures)        Debian libsqlite3-dev, Fedora sqlite-devel
-# On macOS the SDK has zlib and SQLite, and CryptoKit stands in for libsodium: nothing to install.
+#   libmicrohttpd (CMicroHTTPD: calldir serve, Linux only)    Debian libmicrohttpd-dev, Fedora libmicrohttpd-devel
+# On macOS the SDK has zlib and SQLite, CryptoKit stands in for libsodium, and serve is not built:
+# nothing to install.
 set -euo pipefail
 
 if ! command -v swift >/dev/null 2>&1; then
@@ -36,6 +38,7 @@ missing_fedora=()
 has_header zlib.h || { missing_debian+=(zlib1g-dev); missing_fedora+=(zlib-devel); }
 has_header sodium.h || { missing_debian+=(libsodium-dev); missing_fedora+=(libsodium-devel); }
 has_header sqlite3.h || { missing_debian+=(libsqlite3-dev); missing_fedora+=(sqlite-devel); }
+has_header microhttpd.h || { missing_debian+=(libmicrohttpd-dev); missing_fedora+=(libmicrohttpd-devel); }
 [ ${#missing_debian[@]} -eq 0 ] && exit 0
 
 if command -v apt-get >/dev/null 2>&1; then

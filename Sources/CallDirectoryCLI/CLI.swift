@@ -67,6 +67,7 @@ package enum CLI {
         return ExitCode.success
       case .resolve(let options): return try Resolve(options: options, console: console).run()
       case .export(let options): return try LiveCallerIDExport(options: options, console: console).run()
+      case .serve(let options): return try Serve(options: options, console: console).run()
       case .diff(let old, let new, let output, let json, let quiet, let signKey):
         return try Diff(old: old, new: new, output: output, json: json, quiet: quiet, signKey: signKey, console: console).run()
       case .patch(let old, let changes, let output, let quiet, let trust, let installed):

@@ -3,8 +3,8 @@ import CallDirectory
 extension Command {
   /// The commands `calldir` knows, for help and suggestions.
   static let names = [
-    "pack", "unpack", "complement", "verify", "lookup", "info", "stats", "resolve", "export", "diff", "patch", "keygen", "sign",
-    "completions", "help",
+    "pack", "unpack", "complement", "verify", "lookup", "info", "stats", "resolve", "serve", "export", "diff", "patch",
+    "keygen", "sign", "completions", "help",
   ]
 
   /// Parses `calldir`'s arguments (without the program name).
@@ -35,6 +35,7 @@ extension Command {
     case "stats": return try parseStats(rest)
     case "resolve": return try parseResolve(rest)
     case "export": return try parseExport(rest)
+    case "serve": return try parseServe(rest)
     case "diff": return try parseDiff(rest)
     case "patch": return try parsePatch(rest)
     case "keygen": return try parseKeygen(rest)

@@ -25,6 +25,8 @@ package enum Command: Sendable, Equatable {
   case resolve(ResolveOptions)
   /// `calldir export --live-caller-id`: a stack's answers as Live Caller ID Lookup datasets.
   case export(ExportOptions)
+  /// `calldir serve`: answer incoming numbers over HTTP across a stack of directories.
+  case serve(ServeOptions)
   /// `calldir diff`: write the changeset that turns one directory into another.
   case diff(old: String, new: String, output: String, json: Bool, quiet: Bool = false, signKey: String? = nil)
   /// `calldir patch`: apply a changeset to the directory it was made from.

@@ -11,6 +11,7 @@ enum HelpText {
     case "stats": return stats
     case "resolve": return resolve
     case "export": return export
+    case "serve": return serve
     case "diff": return diff
     case "patch": return patch
     case "keygen": return keygen
@@ -36,6 +37,7 @@ enum HelpText {
       stats     draw a histogram of entries per country calling code
       resolve   answer incoming calls across a stack of directories: block, identify or allow
       export    write a stack's answers as iOS Live Caller ID Lookup datasets (--live-caller-id)
+      serve     answer incoming calls over HTTP, for PBXs (GET /v1/resolve?number=...)
       diff      write the changeset that turns one version of a directory into the next
       patch     apply a changeset to the version it was made from
       keygen    write a new Ed25519 key pair for signing directories and changesets
@@ -321,6 +323,55 @@ enum HelpText {
       PIRProcessDatabase config.json    (inputDatabase: lcid/block.binpb, then lcid/identity.binpb)
     """
 
+  static let serve = """
+    Usage: calldir serve [--allow FILE]... [--listen ADDR:PORT] [--country REGION] [--emergency LIST]
+                         [--block-withheld] [--trust PUB]... [--installed-version N]
+                         [--max-connections N] [--max-request-bytes N] [--threads N] [--timeout S] DIR...
+
+    Answer incoming numbers over HTTP, as resolve does, across the stack of directories given
+    (every positional is a directory). It runs until SIGTERM or SIGINT, then stops taking
+    connections, lets open requests finish (at most 5 s) and exits 0. A directory file replaced
+    on disk is verified and served within a second; a damaged, unsigned or rolled-back
+    replacement is refused, reported on standard error and counted, and the previous version
+    keeps answering.
+
+    Endpoints:
+      GET  /v1/resolve?number=CALLER  one JSON answer, the fields of resolve --json (a + stands
+                                      for itself; a space is %20); 400 with "error" for a caller
+                                      that is not a number, 500 for a damaged directory
+      POST /v1/resolve                JSON Lines: one {"number":"CALLER"} a line in, one answer
+                                      a line out, in order (blank lines skipped)
+      GET  /healthz, /readyz          200 while up; /readyz turns 503 once stopping
+      GET  /metrics                   Prometheus text: answers by action and reason, unanswered
+                                      callers, requests, reloads and reload failures, latency
+
+    Options:
+      -l, --listen ADDR:PORT  where to listen: 127.0.0.1:8053 by default (loopback); PORT alone
+                           is on loopback, 0 asks for a free port, [::1]:PORT for IPv6
+      -a, --allow FILE     an allow list, at this position in the stack, as for resolve
+      -c, --country REGION region or calling code for callers without +, as for resolve
+      --emergency LIST     the numbers never blocked, as for resolve
+      --block-withheld     block withheld callers, as for resolve
+      --trust PUB          a trusted public key file, as for resolve
+      --installed-version N
+                           the lowest list version any directory may carry, as for resolve
+      --max-connections N  connections open at once (256); more wait in the system's listen queue
+      --max-request-bytes N
+                           the longest request body, a batch (1048576); longer ones get 413
+      --threads N          threads answering requests (2)
+      --timeout S          seconds a connection may stay idle, a slow client's too (10)
+    A request may have at most 64 header lines (431 otherwise) and a head of at most 32 KiB.
+
+    The address it listens on is written to standard error once it is ready:
+      calldir: serving 2 directories on http://127.0.0.1:8053
+
+    Examples:
+      calldir serve --allow contacts.calldir spam.calldir business.calldir
+      curl 'http://127.0.0.1:8053/v1/resolve?number=%2B12025550100'
+      printf '{"number":"+12025550100"}\n{"number":"anonymous"}\n' |
+        curl --data-binary @- http://127.0.0.1:8053/v1/resolve
+    """
+
   static let diff = """
     Usage: calldir diff OLD NEW -o CHANGES [--json] [--quiet] [--sign KEY]
 
@@ -421,8 +472,8 @@ extension HelpText {
 
   /// The commands in the manual's order, each with its help text.
   static let manualCommands = [
-    "pack", "unpack", "complement", "verify", "lookup", "info", "stats", "resolve", "export", "diff", "patch", "keygen",
-    "sign", "completions",
+    "pack", "unpack", "complement", "verify", "lookup", "info", "stats", "resolve", "serve", "export", "diff", "patch",
+    "keygen", "sign", "completions",
   ]
 
   /// The manual page `calldir.1` as roff (`man -l`), made from the same text as `help`, so

@@ -45,14 +45,12 @@ public enum ListingJSONLines {
     var skipped = 0
     var lines = TextLines(bytes, atStart: atStart)
     while let (range, line) = lines.next() {
-      var scanner = ObjectScanner(bytes: bytes, position: range.lowerBound, end: range.upperBound)
-      scanner.skipWhitespace()
-      if scanner.position == range.upperBound {
+      if JSONObjectLine.isBlank(bytes, range) {
         skipped += 1
       } else {
         do throws(ListingError) {
           let members: Members
-          do { members = try scanner.object() } catch {
+          do { members = try Members(bytes, range) } catch {
             throw ListingError(file: file, line: line, message: error.message)
           }
           try body(record(members, parser: parser, file: file, line: line))
@@ -110,159 +108,11 @@ public enum ListingJSONLines {
     var kind: [UInt8]?
     var number: [UInt8]?
     var label: [UInt8]?
-  }
 
-  /// A problem inside one line; the caller adds the file and line.
-  private struct SyntaxError: Error {
-    var message: String
-  }
-
-  /// A cursor over one line.
-  private struct ObjectScanner {
-    let bytes: [UInt8]
-    var position: Int
-    let end: Int
-
-    mutating func skipWhitespace() {
-      while position < end, bytes[position] == 0x20 || bytes[position] == 0x09 { position += 1 }
-    }
-
-    /// `{ "name" : "value" , ... }` and nothing after it but whitespace.
-    mutating func object() throws(SyntaxError) -> Members {
-      try expect(0x7B, "expected '{' (one JSON object a line)")
-      var members = Members()
-      skipWhitespace()
-      if peek() == 0x7D {
-        position += 1
-      } else {
-        while true {
-          skipWhitespace()
-          let name = try string(what: "a member name")
-          skipWhitespace()
-          try expect(0x3A, "expected ':' after a member name")
-          skipWhitespace()
-          let value = try string(what: "a string value")
-          let shown = String(decoding: name, as: UTF8.self)
-          switch shown {
-          case "kind": try set(&members.kind, value, shown)
-          case "number": try set(&members.number, value, shown)
-          case "label": try set(&members.label, value, shown)
-          default: throw SyntaxError(message: "unknown member \"\(shown)\" (expected kind, number, label)")
-          }
-          skipWhitespace()
-          if peek() == 0x2C {
-            position += 1
-            continue
-          }
-          try expect(0x7D, "expected ',' or '}'")
-          break
-        }
-      }
-      skipWhitespace()
-      if position < end { throw SyntaxError(message: "text after the object") }
-      return members
-    }
-
-    private func set(_ slot: inout [UInt8]?, _ value: [UInt8], _ name: String) throws(SyntaxError) {
-      if slot != nil { throw SyntaxError(message: "duplicate member \"\(name)\"") }
-      slot = value
-    }
-
-    private func peek() -> UInt8? { position < end ? bytes[position] : nil }
-
-    private mutating func expect(_ byte: UInt8, _ message: String) throws(SyntaxError) {
-      guard peek() == byte else { throw SyntaxError(message: message) }
-      position += 1
-    }
-
-    /// A JSON string, decoded to UTF-8.
-    mutating func string(what: String) throws(SyntaxError) -> [UInt8] {
-      guard peek() == 0x22 else {
-        throw SyntaxError(message: position < end ? "expected \(what) in double quotes" : "line ends where \(what) should be")
-      }
-      position += 1
-      var output: [UInt8] = []
-      var runStart = position
-      while true {
-        guard position < end else { throw SyntaxError(message: "string is not closed") }
-        let byte = bytes[position]
-        if byte == 0x22 {
-          try appendRaw(runStart..<position, to: &output)
-          position += 1
-          return output
-        }
-        if byte < 0x20 {
-          throw SyntaxError(message: "control character 0x\(String(byte, radix: 16, uppercase: true)) in a string (escape it)")
-        }
-        if byte != 0x5C {
-          position += 1
-          continue
-        }
-        try appendRaw(runStart..<position, to: &output)
-        position += 1
-        guard let escaped = peek() else { throw SyntaxError(message: "string is not closed") }
-        position += 1
-        switch escaped {
-        case 0x22, 0x5C, 0x2F: output.append(escaped)
-        case 0x62: output.append(0x08)
-        case 0x66: output.append(0x0C)
-        case 0x6E: output.append(0x0A)
-        case 0x72: output.append(0x0D)
-        case 0x74: output.append(0x09)
-        case 0x75: try appendUnicodeEscape(to: &output)
-        default:
-          let shown = escaped >= 0x20 && escaped < 0x7F ? "\\\(Character(Unicode.Scalar(escaped)))" : "\\ and a byte"
-          throw SyntaxError(message: "unknown escape \(shown)")
-        }
-        runStart = position
-      }
-    }
-
-    /// Copies unescaped string bytes, checking that they are well-formed UTF-8.
-    private func appendRaw(_ range: Range<Int>, to output: inout [UInt8]) throws(SyntaxError) {
-      if bytes.firstInvalidUTF8Index(in: range) != nil { throw SyntaxError(message: "invalid UTF-8") }
-      output.append(contentsOf: bytes[range])
-    }
-
-    /// After `\u`: four hex digits, and a second `\uXXXX` when they are a high surrogate.
-    private mutating func appendUnicodeEscape(to output: inout [UInt8]) throws(SyntaxError) {
-      let first = try hex4()
-      var value = UInt32(first)
-      if (0xDC00...0xDFFF).contains(first) {
-        throw SyntaxError(message: "lone low surrogate \\u\(String(first, radix: 16, uppercase: true))")
-      }
-      if (0xD800...0xDBFF).contains(first) {
-        guard position + 1 < end, bytes[position] == 0x5C, bytes[position + 1] == 0x75 else {
-          throw SyntaxError(message: "high surrogate \\u\(String(first, radix: 16, uppercase: true)) without a low one")
-        }
-        position += 2
-        let second = try hex4()
-        guard (0xDC00...0xDFFF).contains(second) else {
-          throw SyntaxError(message: "high surrogate \\u\(String(first, radix: 16, uppercase: true)) without a low one")
-        }
-        // Both halves are in range, so the sum is at most 0x10FFFF.
-        value = 0x10000 + ((UInt32(first) - 0xD800) << 10) + (UInt32(second) - 0xDC00)
-      }
-      guard let scalar = Unicode.Scalar(value) else { throw SyntaxError(message: "invalid \\u escape") }
-      output.append(contentsOf: String(Character(scalar)).utf8)
-    }
-
-    private mutating func hex4() throws(SyntaxError) -> UInt16 {
-      guard position + 4 <= end else { throw SyntaxError(message: "\\u needs four hex digits") }
-      var value: UInt16 = 0
-      for _ in 0..<4 {
-        let byte = bytes[position]
-        let digit: UInt8
-        switch byte {
-        case 0x30...0x39: digit = byte - 0x30
-        case 0x41...0x46: digit = byte - 0x41 + 10
-        case 0x61...0x66: digit = byte - 0x61 + 10
-        default: throw SyntaxError(message: "\\u needs four hex digits")
-        }
-        value = value << 4 | UInt16(digit)
-        position += 1
-      }
-      return value
+    /// Reads one line's object: members `kind`, `number` and `label`, any other refused.
+    init(_ bytes: [UInt8], _ range: Range<Int>) throws(JSONObjectLine.SyntaxError) {
+      let values = try JSONObjectLine.members(of: bytes, in: range, names: ["kind", "number", "label"])
+      (kind, number, label) = (values[0], values[1], values[2])
     }
   }
 

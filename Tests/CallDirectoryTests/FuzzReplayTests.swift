@@ -36,6 +36,7 @@ import Testing
     ("changeset", ["Spec/vectors/changesets", "Tests/Fuzz/Corpus/changeset"]),
     ("listing", ["Tests/Fuzz/Corpus/listing"]),
     ("number", ["Tests/Fuzz/Corpus/number"]),
+    ("service", ["Tests/Fuzz/Corpus/service"]),
   ])
   func replaysTheCorpus(harness: String, paths: [String]) throws {
     let result = try Self.replay(harness, paths)

@@ -17,6 +17,8 @@ enum FuzzHarness: String, CaseIterable {
   case number
   /// `ChangesetReader(bytes:)`, then every list of runs.
   case changeset
+  /// `ResolveService.respond`: a request target and body, as `calldir serve` hands them over.
+  case service
 
   /// Runs the harness over one input.
   func run(_ bytes: [UInt8]) {
@@ -26,6 +28,7 @@ enum FuzzHarness: String, CaseIterable {
     case .listing: FuzzListing.run(bytes)
     case .number: FuzzNumber.run(bytes)
     case .changeset: FuzzChangeset.run(bytes)
+    case .service: FuzzService.run(bytes)
     }
   }
 }

@@ -1,10 +1,10 @@
-// calldir-fuzz: the fuzzing harnesses of the reader, the verifier, the text parsers and the
-// changeset reader.
+// calldir-fuzz: the fuzzing harnesses of the reader, the verifier, the text parsers, the
+// changeset reader and the HTTP service's requests.
 //
 //   calldir-fuzz HARNESS FILE|DIRECTORY...     replays inputs (the plain build; what tests and CI use)
 //   calldir-fuzz HARNESS [libFuzzer flags] CORPUS...   fuzzes (the build made by .ci/fuzz)
 //
-// HARNESS is one of: reader, verifier, listing, number, changeset. Where it is not the first
+// HARNESS is one of: reader, verifier, listing, number, changeset, service. Where it is not the first
 // argument, CALLDIR_FUZZ_HARNESS names it: libFuzzer's -jobs starts copies of the program with
 // its own flags only.
 import CallDirectorySystem

@@ -1,0 +1,41 @@
+// GNU libmicrohttpd (Debian: libmicrohttpd-dev), imported as the module CMicroHTTPD.
+//
+// MHD_start_daemon and MHD_get_daemon_info are variadic, which Swift cannot call: these wrappers
+// pass the options the service sets and read the two daemon facts it needs.
+#include <stdint.h>
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <microhttpd.h>
+
+// What the URI log callback returns becomes the request's context (its `con_cls`).
+typedef void *(*calldir_mhd_uri_callback)(void *context, const char *uri, struct MHD_Connection *connection);
+
+// Starts a daemon on `address` (NULL: every address) with its bounds and callbacks, all given the
+// same `context`; NULL when it cannot start. A pool of one thread means the polling thread alone.
+static inline struct MHD_Daemon *calldir_mhd_start(
+    unsigned int flags, const struct sockaddr *address, unsigned int thread_pool_size, unsigned int connection_limit,
+    unsigned int connection_timeout, size_t connection_memory_limit, MHD_AccessHandlerCallback handler,
+    MHD_RequestCompletedCallback completed, calldir_mhd_uri_callback uri, void *context) {
+  return MHD_start_daemon(
+      flags, 0, NULL, NULL, handler, context,
+      MHD_OPTION_SOCK_ADDR, address,
+      MHD_OPTION_THREAD_POOL_SIZE, thread_pool_size > 1 ? thread_pool_size : 0,
+      MHD_OPTION_CONNECTION_LIMIT, connection_limit,
+      MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout,
+      MHD_OPTION_CONNECTION_MEMORY_LIMIT, connection_memory_limit,
+      MHD_OPTION_NOTIFY_COMPLETED, completed, context,
+      MHD_OPTION_URI_LOG_CALLBACK, uri, context,
+      MHD_OPTION_END);
+}
+
+// The port the daemon listens on (the one the system chose when 0 was asked), or 0.
+static inline uint16_t calldir_mhd_bound_port(struct MHD_Daemon *daemon) {
+  const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+  return info == NULL ? 0 : info->port;
+}
+
+// The connections the daemon holds open now.
+static inline unsigned int calldir_mhd_connection_count(struct MHD_Daemon *daemon) {
+  const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
+  return info == NULL ? 0 : info->num_connections;
+}
