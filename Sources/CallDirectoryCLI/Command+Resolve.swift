@@ -67,7 +67,8 @@ extension Command {
   }
 
   /// `--emergency`'s list: comma-separated codes, `default` for the default set, `none` for none.
-  static func emergencyNumbers(_ text: String) throws(UsageError) -> EmergencyNumbers {
+  /// - Parameter command: the command whose help a usage error points to (`resolve`, `serve`).
+  static func emergencyNumbers(_ text: String, command: String = "resolve") throws(UsageError) -> EmergencyNumbers {
     if text == "none" { return .none }
     var codes: [String] = []
     for item in text.split(separator: ",", omittingEmptySubsequences: false) {
@@ -75,7 +76,7 @@ extension Command {
     }
     do { return try EmergencyNumbers(codes) } catch {
       throw UsageError(
-        "--emergency takes codes of 1 to 15 digits separated by commas, 'default' or 'none': \(error)", command: "resolve")
+        "--emergency takes codes of 1 to 15 digits separated by commas, 'default' or 'none': \(error)", command: command)
     }
   }
 

@@ -38,7 +38,9 @@ extension Command {
           }),
         Table.Option(
           names: ["--emergency"],
-          action: .value { (state, text) throws(UsageError) in state.resolve.emergency = try emergencyNumbers(text) }),
+          action: .value { (state, text) throws(UsageError) in
+            state.resolve.emergency = try emergencyNumbers(text, command: "serve")
+          }),
         Table.Option(names: ["--block-withheld"], action: .flag { $0.resolve.blockWithheld = true }),
         Table.Option(names: ["--trust"], action: .value { $0.resolve.trust.append($1) }),
         Table.Option(

@@ -27,6 +27,13 @@ import Testing
     #expect(result.error.hasPrefix("calldir: \(message)\n"), "\(result.error)")
   }
 
+  @Test(arguments: ["resolve", "serve"])
+  func aBadEmergencyListPointsToTheCommandsOwnHelp(_ command: String) {
+    let result = calldirArguments([command, "--emergency", "9x", "list.calldir"])
+    #expect(result.status == 2)
+    #expect(result.error.hasSuffix("Try 'calldir help \(command)'.\n"), "\(result.error)")
+  }
+
   @Test func globalOptionsAreTakenFromAnywhereBeforeTheEndOfOptions() throws {
     let (options, rest) = try GlobalOptions.extract(from: [
       "lookup", "--color", "always", "f.calldir", "--verbose", "+1 202", "--", "--color=never",
