@@ -13,33 +13,8 @@ struct Resolve {
   let console: Console
 
   func run() throws(CommandFailure) -> Int32 {
-    let keys = try Keys.trusted(options.trust)
-    let trust = TrustPolicy(trustedKeys: keys.map(\.0), installedVersion: options.installedVersion)
-    var directories: [ReloadingDirectory] = []
-    for directory in options.directories {
-      do {
-        // Checked once a batch of lines by `refresh()`, not on a timer: a query never waits on a stat.
-        directories.append(try ReloadingDirectory(path: directory.path, checkInterval: nil, trust: trust))
-      } catch {
-        throw CommandFailure(opening: directory.path, error)
-      }
-    }
-    let region = options.country.flatMap { NumberingPlan.shared.region(named: $0) }
-    // The region's own emergency numbers join the set, unless the set is empty (`none`) on purpose.
-    let emergency = region.map { options.emergency.codes.isEmpty ? options.emergency : options.emergency.adding(region: $0) }
-    var resolver: Resolver
-    do {
-      resolver = try Resolver(
-        sources: zip(options.directories, directories).map { option, directory in
-          Resolver.Source(name: option.path, role: option.allowList ? .allowList : .standard, provider: directory)
-        },
-        emergencyNumbers: emergency ?? options.emergency,
-        // The resolver takes a calling code: its main region's rules read national callers.
-        defaultCountryCode: region?.callingCode)
-    } catch {
-      throw CommandFailure.usage("\(error)", command: "resolve")
-    }
-    resolver.blocksWithheld = options.blockWithheld
+    // Checked once a batch of lines by `refresh()`, not on a timer: a query never waits on a stat.
+    let (directories, resolver) = try ResolverStack.open(options, command: "resolve")
 
     var status = CLI.ExitCode.success
     let batches = AnswerBatches(read: console.readChunk, write: console.writeOutput)
