@@ -23,8 +23,10 @@ enum FuzzService {
     guard response.status == 200, target.hasPrefix("/v1/resolve") else { return }
     let lines = response.body.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast()
     if method == "POST" {
+      // Blank as RESOLUTION 8 says: spaces and tabs only, once the one CR of a CRLF is dropped
+      // (any other CR is a character of the line, which an error line answers).
       let asked = body.split(separator: 0x0A, omittingEmptySubsequences: false).filter { line in
-        !line.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+        !(line.last == 0x0D ? line.dropLast() : line[...]).allSatisfy { $0 == 0x20 || $0 == 0x09 }
       }
       guard lines.count == asked.count else { fatalError("\(asked.count) lines asked, \(lines.count) answered") }
     } else if lines.count != 1 {
