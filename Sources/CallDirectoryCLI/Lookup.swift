@@ -54,14 +54,3 @@ struct Lookup {
       ]))
   }
 }
-
-extension Resolution.Action {
-  /// The colour this action is shown in: red blocks, yellow identifies, green allows.
-  var style: Style {
-    switch self {
-    case .block: return .bad
-    case .identify: return .notice
-    case .allow: return .good
-    }
-  }
-}

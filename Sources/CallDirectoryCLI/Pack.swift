@@ -26,6 +26,10 @@ struct Pack {
     var read = 0
     let progress = ProgressLine(console: console, label: "pack", quiet: options.quiet)
     let inputs = try PackInputs(options, console: console)
+    // Before any input is read: the rejects file may replace neither an input nor the output.
+    if let path = options.rejects {
+      try Inputs.refuseReplacing(inputs.inputs.map(\.path) + [options.output], with: path, command: "pack")
+    }
     // A spill that cannot be written (a full disk) is the output's failure, not the line's.
     var spillFailure: CommandFailure?
     var validity = PlanValidity(reject: options.rejectInvalid)
@@ -57,10 +61,7 @@ struct Pack {
       throw spillFailure ?? error
     }
     progress.finish()
-    if let path = options.rejects {
-      try Inputs.refuseReplacing(inputs.inputs.map(\.path) + [options.output], with: path, command: "pack")
-      try Inputs.write(rejects.lines, to: path, console: console)
-    }
+    if let path = options.rejects { try Inputs.write(rejects.lines, to: path, console: console) }
     var size = 0
     var statistics = CanonicalStatistics()
     // Moved into the closure that finishes it through an Optional: a closure cannot consume a

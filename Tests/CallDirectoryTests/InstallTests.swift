@@ -7,8 +7,7 @@ import Testing
 /// installed binary, manual and completions work. The version is written in one place, which
 /// `--version`, the manual and the newest release of `CHANGELOG.md` all show.
 @Suite struct InstallTests {
-  private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
+  private static let root = SpecVectorTests.root
 
   @Test func installsIntoDestdirAndPrefixAndTheInstalledBinaryWorks() throws {
     let scratch = try ScratchDirectory()
