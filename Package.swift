@@ -15,12 +15,14 @@
 //   Resolver, Listing, System <- Service (the HTTP service, over libmicrohttpd) <- CLI
 import PackageDescription
 
-let strict: [SwiftSetting] = [
+// Swift 6, warnings as errors: what an embedder's code is compiled with (the documentation examples).
+let swift6: [SwiftSetting] = [
   .swiftLanguageMode(.v6),
-  .strictMemorySafety(),
   .treatAllWarnings(as: .error),
   .enableUpcomingFeature("MemberImportVisibility"),
 ]
+// The package's own code also marks every unsafe construct.
+let strict: [SwiftSetting] = swift6 + [.strictMemorySafety()]
 
 let package = Package(
   name: "calldir",
@@ -145,5 +147,11 @@ let package = Package(
         "CallDirectorySystem", "CallDirectoryWriter", "CZlib",
       ],
       swiftSettings: strict),
+    // The doc comments' examples, compiled (never run) so that none outlives an API change
+    // (.ci/doc-examples writes Examples.swift from Sources/).
+    .testTarget(
+      name: "DocumentationExamples",
+      dependencies: ["CallDirectory", "CallDirectoryAppGroup", "CallDirectoryCallKit", "CallDirectoryCallKitModel"],
+      swiftSettings: swift6),
   ]
 )

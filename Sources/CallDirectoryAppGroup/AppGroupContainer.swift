@@ -9,7 +9,8 @@ import CallDirectorySystem
 /// next update repairs.
 ///
 ///     let container = AppGroupContainer(path: groupURL.path)
-///     let loader = CallDirectoryLoader(container: container, trust: trust)
+///     let updater = ListUpdater(container: container, trustedKeys: [providerKey])
+///     print(try updater.install(directory: downloaded).reloadNeeded)
 public struct AppGroupContainer: Sendable, Hashable {
   /// The shared directory, which must exist.
   public let path: String

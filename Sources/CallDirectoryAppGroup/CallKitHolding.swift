@@ -7,7 +7,9 @@ import CallDirectoryFormat
 /// CallKit offers an incremental load only after a successful one, so in an incremental load the
 /// record is true; in a full load it is ignored.
 ///
-///     if case .directory(let fingerprint) = container.holding(), fingerprint == current { ... }
+///     if case .directory(let fingerprint) = container.holding(), fingerprint == installed.current.fingerprint {
+///         print("CallKit holds the installed list")
+///     }
 public enum CallKitHolding: Sendable, Hashable {
   /// A load began and did not record its end: the entries are not known.
   case unknown

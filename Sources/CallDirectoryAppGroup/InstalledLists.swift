@@ -5,7 +5,7 @@
 /// The app writes it after each installed update; the extension reads it to find the files.
 ///
 ///     let installed = container.installed()
-///     print("version \(installed?.current.listVersion ?? 0)")
+///     print("version \(installed?.listVersion ?? 0)")
 public struct InstalledLists: Sendable, Hashable {
   /// One installed directory.
   public struct Generation: Sendable, Hashable {

@@ -17,7 +17,7 @@ import CallDirectoryVerifier
 ///
 ///     let updater = ListUpdater(container: container, trustedKeys: [providerKey])
 ///     let result = try updater.apply(changeset: downloaded)
-///     if result.reloadNeeded { CXCallDirectoryManager.sharedInstance.reloadExtension(withIdentifier: id) }
+///     if result.reloadNeeded { CXCallDirectoryManager.sharedInstance.reloadExtension(withIdentifier: extensionID) }
 public struct ListUpdater: Sendable {
   /// Where the lists go.
   public let container: AppGroupContainer
@@ -61,8 +61,8 @@ public struct ListUpdater: Sendable {
   /// app never reloads in a loop.
   ///
   ///     let before = container.holding()
-  ///     manager.reloadExtension(withIdentifier: id) { error in
-  ///       if error == nil && updater.reloadNeeded(since: before) { reloadAgain() }
+  ///     CXCallDirectoryManager.sharedInstance.reloadExtension(withIdentifier: extensionID) { error in
+  ///         if error == nil && updater.reloadNeeded(since: before) { print("reload again") }
   ///     }
   ///
   /// - Complexity: O(1): two small reads.

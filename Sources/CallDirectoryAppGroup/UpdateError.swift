@@ -4,7 +4,13 @@ import CallDirectorySystem
 
 /// Why an update was not installed; the lists installed before stay.
 ///
-///     do { try updater.install(directory: downloaded) } catch .notAuthentic(.rolledBack) { ... }
+///     do throws(UpdateError) {
+///         _ = try updater.install(directory: downloaded)
+///     } catch .notAuthentic(.rolledBack(let installed, let offered)) {
+///         print("kept version \(installed), refused the older \(offered)")
+///     } catch {
+///         print("kept the installed lists: \(error)")
+///     }
 public enum UpdateError: Error, Sendable, CustomStringConvertible {
   /// The download is not trusted: unsigned, signed by an unknown key, a bad signature, or a list
   /// version older than the one installed (`.rolledBack`).

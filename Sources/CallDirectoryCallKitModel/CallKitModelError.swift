@@ -6,7 +6,17 @@ import CallDirectoryFormat
 ///
 /// Every one of them fails the load, and a failed load deletes every entry of the extension.
 ///
-///     do { try store.complete(load) } catch .entriesOutOfOrder { ... }
+///     var store = CallKitModel()
+///     var load = try store.beginLoad()
+///     try load.addBlockingEntry(14_155_550_199)
+///     do throws(CallKitModelError) {
+///         try load.addBlockingEntry(14_155_550_100)
+///         try store.complete(load)
+///     } catch .entriesOutOfOrder(let kind, let previous, let number) {
+///         print("\(kind): \(number) after \(previous)")
+///     } catch {
+///         print("CallKit would fail the load: \(error)")
+///     }
 public enum CallKitModelError: Error, Sendable, Hashable, CustomStringConvertible {
   /// An addition not above the previous one of its kind in this load (`.entriesOutOfOrder`).
   case entriesOutOfOrder(kind: EntryKind, previous: Int64, number: Int64)

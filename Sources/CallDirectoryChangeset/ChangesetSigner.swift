@@ -7,9 +7,9 @@ import CallDirectoryWriter
 /// covers every byte before it, then a CRC-32 of those 104 bytes. Signing a signed changeset
 /// replaces its signature.
 ///
-///     let signed = try ChangesetSigner.sign(changesetBytes, key: key)
+///     let signed = try ChangesetSigner.sign(changesetBytes, key: signingKey)
 ///     let reader = try ChangesetReader(bytes: signed)
-///     let signer = try reader.check(TrustPolicy(trustedKeys: [key.publicKey]))
+///     let signer = try reader.check(TrustPolicy(trustedKeys: [signingKey.publicKey]))
 ///     print("signed by \(signer?.id ?? "nobody")")
 public enum ChangesetSigner {
   /// `changeset` signed by `key`.

@@ -10,8 +10,15 @@
 ///       var count = 0
 ///       var isIncremental: Bool { false }
 ///       mutating func addBlockingEntry(_ number: Int64) { count += 1 }
-///       ...
+///       mutating func addIdentificationEntry(_ number: Int64, label: String) { count += 1 }
+///       mutating func removeBlockingEntry(_ number: Int64) {}
+///       mutating func removeIdentificationEntry(_ number: Int64) {}
+///       mutating func removeAllBlockingEntries() {}
+///       mutating func removeAllIdentificationEntries() {}
 ///     }
+///     var counter = Counter()
+///     try DirectoryFeed(reader).feedWhole(into: &counter)
+///     print("\(counter.count) additions")
 public protocol CallDirectorySink {
   /// What the sink's calls throw; `Never` for a sink that cannot fail.
   associatedtype Failure: Error = Never

@@ -13,6 +13,7 @@ import CallDirectoryReader
 ///
 ///     let feed = ChangeFeed(changeset)
 ///     let cursor = try feed.feed(into: &sink)   // nil: done
+///     print(cursor == nil ? "done" : "more in the next load")
 public struct ChangeFeed<Source: ChangeSource> {
   /// The changes fed.
   public let changes: Source
@@ -37,6 +38,7 @@ public struct ChangeFeed<Source: ChangeSource> {
   /// A feed of `changes` in loads of at most `limit` additions.
   ///
   ///     let feed = try ChangeFeed(changeset, limit: 100_000, removalLimit: 10_000)
+  ///     print(try feed.plan().loadsNeeded)
   ///
   /// - Parameters:
   ///   - fingerprint: the identity its cursors carry; by default the source's own

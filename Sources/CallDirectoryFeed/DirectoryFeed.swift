@@ -12,8 +12,10 @@ import CallDirectoryReader
 ///
 ///     let feed = DirectoryFeed(try CallDirectoryReader(path: path))
 ///     let plan = try feed.plan()           // before the first entry: does it fit one load?
+///     print("\(plan.loadsNeeded) loads")
 ///     let cursor = try feed.feed(into: &sink, resumingFrom: stored)
 ///     // cursor == nil: done; else store it and feed the rest in the next incremental load
+///     print(cursor == nil ? "done" : "more in the next load")
 public struct DirectoryFeed: Sendable {
   /// The directory fed.
   public let directory: CallDirectoryReader
@@ -30,6 +32,7 @@ public struct DirectoryFeed: Sendable {
   /// A feed of `directory` in loads of at most `limit` additions.
   ///
   ///     let feed = try DirectoryFeed(reader, limit: 100_000)
+  ///     print(try feed.plan().loadsNeeded)
   ///
   /// - Throws: `ConfigurationError` naming `limit` when it is below 1.
   /// - Complexity: O(1).

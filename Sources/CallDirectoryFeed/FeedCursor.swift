@@ -15,6 +15,7 @@ import CallDirectoryFormat
 ///
 ///     let data = try JSONEncoder().encode(cursor)
 ///     let again = try JSONDecoder().decode(FeedCursor.self, from: data)
+///     print(again == cursor)  // true
 public struct FeedCursor: Sendable, Hashable, Codable {
   /// The kind of the next addition.
   public var kind: EntryKind

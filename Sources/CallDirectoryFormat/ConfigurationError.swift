@@ -4,10 +4,11 @@
 /// Thrown, not trapped, so that an app or service reading its settings from a file or a server
 /// can report the bad setting and carry on.
 ///
-///     do {
-///       let parser = try PhoneNumberParser(defaultCountryCode: settings.country)
+///     do throws(ConfigurationError) {
+///       let parser = try PhoneNumberParser(defaultCountryCode: 1000)
+///       print(parser)
 ///     } catch {
-///       log("\(error)")  // "defaultCountryCode 1000 is not in 1...999"
+///       print(error)  // defaultCountryCode 1000 is not in 1...999
 ///     }
 public struct ConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The parameter given the value, as the initializer names it (`defaultCountryCode`).

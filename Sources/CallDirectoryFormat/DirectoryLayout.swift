@@ -1,6 +1,7 @@
 /// One kind of entry in a directory.
 ///
 ///     let kind = EntryKind(rawValue: "block") ?? .identification
+///     print(kind == .blocking)  // true
 ///     for each in EntryKind.allCases { print(each.rawValue) }  // "block", "identify"
 public enum EntryKind: String, Sendable, CaseIterable {
   /// Numbers to block.

@@ -9,8 +9,8 @@
 /// well-formed file that a `TrustPolicy` refuses an `AuthenticityFailure`; opening a directory
 /// from a path can meet all three, and throws an `OpenError` that says which.
 ///
-///     do {
-///       let reader = try CallDirectoryReader(bytes: bytes)
+///     do throws(FormatError) {
+///       let reader = try CallDirectoryReader(bytes: directoryBytes)
 ///       print(try reader.isBlocked(33_612_345_678))
 ///     } catch {
 ///       print("damaged at byte \(error.offset) in \(error.section ?? "the file"): \(error.kind)")

@@ -2,7 +2,8 @@
 ///
 ///     guard let key = PublicKey(text: publicKeyFileText) else { return }
 ///     print("trusting key \(key.id)")
-///     let policy = TrustPolicy(trustedKeys: [key])
+///     let reader = try CallDirectoryReader(path: "list.calldir", trust: TrustPolicy(trustedKeys: [key]))
+///     print(reader.listVersion)
 public struct PublicKey: Sendable, Hashable, CustomStringConvertible {
   /// The key's 32 bytes.
   public let bytes: [UInt8]
@@ -30,8 +31,9 @@ public struct PublicKey: Sendable, Hashable, CustomStringConvertible {
 
 /// What a consumer requires of a directory or changeset before it trusts it.
 ///
-///     let policy = TrustPolicy(trustedKeys: [providerKey], installedVersion: installed)
+///     let policy = TrustPolicy(trustedKeys: [providerKey], installedVersion: installedVersion)
 ///     let reader = try CallDirectoryReader(path: "list.calldir", trust: policy)
+///     print(reader.listVersion)
 public struct TrustPolicy: Sendable, Equatable {
   /// The keys whose signatures are accepted (several, for key rotation). Empty: signatures are not
   /// required, and an unsigned file is accepted.
@@ -54,7 +56,7 @@ public struct TrustPolicy: Sendable, Equatable {
 /// Why a well-formed file is not trusted: thrown by the trust checks of directories and
 /// changesets. It names no place in the file: authenticity is a property of the whole file.
 ///
-///     do {
+///     do throws(AuthenticityFailure) {
 ///       _ = try reader.check(TrustPolicy(trustedKeys: [providerKey], installedVersion: 41))
 ///     } catch {
 ///       switch error {

@@ -16,15 +16,17 @@
 
   /// The check itself, the Unicode standard's table of well-formed byte sequences (table 3-7):
   ///
-  ///     00..7F
-  ///     C2..DF  80..BF
-  ///     E0      A0..BF  80..BF
-  ///     E1..EC  80..BF  80..BF
-  ///     ED      80..9F  80..BF
-  ///     EE..EF  80..BF  80..BF
-  ///     F0      90..BF  80..BF  80..BF
-  ///     F1..F3  80..BF  80..BF  80..BF
-  ///     F4      80..8F  80..BF  80..BF
+  /// ```text
+  /// 00..7F
+  /// C2..DF  80..BF
+  /// E0      A0..BF  80..BF
+  /// E1..EC  80..BF  80..BF
+  /// ED      80..9F  80..BF
+  /// EE..EF  80..BF  80..BF
+  /// F0      90..BF  80..BF  80..BF
+  /// F1..F3  80..BF  80..BF  80..BF
+  /// F4      80..8F  80..BF  80..BF
+  /// ```
   ///
   /// Runs of ASCII, most of a label table, are skipped eight bytes at a time. Every read is at an
   /// index below `bytes.count`, checked before it is made.

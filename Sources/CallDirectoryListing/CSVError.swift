@@ -1,7 +1,7 @@
 /// Why bytes are not well-formed RFC 4180 CSV, and the 1-based line where the problem is.
 ///
 ///     var reader = CSVReader(Array("block,\"+336\"12345678\n".utf8))
-///     do {
+///     do throws(CSVError) {
 ///       while let record = try reader.next() { print(record) }
 ///     } catch {
 ///       print(error.line, error.kind)  // 1, characterAfterClosingQuote

@@ -8,12 +8,14 @@ import CallDirectoryFormat
 /// proportional to the cap, and memory holds one window of output and one piece of input
 /// whatever the stream inflates to. The caller alternates ``next()`` and ``supply(_:)``:
 ///
+///     let inflater = try GzipInflater()
+///     var chunks = [gzipBytes[...]]  // what a download hands out, piece by piece
+///     var inflated: [UInt8] = []
 ///     while true {
 ///       let output = try inflater.next()
-///       if !output.isEmpty { use(output); continue }
-///       let input = read()
-///       if input.isEmpty { try inflater.finish(); break }
-///       inflater.supply(input)
+///       if !output.isEmpty { inflated += output; continue }
+///       guard let input = chunks.popLast() else { try inflater.finish(); break }
+///       inflater.supply(Array(input))
 ///     }
 @safe public final class GzipInflater {
   /// The most bytes ``next()`` returns at once: 64 KiB.

@@ -12,13 +12,15 @@ import CallDirectorySystem
 ///
 ///     var reader = try LineReader(path: "list.csv", quotedFields: true)
 ///     while let (bytes, lines) = try reader.nextPiece(size: 8 << 20) {
-///       try ListingParser.parse(bytes: bytes, file: "list.csv", parser: .formatDomain) { record in }
+///       print("\(lines) lines")
+///       try ListingParser.parse(bytes: bytes, file: "list.csv", parser: .formatDomain) { record in print(record.number) }
 ///     }
 ///
-///     var input = LineReader(name: "<stdin>", chunks: readStandardInput,
+///     var pieces = [Array("+12025550100\n+33612345678\n".utf8)]
+///     var input = LineReader(name: "<stdin>", chunks: { pieces.popLast() ?? [] },
 ///                            maximumLineLength: LineReader.maximumCallerLineLength)
-///     while let bytes = try input.nextLine({ line in (0..<line.count).map { line[$0] } }) {
-///       answer(bytes)
+///     while let length = try input.nextLine({ line in line.count }) {
+///       print("a line of \(length) bytes")
 ///     }
 ///
 /// Lines end at LF; a CR just before the LF is part of no line that ``nextLine(_:)`` hands out,

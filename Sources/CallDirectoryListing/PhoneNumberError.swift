@@ -4,7 +4,7 @@
 /// sentence fit to show a person, for example
 /// `invalid character 'x' in number "+1 202 55x 0100"`.
 ///
-///     do {
+///     do throws(PhoneNumberError) {
 ///       _ = try PhoneNumberParser().parse("+1 202 55x 0100")
 ///     } catch {
 ///       print(error.kind, error.input)

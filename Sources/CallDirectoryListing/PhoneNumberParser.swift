@@ -79,7 +79,7 @@ public struct PhoneNumberParser: Sendable {
   /// Creates a parser.
   ///
   ///     let parser = try PhoneNumberParser(defaultCountryCode: 44)
-  ///     try parser.parse("020 7946 0958")  // 442079460958
+  ///     print(try parser.parse("020 7946 0958"))  // 442079460958
   ///
   /// - Parameters:
   ///   - defaultCountryCode: The calling code (1 ... 999) applied to numbers written without
@@ -107,7 +107,7 @@ public struct PhoneNumberParser: Sendable {
   /// Creates a parser that reads numbers written without `+` by a region's rules.
   ///
   ///     let parser = try PhoneNumberParser(defaultRegion: "RU")
-  ///     try parser.parse("8 (912) 345-67-89")  // 79123456789
+  ///     print(try parser.parse("8 (912) 345-67-89"))  // 79123456789
   ///
   /// - Parameters:
   ///   - defaultRegion: An ISO 3166 region code of ``NumberingPlan``, in any letter case (`GB`).

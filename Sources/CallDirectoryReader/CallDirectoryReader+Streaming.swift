@@ -81,7 +81,8 @@ extension CallDirectoryReader {
 
 /// Why a stream stopped: the file is damaged, or the consumer threw.
 ///
-///     do {
+///     var writer = DirectoryBuilder()
+///     do throws(StreamError<WriterError>) {
 ///       try reader.forEachBlocking { (number) throws(WriterError) in try writer.block(number) }
 ///     } catch {
 ///       switch error {

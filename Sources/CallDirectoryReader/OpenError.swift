@@ -4,8 +4,9 @@ import CallDirectorySystem
 /// Why a directory could not be opened from a path: the file could not be read, its bytes are
 /// not a directory, or it is well formed but not trusted.
 ///
-///     do {
+///     do throws(OpenError) {
 ///       let reader = try CallDirectoryReader(path: path, trust: policy)
+///       print(reader.listVersion)
 ///     } catch {
 ///       switch error {
 ///       case .system(let failure): print("cannot read: \(failure.message)")

@@ -16,6 +16,7 @@ import CallDirectoryReader
 ///       Resolver.Source(name: "local", provider: fixed),
 ///     ])
 ///     print(fixed.current() === fixed)  // a reader provides itself
+///     print(try resolver.resolve(12025550100).action)
 public protocol DirectoryProvider: AnyObject, Sendable {
   /// The reader to answer one query from.
   ///

@@ -11,8 +11,8 @@
 ///   begin with 0, such as a full number `18002738255` added to the set, or `+911`).
 ///
 ///     let emergency = try EmergencyNumbers(["112", "911", "116117"])
-///     emergency.match(caller: "1-1-2")   // "112"
-///     emergency.match(911)               // "911"
+///     print(emergency.match(caller: "1-1-2") ?? "-")  // 112
+///     print(emergency.match(911) ?? "-")             // 911
 ///
 /// Matching allocates nothing; it is a scan over the caller's bytes and a binary search over the
 /// codes.

@@ -22,7 +22,7 @@ import Synchronization
 ///
 ///     let spam = try ReloadingDirectory(path: "/var/lib/calldir/spam.calldir")
 ///     let reader = spam.current()          // for one query
-///     try reader.isBlocked(12025550100)
+///     print(try reader.isBlocked(12025550100))
 ///
 /// Publish a new version by writing it beside the path and renaming it over the path (what
 /// `calldir pack` and `DirectoryBuilder.write(to:)` do). Never rewrite or truncate the served file

@@ -5,9 +5,9 @@
 ///
 ///     let answer = try resolver.resolve(caller: "+1 (202) 555-0100")
 ///     switch answer.action {
-///     case .block: rejectCall()
-///     case .identify: ring(showing: answer.label)
-///     case .allow: ring(showing: answer.label)
+///     case .block: print("rejected")
+///     case .identify: print("ringing, showing \(answer.label ?? "")")
+///     case .allow: print("ringing")
 ///     }
 public struct Resolution: Sendable, Equatable, CustomStringConvertible {
   /// What to do with the call.

@@ -6,12 +6,13 @@ import CallDirectoryListing
 /// Thrown by ``Resolver/resolve(caller:)``. Neither case is a guess: an invalid number is refused,
 /// never resolved as something close to it.
 ///
-///     do {
+///     do throws(ResolveError) {
 ///       let resolution = try resolver.resolve(caller: "+33 6 12 34 56 78")
 ///       print(resolution)
 ///     } catch {
 ///       switch error {
 ///       case .invalidNumber(let fault): print("not a number: \(fault)")
+///       case .invalidCaller(let message): print("not a caller: \(message)")
 ///       case .damagedDirectory(let directory, let fault): print("\(directory.name) is damaged: \(fault)")
 ///       }
 ///     }

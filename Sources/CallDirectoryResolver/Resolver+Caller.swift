@@ -7,8 +7,8 @@ extension Resolver {
   /// The string is first compared, as written, with the emergency codes; otherwise it is
   /// normalised by ``parser`` (`Spec/INPUT.md` section 1) and resolved as ``resolve(_:)`` does.
   ///
-  ///     try resolver.resolve(caller: "tel:+1-202-555-0100").action   // .block
-  ///     try resolver.resolve(caller: "911").reason                   // .emergency
+  ///     print(try resolver.resolve(caller: "tel:+1-202-555-0100").action)  // block
+  ///     print(try resolver.resolve(caller: "911").reason)                   // emergency
   ///
   /// - Returns: the answer; its `number` is `nil` only for an emergency code matched as written.
   /// - Throws: ``ResolveError/invalidNumber(_:)`` when the string is not a phone number (never a
@@ -51,7 +51,7 @@ extension Resolver {
   /// resolved as ``resolve(caller:)`` does.
   ///
   ///     let line: [UInt8] = Array("+12025550100".utf8)
-  ///     try resolver.resolve(callerUTF8: line.span).action   // .block
+  ///     print(try resolver.resolve(callerUTF8: line.span).action)  // block
   ///
   /// - Returns: the answer; its `number` is `nil` only for an emergency code matched as written
   ///   or a withheld caller.

@@ -14,7 +14,7 @@ extension Resolver {
   /// Every decision is made from label ids; only the label that is reported is turned into text,
   /// and the reader's label cache hands that out without copying it. Nothing else is allocated.
   ///
-  ///     try resolver.resolve(12025550100).action   // .block
+  ///     print(try resolver.resolve(12025550100).action)  // block
   ///
   /// - Returns: the answer under `Spec/RESOLUTION.md` section 4; an emergency number is answered
   ///   without consulting any directory.

@@ -17,9 +17,9 @@ import CallDirectoryListing
 ///       ],
 ///       defaultCountryCode: 1)
 ///     let answer = try resolver.resolve(caller: "(202) 555-0100")
-///     answer.action     // .block
-///     answer.label      // "Spam Risk"
-///     answer.directory  // #1 spam
+///     print(answer.action)                  // block
+///     print(answer.label ?? "")             // Spam Risk
+///     print(answer.directory?.name ?? "")   // spam
 ///
 /// A resolver is an immutable value and `Sendable`: share it between threads. Each query asks
 /// each provider for its reader once, so it is answered from one version of every directory even

@@ -4,7 +4,8 @@ import CallDirectoryFormat
 ///
 ///     var options = VerificationOptions()
 ///     options.callKit = true  // also flag what a CallKit load would refuse
-///     let report = Verifier.verify(path: "list.calldir", options: options)
+///     let report = try Verifier.verify(path: "list.calldir", options: options)
+///     print(report.isValid)
 public struct VerificationOptions: Sendable, Equatable {
   /// Whether to flag what a CallKit load would refuse although the format allows it: more than
   /// `Limits.callKitMaximumEntriesPerLoad` entries, blocking and identification together.

@@ -3,7 +3,7 @@ import CallDirectoryFormat
 /// The outcome of verifying one file: every problem found, in the order found, and the counts the
 /// file declares.
 ///
-///     let report = Verifier.verify(path: "list.calldir")
+///     let report = try Verifier.verify(path: "list.calldir")
 ///     if !report.isValid { report.problems.forEach { print($0) } }
 public struct VerificationReport: Sendable, Equatable {
   /// The problems found, at most `VerificationOptions.maximumProblems` of them, in the order

@@ -12,7 +12,7 @@ import CallDirectorySystem
 /// still allows it. No input makes it trap, hang or allocate more than one block's payload plus
 /// the problem list.
 ///
-///     let report = Verifier.verify(path: "list.calldir")
+///     let report = try Verifier.verify(path: "list.calldir")
 ///     guard report.isValid else {
 ///       for problem in report.problems { print(problem) }
 ///       return
@@ -49,8 +49,10 @@ public enum Verifier {
   /// When the file is valid the reader remembers it, and its lookups skip their first-use checks.
   ///
   ///     let reader = try CallDirectoryReader(path: path, trust: policy)
-  ///     guard Verifier.verify(reader).isValid else { throw Damaged() }
-  ///     let feed = DirectoryFeed(reader)
+  ///     let report = Verifier.verify(reader)
+  ///     guard report.isValid else { return print("not feeding a damaged list: \(report.problems[0])") }
+  ///     var load = try store.beginLoad()
+  ///     try DirectoryFeed(reader).feedWhole(into: &load)
   ///
   /// - Parameters:
   ///   - reader: the open directory.

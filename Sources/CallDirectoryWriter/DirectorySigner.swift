@@ -9,10 +9,11 @@ import CallDirectoryFormat
 /// version 2.1) gets the length that keeps the section after it on a page. Signing the same file
 /// again gives the same bytes, the signature aside.
 ///
-///     let signed = try DirectorySigner.sign(directoryBytes, key: key)
+///     let signed = try DirectorySigner.sign(directoryBytes, key: signingKey)
 ///     let reader = try CallDirectoryReader(bytes: signed)
-///     _ = try reader.check(TrustPolicy(trustedKeys: [key.publicKey]))
+///     _ = try reader.check(TrustPolicy(trustedKeys: [signingKey.publicKey]))
 ///     let unsigned = try DirectorySigner.stripSignature(signed)
+///     print(unsigned == directoryBytes)  // true
 public enum DirectorySigner {
   /// `file` signed by `key`.
   /// - Throws: `FormatError` when `file` is not a well-formed directory (its header, table and

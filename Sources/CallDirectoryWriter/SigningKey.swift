@@ -9,8 +9,10 @@ import CallDirectoryFormat
 ///     let key = SigningKey.generate()
 ///     let secretText = key.fileText  // for the owner only
 ///     let publicText = key.publicKey.fileText  // for consumers
+///     print(publicText)  // calldir-ed25519-public-key ...
 ///     guard let again = SigningKey(text: secretText) else { return }
 ///     let signed = try DirectorySigner.sign(directoryBytes, key: again)
+///     print(signed.count)
 public struct SigningKey: Sendable {
   /// The 32-byte seed.
   let seed: [UInt8]

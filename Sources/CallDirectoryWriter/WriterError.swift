@@ -4,7 +4,7 @@ import CallDirectorySystem
 /// Why a directory could not be built or written.
 ///
 ///     var writer = try AscendingDirectoryWriter()
-///     do {
+///     do throws(WriterError) {
 ///       try writer.identify(33_612_345_678, label: label)
 ///     } catch {
 ///       print("refused: \(error)")  // for example .badLabelLength for an empty label
