@@ -13,6 +13,12 @@ public enum LoadOutcome: Sendable, Hashable {
 }
 
 /// What a load did.
+///
+///     var load = try store.beginLoad()
+///     if case .complete(let report) = loader.load(into: &load) {
+///       print(report.action, report.additions, report.removals)
+///       if report.moreLoadsNeeded { print("ask for another reload") }
+///     }
 public struct LoadReport: Sendable, Hashable {
   /// The work the load did.
   public var action: LoadAction
@@ -37,6 +43,11 @@ public struct LoadReport: Sendable, Hashable {
 
 /// The work of one load, decided from the installed files, what CallKit holds and whether the
 /// load is incremental.
+///
+///     var load = try store.beginLoad()
+///     if case .complete(let report) = loader.load(into: &load), case .resumed = report.action {
+///       print("went on with a load split at CallKit's cap")
+///     }
 public enum LoadAction: Sendable, Hashable {
   /// A full load of the whole directory (the previous generation's when the current one cannot
   /// be used).
@@ -55,6 +66,11 @@ public enum LoadAction: Sendable, Hashable {
 }
 
 /// Why a load had to fail: the reason, in one line for a log.
+///
+///     var load = try store.beginLoad()
+///     if case .fail(let failure) = loader.load(into: &load) {
+///       print("failing the load, which deletes the extension's entries: \(failure.reason)")
+///     }
 public struct LoadFailure: Error, Sendable, Hashable, CustomStringConvertible {
   /// What went wrong.
   public var reason: String

@@ -44,6 +44,8 @@ public enum UpdateError: Error, Sendable, CustomStringConvertible {
 
 /// The steps of an update, in order; a crash between any two leaves a container the next update
 /// repairs.
+///
+///     for step in UpdateStep.allCases { print(step) }  // verified, changesWritten, listWritten, recorded, cleaned
 public enum UpdateStep: Sendable, Hashable, CaseIterable {
   /// The download was checked; nothing is written yet.
   case verified

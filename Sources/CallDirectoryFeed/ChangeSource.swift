@@ -9,6 +9,10 @@ import CallDirectoryReader
 /// checks every run it is given (ascending, disjoint, numbers in `1 ... Int64.max - 1`, labels of
 /// allowed length) in a first pass before sending anything, so a source that breaks the rules
 /// makes the feed throw, never a failing load.
+///
+///     let source: any ChangeSource = try ChangesetReader(path: "v1-v2.cdchanges")
+///     print(source.counts.additions.blocking, source.counts.removals.blocking)
+///     try source.forEachRemoval(.blocking) { (run) throws(Never) in print("-", run) }
 public protocol ChangeSource {
   /// An identity of these changes that cursors carry, so that a cursor made for other changes is
   /// refused: a changeset's comes from the hashes of its base and its result.

@@ -2,6 +2,15 @@ import CallDirectoryFormat
 
 /// Why a feed stopped. Every case but `.damaged` and `.sink` is raised before the first entry is
 /// sent.
+///
+///     var load = try store.beginLoad()
+///     do throws(FeedError<CallKitModelError>) {
+///       try DirectoryFeed(reader).feedWhole(into: &load)
+///     } catch .overLimit(let plan) {
+///       print("\(plan.additions) additions need \(plan.loadsNeeded) loads: feed with a cursor")
+///     } catch {
+///       print("nothing sent, or the load is to be failed: \(error)")
+///     }
 public enum FeedError<SinkFailure: Error>: Error {
   /// The directory is damaged at the place the error names (found by a block's checksum as it
   /// streamed; verify a file before feeding it to find this before any entry is sent).

@@ -3,6 +3,9 @@
 /// Counts are of numbers, ranges expanded, and saturate at `Int.max` instead of wrapping.
 /// `fits` says whether one load can take every addition; when it cannot, feed it in
 /// `loadsNeeded` parts with a `FeedCursor`.
+///
+///     let plan = try DirectoryFeed(reader).plan()
+///     if !plan.fits { print("\(plan.additions) additions: \(plan.loadsNeeded) loads of \(plan.limit)") }
 public struct FeedPlan: Sendable, Hashable {
   /// Blocking numbers to add.
   public var blockingAdditions: Int

@@ -1,5 +1,8 @@
 /// The section types this package knows. The six data and index sections are in every file; the
 /// others only where the file has what they hold (`Spec/FORMAT.md`, section 3).
+///
+///     print(SectionType.blockingData.rawValue)              // BDAT
+///     print(SectionType(rawValue: "SIGN") == .signature)   // true
 public enum SectionType: String, Sendable, CaseIterable {
   /// Blocking numbers, in entry blocks.
   case blockingData = "BDAT"

@@ -12,6 +12,11 @@ import CallDirectoryFormat
 /// - Each number goes through the given ``PhoneNumberParser``.
 ///
 /// Every record is `EntryKind.blocking` with a `nil` label and the line it came from.
+///
+///     let text = "# spam\n+1 202 555 0100\n+1 202 555 01##\n"
+///     try BlockListParser.parse(bytes: Array(text.utf8), file: "spam.txt", parser: .formatDomain) { record in
+///       print(record.line, record.numbers)  // 2 12025550100...12025550100, then 3 12025550100...12025550199
+///     }
 public enum BlockListParser {
   /// Parses `bytes`, handing each number to `body` in input order.
   ///

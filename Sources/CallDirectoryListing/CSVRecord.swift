@@ -4,6 +4,11 @@
 /// A record refers to the reader's input rather than copying it; fields are `ArraySlice`s of that
 /// input, or of a small buffer for quoted fields that contained doubled quotes. Every field has
 /// been checked to be well-formed UTF-8.
+///
+///     var reader = CSVReader(Array("number,label\n+12025550100,\"Acme, Inc.\"\n".utf8))
+///     while let record = try reader.next() {
+///       print(record.line, record.count, record.string(at: 1))  // 1 2 label, then 2 2 Acme, Inc.
+///     }
 public struct CSVRecord: Sendable {
   /// Where one field's bytes are: a range of the input, or of the unescaped-field buffer.
   struct Field: Sendable {

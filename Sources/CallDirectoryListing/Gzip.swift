@@ -6,6 +6,10 @@ import CallDirectoryFormat
 /// Inflation is capped (``maximumInflatedBytes`` unless a smaller cap is given), because a few
 /// kilobytes of gzip can claim gigabytes; several gzip members one after another (what `cat a.gz
 /// b.gz` makes) inflate to their concatenation, as `gzip -d` does.
+///
+///     let packed = Gzip.compress(Array("+12025550100\n".utf8)) ?? []
+///     print(Gzip.hasMagic(packed))                              // true
+///     print(try Gzip.inflate(packed, limit: 1 << 20).count)     // 13
 public enum Gzip {
   /// The default cap on the inflated size: 4 GiB.
   public static let maximumInflatedBytes = 4 << 30

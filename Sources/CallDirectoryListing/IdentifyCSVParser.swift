@@ -11,6 +11,11 @@ import CallDirectoryFormat
 ///   (`Limits.isValidLabelLength`); labels with commas, quotes or line breaks must be quoted.
 ///
 /// Every record is `EntryKind.identification` with the line on which its CSV record begins.
+///
+///     let text = "label,number\nAcme Support,+12025550123\n"
+///     try IdentifyCSVParser.parse(bytes: Array(text.utf8), file: "names.csv", parser: .formatDomain) { record in
+///       print(record.number, record.label ?? "")  // 12025550123 Acme Support
+///     }
 public enum IdentifyCSVParser {
   /// The header words, in order.
   static let header = ["number", "label"]

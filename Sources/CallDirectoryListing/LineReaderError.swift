@@ -1,5 +1,12 @@
 /// Why a `LineReader` could not go on: its input could not be read, its gzip stream is bad, or a
 /// line is longer than the reader allows.
+///
+///     do throws(LineReaderError) {
+///       var reader = try LineReader(path: "list.csv.gz")
+///       while let (piece, _) = try reader.nextPiece(size: 1 << 20) { print(piece.count) }
+///     } catch {
+///       print(error)  // names the file and what went wrong: unreadable, bad gzip, a line too long
+///     }
 public struct LineReaderError: Error, Sendable, Equatable, CustomStringConvertible {
   /// What went wrong.
   public enum Kind: Sendable, Equatable {

@@ -6,6 +6,10 @@ import CallDirectoryFormat
 /// A pack needs a label's bytes only long enough to find them in its label table; lending them,
 /// rather than making a ``ListingRecord`` whose label is an `ArraySlice` of the input, spares two
 /// reference-count operations or more a line.
+///
+///     try IdentifyCSVParser.forEachEntry(bytes: bytes, file: "names.csv", parser: .formatDomain) { entry, label in
+///       print(entry.line, entry.numbers, label.count)  // the label's bytes, lent for the call
+///     }
 public struct ListingEntry: Sendable, Equatable {
   /// Whether the numbers are blocked, identified or exceptions to blocking.
   public var kind: ListingKind

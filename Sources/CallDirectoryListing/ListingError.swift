@@ -2,6 +2,13 @@
 ///
 /// ``description`` is `FILE:LINE: message`, the form compilers use, with the file name `-`
 /// (standard input) shown as `<stdin>`.
+///
+///     do throws(ListingError) {
+///       _ = try BlockListParser.parse(bytes: Array("+1 202 555 0100\nnot a number\n".utf8), file: "spam.txt",
+///                                     parser: .formatDomain)
+///     } catch {
+///       print(error)  // spam.txt:2: ...
+///     }
 public struct ListingError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The input's name as given to the parser; `-` stands for standard input.
   public var file: String

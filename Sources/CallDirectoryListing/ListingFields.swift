@@ -117,6 +117,14 @@ func forEachRecord(
 /// Where a table input read in pieces stands between pieces (each piece ending where a record
 /// does): whether the next piece begins the input, whether its first record (a header or not)
 /// was read, and the columns a header named. A fresh state reads a whole input.
+///
+///     var state = TableReadState()
+///     var reader = try LineReader(path: "names.csv", quotedFields: true)
+///     while let (piece, _) = try reader.nextPiece(size: 8 << 20) {
+///       try IdentifyCSVParser.forEachEntry(
+///         bytes: piece, file: "names.csv", parser: .formatDomain, format: .csv, state: &state
+///       ) { entry, _ in print(entry.numbers) }
+///     }
 public struct TableReadState: Sendable {
   var atStart = true
   var sawRecord = false

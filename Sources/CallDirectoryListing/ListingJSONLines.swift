@@ -19,8 +19,9 @@ import CallDirectoryFormat
 ///
 /// ```swift
 /// var writer = ListingJSONLines.Writer()
-/// writer.append(.identify(12025550100, label: "Acme Support"))
+/// try writer.append(.identify(12025550100, label: "Acme Support"))
 /// let records = try ListingJSONLines.parse(bytes: writer.bytes, file: "list.jsonl", parser: .formatDomain)
+/// print(records[0].label ?? "")  // Acme Support
 /// ```
 public enum ListingJSONLines {
   /// Parses `bytes`, handing each entry to `body` in input order.

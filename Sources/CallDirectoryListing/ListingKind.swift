@@ -5,7 +5,7 @@ import CallDirectoryFormat
 /// The raw values are the words of a listing's `kind` column (`Spec/INPUT.md`, section 3).
 ///
 ///     let kind = ListingKind(rawValue: "allow")  // .exception
-///     print(kind?.entryKind == nil)              // true: a directory stores no exceptions
+///     print(kind?.entryKind == .blocking)        // true: an exception cuts holes in blocking ranges
 public enum ListingKind: String, Sendable, Hashable, CaseIterable {
   /// Numbers to block.
   case blocking = "block"

@@ -6,6 +6,13 @@ import CallDirectoryFormat
 ///
 /// A conforming type encodes rows; buffering (``isFull``, ``flush(to:)``) and records
 /// (``append(_:)``) come from the extension, the same for every form.
+///
+///     func write(_ records: [ListingRecord], to output: inout some ListingOutput) throws(ListingRowError) {
+///       for record in records { try output.append(record) }
+///     }
+///     var csv = ListingWriter()
+///     try write([ListingRecord(kind: .blocking, number: 12_025_550_100)], to: &csv)
+///     print(String(decoding: csv.bytes, as: UTF8.self))  // kind,number,label / block,+12025550100,
 public protocol ListingOutput: Sendable {
   /// The bytes written and not yet flushed.
   var bytes: [UInt8] { get }

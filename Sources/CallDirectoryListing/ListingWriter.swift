@@ -11,12 +11,13 @@ import CallDirectoryFormat
 /// For large outputs, hand the buffer on whenever ``isFull`` with ``flush(to:)``:
 ///
 /// ```swift
+/// let output = try FileHandle(forWritingTo: URL(fileURLWithPath: "list.csv"))
 /// var writer = ListingWriter()
-/// for record in records {
+/// for record in try ListingParser.parse(bytes: bytes, file: "in.csv", parser: .formatDomain) {
 ///   try writer.append(record)
-///   try writer.flushIfFull { try output.write($0) }
+///   try writer.flushIfFull { try output.write(contentsOf: $0) }
 /// }
-/// try writer.flush { try output.write($0) }
+/// try writer.flush { try output.write(contentsOf: $0) }
 /// ```
 public struct ListingWriter: ListingOutput {
   /// The buffered size, in bytes, at which ``isFull`` becomes true: 64 KiB.

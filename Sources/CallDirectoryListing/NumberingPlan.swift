@@ -4,6 +4,12 @@
 /// The facts come from the generated table in `NumberingPlan+Data.swift` (see
 /// ``sourceVersion``), parsed once on first use of ``shared``. Lookups by region or calling code
 /// are dictionary reads, O(1).
+///
+///     let plan = NumberingPlan.shared
+///     print(plan.region(named: "GB")?.callingCode ?? 0)              // 44
+///     print(plan.callingCode(of: 442079460958)?.code ?? 0)          // 44
+///     print(plan.hasValidLength(442079460958))                      // true
+///     print(plan.mainRegion(callingCode: 1)?.name ?? "")            // US
 public struct NumberingPlan: Sendable {
   /// The plan of the generated table.
   public static let shared = NumberingPlan(table: table)
@@ -96,6 +102,10 @@ public struct NumberingPlan: Sendable {
 ///
 /// A class, so that a parser holding its region copies one reference per number it reads, not
 /// the region's dozen arrays and patterns.
+///
+///     if let russia = NumberingPlan.shared.region(named: "RU") {
+///       print(russia.nationalPrefix ?? "", russia.possibleLengths, russia.emergencyNumbers)  // 8 [10, 14] ["01", ...]
+///     }
 public final class NumberingRegion: Sendable {
   /// The region name of the non-geographic calling codes, such as 800.
   public static let nonGeographic = "001"

@@ -40,6 +40,11 @@ import CallDirectoryFormat
 ///
 /// Parsing takes time linear in the input and, on success, allocates nothing for the byte-level
 /// forms. A parser is an immutable value, safe to share across tasks.
+///
+///     let international = PhoneNumberParser.formatDomain
+///     print(try international.parse("+1 (202) 555-0100"))   // 12025550100
+///     let british = try PhoneNumberParser(defaultRegion: "GB")
+///     print(try british.parse("+44 (0) 20 7946 0958"))       // 442079460958
 public struct PhoneNumberParser: Sendable {
   /// The digit counts of numbers written by people: 7 ... 15, E.164's maximum being 15.
   public static let e164Digits: ClosedRange<Int> = 7...15

@@ -1,4 +1,9 @@
 /// Which text table an identify or listing input is: RFC 4180 CSV, or tab-separated values.
+///
+///     let format = TableFormat(rawValue: "tsv") ?? .csv
+///     try IdentifyCSVParser.parse(bytes: bytes, file: "names.tsv", parser: .formatDomain, format: format) { record in
+///       print(record.number)
+///     }
 public enum TableFormat: String, Sendable, CaseIterable {
   /// RFC 4180 CSV (see ``CSVReader``).
   case csv

@@ -183,6 +183,10 @@ package struct FileDescriptor: Sendable {
 }
 
 /// Which file a path named when it was opened: replacing the path by a rename changes it.
+///
+///     let before = reader.fileIdentity
+///     let again = try CallDirectoryReader(path: "list.calldir")
+///     if again.fileIdentity != before { print("list.calldir was replaced") }
 public struct FileIdentity: Sendable, Equatable, Hashable {
   /// The device number.
   public var device: UInt64

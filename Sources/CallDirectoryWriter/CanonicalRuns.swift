@@ -247,6 +247,13 @@ extension CanonicalRuns.Violation {
 
 /// What making the canonical form dropped or joined, and what the file stores
 /// (`Spec/INPUT.md`, section 3.5).
+///
+///     var writer = try SortingDirectoryWriter(temporaryDirectory: "/tmp")
+///     try writer.block(12_025_550_100)
+///     try writer.block(12_025_550_100)
+///     var file: [UInt8] = []
+///     let statistics = try writer.finish { file += $0 }
+///     print(statistics.duplicates, statistics.entriesStored)  // 1 1
 public struct CanonicalStatistics: Sendable, Equatable {
   /// Entries and ranges that repeat an earlier one exactly (same kind, numbers and label).
   public var duplicates = 0

@@ -15,6 +15,8 @@ var groupURL: URL { given() }
 var directoryBytes: [UInt8] { given() }
 var changesetBytes: [UInt8] { given() }
 var gzipBytes: [UInt8] { given() }
+// A text input: a listing, a block list.
+var bytes: [UInt8] { given() }
 var downloaded: [UInt8] { given() }
 var extensionID: String { given() }
 
