@@ -47,7 +47,10 @@ import CallDirectorySystem
   /// section, with no spool to replay.
   private var numbered: (sorted: SortedLabels, newId: [UInt32])?
   private var numberedEntries: EntrySectionWriter?
-  private var identificationRuns = CanonicalRuns()
+  private var identificationRuns: CanonicalRuns
+  /// Which provisional label ids the file uses, kept where a settled conflict may leave a label
+  /// unused (not under `.refuse`), so that the table holds exactly the labels used.
+  private var usedLabels: [Bool] = []
   private var identificationRanges: [CanonicalRuns.Run] = []
   private var record: [UInt8] = []
   /// The single entries released to the sections so far, both kinds.
@@ -74,15 +77,21 @@ import CallDirectorySystem
     self.temporaryDirectory = temporaryDirectory
     self.blocking = blocking
     self.identifications = identifications
+    identificationRuns = CanonicalRuns(labelConflicts: options.onLabelConflict)
     record.reserveCapacity(12)
   }
 
   /// Continues with every label already given (a builder's), so that entries can be given by
   /// their ids; no label may be added after.
-  init(options: DirectoryBuilder.Options, allLabels labels: LabelTable, temporaryDirectory: String? = nil) throws(WriterError) {
+  ///
+  /// The labels are numbered at once and the entries encoded as they come, unless the options
+  /// settle label conflicts: a label whose entries all lost may then be left unused, and the
+  /// labels are numbered at the end, without it, the entries waiting in the spool.
+  init(options: DirectoryBuilder.Options, labels: LabelTable, temporaryDirectory: String? = nil) throws(WriterError) {
     let entries = try EntrySectionWriter(identification: true, options: options, spoolingIn: temporaryDirectory)
     try self.init(options: options, temporaryDirectory: temporaryDirectory)
     self.labels = labels
+    guard options.onLabelConflict == .refuse else { return }
     numbered = labels.sortedOrder()
     numberedEntries = entries
   }
@@ -246,6 +255,7 @@ import CallDirectorySystem
   private mutating func keepIdentification() throws(WriterError) {
     guard !identificationRuns.released.isEmpty else { return }
     for single in identificationRuns.released.singles { try keepIdentification(single) }
+    for range in identificationRuns.released.ranges { markUsed(range.label) }
     identificationRanges.append(contentsOf: identificationRuns.released.ranges)
     identificationRuns.released.singles.removeAll(keepingCapacity: true)
     identificationRuns.released.ranges.removeAll(keepingCapacity: true)
@@ -260,6 +270,13 @@ import CallDirectorySystem
     try keepIdentification()
   }
 
+  /// Records that the file uses provisional label `id`.
+  private mutating func markUsed(_ id: UInt32) {
+    guard options.onLabelConflict != .refuse else { return }
+    if usedLabels.count <= Int(id) { usedLabels += repeatElement(false, count: Int(id) + 1 - usedLabels.count) }
+    usedLabels[Int(id)] = true
+  }
+
   /// Takes one released identification entry: to its section, or to the spool until every label
   /// is numbered.
   private mutating func keepIdentification(_ single: CanonicalRuns.Run) throws(WriterError) {
@@ -267,6 +284,7 @@ import CallDirectorySystem
     if let newId = numbered?.newId {
       try numberedEntries?.append(single.numbers.lowerBound, label: newId[Int(single.label)])
     } else {
+      markUsed(single.label)
       record.removeAll(keepingCapacity: true)
       record.appendUInt64LE(UInt64(single.numbers.lowerBound))
       record.appendUInt32LE(single.label)
@@ -299,7 +317,7 @@ import CallDirectorySystem
     into sink: ([UInt8]) throws(WriterError) -> Void
   ) throws(WriterError) {
     try finishRuns()
-    let (sortedLabels, newId) = numbered ?? labels.sortedOrder()
+    let (sortedLabels, newId) = numbered ?? labels.sortedOrder(keeping: options.onLabelConflict == .refuse ? nil : usedLabels)
     assert(newId.count == labels.count, "no label added after they were numbered")
     var entries: EntrySectionWriter
     if let given = numberedEntries {

@@ -52,6 +52,9 @@ struct CanonicalRuns {
 
   /// The label whose numbers are not listed (exceptions), if the kind has one.
   let exceptionLabel: UInt32?
+  /// What to do with a number given two single entries with different labels. Such entries
+  /// arrive one after the other, in the order the policy judges them by.
+  let labelConflicts: LabelConflictPolicy
   /// What the canonical form dropped or joined so far.
   private(set) var statistics = CanonicalStatistics()
   /// What the sweep has released and the caller has not taken yet.
@@ -74,10 +77,14 @@ struct CanonicalRuns {
   /// Where the last range that opened a segment of its own starts: a piece starting there that
   /// joins the held piece is a range merged with one it touches, not a range going on.
   private var enteredAt: Int64?
+  /// The last number found with conflicting labels: counted once, and under `.leaveOut` every
+  /// single entry of it is left out.
+  private var conflictAt: Int64?
 
   /// A sweep whose runs labelled `exceptionLabel` are holes, not entries.
-  init(exceptionLabel: UInt32? = nil) {
+  init(exceptionLabel: UInt32? = nil, labelConflicts: LabelConflictPolicy = .refuse) {
     self.exceptionLabel = exceptionLabel
+    self.labelConflicts = labelConflicts
   }
 
   /// Adds a run (one number when its ends are equal) with its label id. What it makes final is
@@ -101,9 +108,15 @@ struct CanonicalRuns {
     if first > position { advance(to: first) }
     let run = Run(numbers: numbers, label: label)
     if numbers.upperBound == first {
-      if let single = singleHere {
-        guard single.label == label else { throw .conflictingLabels(number: first, first: single.label, second: label) }
-        statistics.duplicates += 1
+      if conflictAt == first {
+        // A third entry or more of a number whose labels conflict.
+        if labelConflicts == .keepLast { singleHere = run }
+      } else if let single = singleHere {
+        if single.label == label {
+          statistics.duplicates += 1
+        } else {
+          try conflict(single, run)
+        }
       } else {
         singleHere = run
       }
@@ -117,6 +130,18 @@ struct CanonicalRuns {
     try checkNesting(run)
     rangesHere[numbers.upperBound] = label
     return nil
+  }
+
+  /// Settles a second single entry `run` at `position` whose label differs from the one held.
+  private mutating func conflict(_ held: Run, _ run: Run) throws(Violation) {
+    switch labelConflicts {
+    case .refuse: throw .conflictingLabels(number: position, first: held.label, second: run.label)
+    case .keepFirst: break
+    case .keepLast: singleHere = run
+    case .leaveOut: singleHere = nil
+    }
+    conflictAt = position
+    statistics.conflictingNumbers.append(position)
   }
 
   /// Releases what is still held, once every run has been added; a run added after is out of
@@ -266,6 +291,9 @@ public struct CanonicalStatistics: Sendable, Equatable {
   public var entriesStored = 0
   /// Ranges the file stores, both kinds, counted likewise.
   public var rangesStored = 0
+  /// The numbers given two or more different labels, ascending, which the writer's
+  /// `LabelConflictPolicy` settled (a writer that refuses them throws at the first instead).
+  public var conflictingNumbers: [Int64] = []
 
   /// No entries dropped or joined.
   public init() {}
@@ -277,6 +305,7 @@ public struct CanonicalStatistics: Sendable, Equatable {
     sum.rangesMerged += b.rangesMerged
     sum.entriesStored += b.entriesStored
     sum.rangesStored += b.rangesStored
+    sum.conflictingNumbers += b.conflictingNumbers
     return sum
   }
 }

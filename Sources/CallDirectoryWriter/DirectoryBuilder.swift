@@ -13,7 +13,7 @@ import CallDirectorySystem
 ///     try builder.identify(12025550123, label: "Acme Support")
 ///     try builder.write(to: "list.calldir")
 ///
-/// Memory: about 8 bytes per blocking entry and 12 per identification entry, plus each distinct
+/// Memory: about 8 bytes per blocking entry and 16 per identification entry, plus each distinct
 /// label once.
 ///
 /// ## Which writer
@@ -23,7 +23,7 @@ import CallDirectorySystem
 ///
 /// | Entries come          | They fit in memory      | Use                        | Memory                          |
 /// |-----------------------|-------------------------|----------------------------|---------------------------------|
-/// | in any order          | yes                     | `DirectoryBuilder`         | 8 or 12 bytes an entry          |
+/// | in any order          | yes                     | `DirectoryBuilder`         | 8 or 16 bytes an entry          |
 /// | ascending, each kind  | need not                | `AscendingDirectoryWriter` | one block, the index, the labels|
 /// | in any order          | need not                | `SortingDirectoryWriter`   | a set bound; runs spill to disk |
 ///
@@ -54,6 +54,9 @@ public struct DirectoryBuilder: Sendable {
     /// section 16): consumers refuse a list older than the one they have installed. Give each
     /// published list a higher version than the last, for example its publication time in seconds.
     public var listVersion: UInt64?
+    /// What to do with a number given two or more different labels: by default the writer
+    /// refuses it (`WriterError.conflictingLabels`).
+    public var onLabelConflict: LabelConflictPolicy = .refuse
 
     /// The default options.
     public init() {}
@@ -81,6 +84,7 @@ public struct DirectoryBuilder: Sendable {
   private var blockingRanges: [LabelledRange] = []
   private var identificationRanges: [LabelledRange] = []
   private var labels = LabelTable()
+  private var order = InputOrder()
 
   /// An empty builder.
   public init(options: Options = Options()) {
@@ -103,7 +107,8 @@ public struct DirectoryBuilder: Sendable {
   /// - Complexity: amortised O(label length).
   public mutating func identify(_ number: Int64, label: String) throws(WriterError) {
     guard Limits.isValidNumber(number) else { throw .numberOutOfRange(number) }
-    identification.append(IdentificationEntry(number: number, label: try labels.id(of: label, for: number)))
+    let id = try labels.id(of: label, for: number)
+    identification.append(IdentificationEntry(number: number, label: id, sequence: try order.next(options)))
   }
 
   /// Adds a number to identify with a label's UTF-8 bytes lent for the call, as a listing
@@ -114,7 +119,8 @@ public struct DirectoryBuilder: Sendable {
   /// - Complexity: amortised O(label length).
   public mutating func identify(_ number: Int64, utf8 label: Span<UInt8>) throws(WriterError) {
     guard Limits.isValidNumber(number) else { throw .numberOutOfRange(number) }
-    identification.append(IdentificationEntry(number: number, label: try labels.id(of: label, for: number)))
+    let id = try labels.id(of: label, for: number)
+    identification.append(IdentificationEntry(number: number, label: id, sequence: try order.next(options)))
   }
 
   /// Adds a range of numbers to block, both ends included; a one-number range is a single entry.
@@ -190,7 +196,7 @@ public struct DirectoryBuilder: Sendable {
   /// Sorts the entries and streams them through a `AscendingDirectoryWriter`, which merges and
   /// checks them and hands the file to `sink` in pieces.
   func encode(_ sink: ([UInt8]) throws(WriterError) -> Void) throws(WriterError) {
-    var writer = try AscendingDirectoryWriter(options: options, allLabels: labels)
+    var writer = try AscendingDirectoryWriter(options: options, labels: labels)
     var sorted = blocking
     RadixSort.sort(&sorted)
     var numbers = ArraySource(sorted)
@@ -211,10 +217,33 @@ public struct DirectoryBuilder: Sendable {
 struct IdentificationEntry: Sendable {
   var number: Int64
   var label: UInt32
+  /// The entry's place in the order the entries were given, which `.keepFirst` and `.keepLast`
+  /// judge conflicting labels by; 0 for every entry under the other policies, so that entries
+  /// sort by number and label as they always have. It fits in the padding after `label`: an
+  /// entry takes 16 bytes in memory either way.
+  var sequence: UInt32 = 0
 }
 
 /// One identification range: its numbers and the id of its label.
 struct LabelledRange: Sendable, Equatable {
   var range: ClosedRange<Int64>
   var label: UInt32
+}
+
+/// The order in which identification entries were given, counted only where the label conflict
+/// policy needs it (`LabelConflictPolicy.needsInputOrder`).
+struct InputOrder: Sendable {
+  private var count: UInt32 = 0
+
+  /// The next entry's place, or 0 when `options` do not need it.
+  /// - Throws: `WriterError.invalidOption` past 4,294,967,295 entries, the most whose order
+  ///   the writers keep.
+  mutating func next(_ options: DirectoryBuilder.Options) throws(WriterError) -> UInt32 {
+    guard options.onLabelConflict.needsInputOrder else { return 0 }
+    guard count < .max else {
+      throw .invalidOption("keeping the first or last label needs at most \(UInt32.max) identified numbers")
+    }
+    count += 1
+    return count
+  }
 }

@@ -27,17 +27,23 @@ extension Int64: SpoolRecord {
 }
 
 extension IdentificationEntry: SpoolRecord, Comparable {
-  static var size: Int { 12 }
-  static func == (a: IdentificationEntry, b: IdentificationEntry) -> Bool { a.number == b.number && a.label == b.label }
-  static func < (a: IdentificationEntry, b: IdentificationEntry) -> Bool { (a.number, a.label) < (b.number, b.label) }
+  static var size: Int { 16 }
+  static func == (a: IdentificationEntry, b: IdentificationEntry) -> Bool {
+    a.number == b.number && a.sequence == b.sequence && a.label == b.label
+  }
+  /// By number, then by the order given (all equal but under `.keepFirst` and `.keepLast`), then
+  /// by label.
+  static func < (a: IdentificationEntry, b: IdentificationEntry) -> Bool {
+    (a.number, a.sequence, a.label) < (b.number, b.sequence, b.label)
+  }
   func append(to bytes: inout [UInt8]) {
     number.append(to: &bytes)
     bytes.appendUInt32LE(label)
+    bytes.appendUInt32LE(sequence)
   }
   init(_ bytes: [UInt8], at offset: Int) {
-    self.init(
-      number: Int64(bytes, at: offset),
-      label: (0..<4).reduce(UInt32(0)) { $0 | UInt32(bytes[offset + 8 + $1]) << (8 * UInt32($1)) })
+    func u32(_ at: Int) -> UInt32 { (0..<4).reduce(UInt32(0)) { $0 | UInt32(bytes[at + $1]) << (8 * UInt32($1)) } }
+    self.init(number: Int64(bytes, at: offset), label: u32(offset + 8), sequence: u32(offset + 12))
   }
 }
 

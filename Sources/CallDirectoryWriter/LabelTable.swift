@@ -234,19 +234,22 @@ struct LabelTable: Sendable {
   }
 
   /// The labels in ascending byte order, and for each provisional id its id in that order.
+  /// - Parameter used: when given, only the ids it marks are kept (an id past its end is unused);
+  ///   an unused id's new id is `UInt32.max`, which nothing may refer to.
   /// - Complexity: O(L log L) comparisons, most of them of two integers: each label's first eight
   ///   bytes are its sort key, beside its id, and only labels that share those bytes are compared
   ///   in the arena, eight bytes at a time.
-  func sortedOrder() -> (sorted: SortedLabels, newId: [UInt32]) {
+  func sortedOrder(keeping used: [Bool]? = nil) -> (sorted: SortedLabels, newId: [UInt32]) {
+    let kept = (0..<count).filter { id in used.map { id < $0.count && $0[id] } ?? true }
     let order = unsafe bytes.withUnsafeBytes { arena in
-      var keyed = (0..<count).map { unsafe (key: Self.key(starts[$0]..<starts[$0 + 1], in: arena), id: $0) }
+      var keyed = kept.map { unsafe (key: Self.key(starts[$0]..<starts[$0 + 1], in: arena), id: $0) }
       keyed.sort { a, b in
         a.key != b.key
           ? a.key < b.key : unsafe Self.precedes(starts[a.id]..<starts[a.id + 1], starts[b.id]..<starts[b.id + 1], in: arena)
       }
       return keyed.map(\.id)
     }
-    var newId = [UInt32](repeating: 0, count: count)
+    var newId = [UInt32](repeating: .max, count: count)
     var sorted = SortedLabels(reservingLabels: count, bytes: bytes.count)
     for (rank, original) in order.enumerated() {
       newId[original] = UInt32(rank)

@@ -8,7 +8,7 @@ import CallDirectorySystem
 /// are merged and streamed through `AscendingDirectoryWriter`, which spools the encoded sections, so
 /// the whole job holds about `memoryLimit` bytes of entries, 64 KiB per run, the distinct labels,
 /// the ranges and the index (16 bytes per block of entries), whatever the number of entries.
-/// Disk: about 8 bytes per blocking entry and 12 per identification entry for the runs, plus the
+/// Disk: about 8 bytes per blocking entry and 16 per identification entry for the runs, plus the
 /// output, in `temporaryDirectory`.
 ///
 /// The file is byte-identical to what `DirectoryBuilder` makes of the same entries.
@@ -36,6 +36,7 @@ import CallDirectorySystem
   /// kept in memory.
   private var blockingRanges: [LabelledRange] = []
   private var identificationRanges: [LabelledRange] = []
+  private var order = InputOrder()
 
   /// A writer spilling to `temporaryDirectory` once its entries take `memoryLimit` bytes.
   /// - Throws: `WriterError.invalidOption` for options out of range.
@@ -82,7 +83,8 @@ import CallDirectorySystem
   /// - Throws: `WriterError` for an invalid number or label, or `.system`.
   public mutating func identify(_ number: Int64, label: String) throws(WriterError) {
     guard Limits.isValidNumber(number) else { throw .numberOutOfRange(number) }
-    try identification.append(IdentificationEntry(number: number, label: try labels.id(of: label, for: number)))
+    let id = try labels.id(of: label, for: number)
+    try identification.append(IdentificationEntry(number: number, label: id, sequence: try order.next(options)))
     try spillIfFull()
   }
 
@@ -100,7 +102,8 @@ import CallDirectorySystem
   /// - Throws: `WriterError` for an invalid number or label, or `.system` when spilling fails.
   public mutating func identify(_ number: Int64, utf8 label: Span<UInt8>) throws(WriterError) {
     guard Limits.isValidNumber(number) else { throw .numberOutOfRange(number) }
-    try identification.append(IdentificationEntry(number: number, label: try labels.id(of: label, for: number)))
+    let id = try labels.id(of: label, for: number)
+    try identification.append(IdentificationEntry(number: number, label: id, sequence: try order.next(options)))
     try spillIfFull()
   }
 
@@ -132,7 +135,7 @@ import CallDirectorySystem
   private mutating func finishOnce(
     signingWith key: SigningKey? = nil, into sink: ([UInt8]) throws(WriterError) -> Void
   ) throws(WriterError) -> CanonicalStatistics {
-    var writer = try AscendingDirectoryWriter(options: options, allLabels: labels, temporaryDirectory: temporaryDirectory)
+    var writer = try AscendingDirectoryWriter(options: options, labels: labels, temporaryDirectory: temporaryDirectory)
     var numbers = Self.takeAll(&blocking, directory: temporaryDirectory).merged()
     try writer.add(blocking: &numbers, ranges: DirectoryBuilder.sorted(blockingRanges))
     var entries = Self.takeAll(&identification, directory: temporaryDirectory).merged()

@@ -774,7 +774,7 @@ private func example88() async throws {
   try DirectoryFeed(reader).feedWhole(into: &load)
 }
 
-// Sources/CallDirectoryWriter/CanonicalRuns.swift:251
+// Sources/CallDirectoryWriter/CanonicalRuns.swift:276
 private func example89() async throws {
   var writer = try SortingDirectoryWriter(temporaryDirectory: "/tmp")
   try writer.block(12_025_550_100)
@@ -801,8 +801,19 @@ private func example91() async throws {
   print(unsigned == directoryBytes)  // true
 }
 
-// Sources/CallDirectoryWriter/SigningKey.swift:9
+// Sources/CallDirectoryWriter/LabelConflictPolicy.swift:7
 private func example92() async throws {
+  var options = DirectoryBuilder.Options()
+  options.onLabelConflict = .keepLast  // a later line corrects an earlier one
+  var builder = DirectoryBuilder(options: options)
+  try builder.identify(12_025_550_123, label: "Acme")
+  try builder.identify(12_025_550_123, label: "Acme Support")
+  let file = try builder.encoded()  // +12025550123 is "Acme Support"
+  print(try CallDirectoryReader(bytes: file).label(for: 12_025_550_123) ?? "")
+}
+
+// Sources/CallDirectoryWriter/SigningKey.swift:9
+private func example93() async throws {
   let key = SigningKey.generate()
   let secretText = key.fileText  // for the owner only
   let publicText = key.publicKey.fileText  // for consumers
@@ -813,7 +824,7 @@ private func example92() async throws {
 }
 
 // Sources/CallDirectoryWriter/WriterError.swift:6
-private func example93() async throws {
+private func example94() async throws {
   var writer = try AscendingDirectoryWriter()
   do throws(WriterError) {
     try writer.identify(33_612_345_678, label: label)
