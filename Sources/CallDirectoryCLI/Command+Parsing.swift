@@ -76,6 +76,9 @@ extension Command {
         Table.Option(names: ["--reject-invalid"], action: .flag { $0.rejectInvalid = true }),
         Table.Option(names: ["--keep-going", "-k"], action: .flag { $0.keepGoing = true }),
         Table.Option(
+          names: ["--on-conflict"],
+          action: .value { (state, text) throws(UsageError) in state.onConflict = try onConflict(text, command: "pack") }),
+        Table.Option(
           names: ["--rejects"],
           action: .value { (state, text) throws(UsageError) in
             state.rejects = try outputName(text, command: "pack")
@@ -335,6 +338,16 @@ extension Command {
       throw UsageError("a list version is a whole number 0...\(UInt64.max), not \(text)", command: command)
     }
     return value
+  }
+
+  static func onConflict(_ text: String, command: String) throws(UsageError) -> OnConflict {
+    guard let choice = OnConflict(rawValue: text) else {
+      let choices = OnConflict.allCases.map(\.rawValue)
+      var message = "--on-conflict needs \(choices.joined(separator: ", ")), not \(text)"
+      if let near = Suggestion.nearest(to: text, among: choices) { message += "; did you mean '\(near)'?" }
+      throw UsageError(message, command: command)
+    }
+    return choice
   }
 
   static func listingFormat(_ text: String, command: String) throws(UsageError) -> ListingFormat {

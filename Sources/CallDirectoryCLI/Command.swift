@@ -73,6 +73,8 @@ package enum Command: Sendable, Equatable {
     /// Where to write the skipped lines, in their input's own form (`--rejects`; implies
     /// `keepGoing`).
     package var rejects: String?
+    /// What to do with a number given different labels (`--on-conflict`).
+    var onConflict = OnConflict.error
     /// Whether to write the report of what was read, skipped and merged as JSON on standard output.
     package var json = false
     /// No progress line and no summary on standard error.

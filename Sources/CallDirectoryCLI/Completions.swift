@@ -26,6 +26,7 @@ package enum Completions {
       switch value {
       case "WHEN": return GlobalOptions.ColorChoice.allCases.map(\.rawValue)
       case "FORMAT": return ListingFormat.allCases.map(\.rawValue)
+      case "POLICY": return OnConflict.allCases.map(\.rawValue)
       case "FILE", "OUT", "PUB", "KEY", "CHANGES", "NEW", "NAME": return nil
       default: return []
       }

@@ -98,7 +98,11 @@ enum HelpText {
       --reject-invalid       refuse a number with no valid length in its country's plan
                              (by default such numbers are packed and reported)
       -k, --keep-going       report every bad line on standard error, skip it and pack the
-                             rest (exit 0); label conflicts still end the pack
+                             rest (exit 0); overlapping ranges with different labels still
+                             end the pack
+      --on-conflict POLICY   a number given different labels: error (end the pack; with -k,
+                             report its lines and leave it out), first or last (keep the
+                             label given first or last: inputs in order, lines in order)
       --rejects FILE         write the skipped lines to FILE as they were written, each
                              input's header line first, to be fixed and fed again (implies -k)
       --entries-per-block N  entries per block, 1...4096 (default 512)

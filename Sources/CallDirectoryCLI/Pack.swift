@@ -11,6 +11,7 @@ struct Pack {
     var directoryOptions = DirectoryBuilder.Options()
     directoryOptions.entriesPerBlock = options.entriesPerBlock
     directoryOptions.listVersion = options.listVersion
+    directoryOptions.onLabelConflict = options.onConflict.policy(keepGoing: options.keepGoing)
     // Read first, so that a wrong key path fails before the inputs are parsed.
     let signingKey = try options.signKey.map { (path) throws(CommandFailure) in try Keys.signingKey(path) }
     // Runs and spools go beside the output, on a file system with room for it.
@@ -35,15 +36,14 @@ struct Pack {
     var validity = PlanValidity(reject: options.rejectInvalid)
     let skipped: Int
     var rejects = Rejects()
-    let onBadLine: ((PackInputs.BadLine) throws(ListingError) -> Void)? =
-      options.keepGoing
-      ? { (bad) throws(ListingError) in
-        // A spill that failed is the output's failure: no line can be packed after it.
-        if spillFailure != nil { throw bad.error }
-        progress.finish()  // the message goes on a line of its own
-        console.diagnose(bad.error.description)
-        rejects.add(bad, keepingLines: options.rejects != nil)
-      } : nil
+    func skip(_ bad: PackInputs.BadLine) throws(ListingError) {
+      // A spill that failed is the output's failure: no line can be packed after it.
+      if spillFailure != nil { throw bad.error }
+      progress.finish()  // the message goes on a line of its own
+      console.diagnose(bad.error.description)
+      rejects.add(bad, keepingLines: options.rejects != nil)
+    }
+    let onBadLine: ((PackInputs.BadLine) throws(ListingError) -> Void)? = options.keepGoing ? skip : nil
     do {
       skipped = try inputs.forEachEntry(onBadLine: onBadLine) { (entry, label, path) throws(ListingError) in
         try validity.check(entry, file: path)
@@ -61,7 +61,6 @@ struct Pack {
       throw spillFailure ?? error
     }
     progress.finish()
-    if let path = options.rejects { try Inputs.write(rejects.lines, to: path, console: console) }
     var size = 0
     var statistics = CanonicalStatistics()
     // Moved into the closure that finishes it through an Optional: a closure cannot consume a
@@ -88,6 +87,13 @@ struct Pack {
         throw failure ?? Self.located(error, in: inputs)
       }
     }
+    // Numbers left out for their conflicting labels (--keep-going): every line that gave one is
+    // a bad line, found by reading the inputs again.
+    if options.onConflict == .error && options.keepGoing && !statistics.conflictingNumbers.isEmpty {
+      try inputs.reportConflicts(
+        statistics.conflictingNumbers, rejectInvalid: options.rejectInvalid, console: console, onBadLine: skip)
+    }
+    if let path = options.rejects { try Inputs.write(rejects.lines, to: path, console: console) }
     if options.output != "-" && !options.quiet {
       console.summary(
         "packed \(counted(read, "entry", "entries")) into \(options.output): \(counted(size, "byte", "bytes"))"
@@ -98,6 +104,7 @@ struct Pack {
           + "\(counted(statistics.duplicates, "duplicate", "duplicates")) merged, "
           + "\(counted(statistics.covered, "entry", "entries")) inside ranges dropped, "
           + "\(counted(statistics.rangesMerged, "range", "ranges")) merged into another of the same label"
+          + (statistics.conflictingNumbers.isEmpty ? "" : "; " + options.onConflict.summary(statistics.conflictingNumbers.count))
           + (options.keepGoing ? "; \(counted(rejects.count, "bad line")) skipped" : ""))
     }
     if rejects.count > 0 {
@@ -112,7 +119,8 @@ struct Pack {
           ("output", .string(options.output)), ("bytes", .int(size)), ("read", .int(read)),
           ("entriesStored", .int(statistics.entriesStored)), ("rangesStored", .int(statistics.rangesStored)),
           ("skipped", .int(skipped)), ("duplicates", .int(statistics.duplicates)), ("covered", .int(statistics.covered)),
-          ("rangesMerged", .int(statistics.rangesMerged)),
+          ("rangesMerged", .int(statistics.rangesMerged)), ("onConflict", .string(options.onConflict.rawValue)),
+          ("labelConflicts", .int(statistics.conflictingNumbers.count)),
         ] + validity.fields + (options.keepGoing ? rejects.fields : []))
       do { try console.print(JSON.render(object)) } catch { throw CommandFailure("cannot write: \(error.message)") }
     }
@@ -123,10 +131,17 @@ struct Pack {
   /// line of each of the two entries, read again from the inputs.
   static func located(_ error: WriterError, in inputs: PackInputs) -> CommandFailure {
     guard let entries = error.conflictingEntries else { return CommandFailure(error.description) }
+    // A number both blocked and spared (`block` and `allow`) breaks a rule of the blocking list,
+    // which no --on-conflict settles; two labels to identify a number with are what it settles.
+    var hint = ""
+    if case .conflictingLabels(_, let first, let second) = error, Set([first, second]) != ["allow", "block"] {
+      hint = "; --on-conflict first or last keeps one label, -k leaves such numbers out"
+    }
     let places = inputs.places(of: entries)
-    guard let first = places[0] ?? places[1] else { return CommandFailure(error.description) }
+    guard let first = places[0] ?? places[1] else { return CommandFailure(error.description + hint) }
     let others = places.compactMap { $0 }.filter { $0 != first }
-    return CommandFailure("\(first): \(error.description)" + (others.isEmpty ? "" : " (and \(others.joined(separator: ", ")))"))
+    return CommandFailure(
+      "\(first): \(error.description)" + (others.isEmpty ? "" : " (and \(others.joined(separator: ", ")))") + hint)
   }
 
   /// Adds one parsed entry with its label's bytes.

@@ -28,6 +28,11 @@ final class ScratchDirectory {
 
 /// Runs `calldir` in-process.
 func calldir(_ arguments: String..., input: String = "") -> (status: Int32, output: String, error: String) {
+  calldir(arguments, input: input)
+}
+
+/// `calldir` with arguments made at run time.
+func calldir(_ arguments: [String], input: String = "") -> (status: Int32, output: String, error: String) {
   let capture = CapturedConsole(input: Array(input.utf8))
   let status = CLI.main(arguments, console: capture.console)
   return (status, capture.outputText, capture.error)
