@@ -55,7 +55,8 @@ extension PackInputs {
       }
     ) { (entry, _, path) throws(ListingError) in
       guard entry.kind == .identification, entry.numbers.lowerBound == entry.numbers.upperBound,
-        conflicting.contains(entry.numbers.lowerBound) else {
+        conflicting.contains(entry.numbers.lowerBound)
+      else {
         return
       }
       do throws(ListingError) { try validity.check(entry, file: path) } catch { return }

@@ -73,7 +73,9 @@ import Testing
     let two = try scratch.write("two.csv", "number,label\n+12025550100,A\n\n+1 202 555 0100,B\n")
     let conflict = calldir("pack", "--identify", two, "-o", scratch.path("x.calldir"))
     #expect(
-      conflict.error == "calldir: \(two):2: +12025550100 has two labels: \"A\" and \"B\" (and \(two):4)\(CLIOutputEdgeTests.conflictHint)\n", "\(conflict.error)")
+      conflict.error
+        == "calldir: \(two):2: +12025550100 has two labels: \"A\" and \"B\" (and \(two):4)\(CLIOutputEdgeTests.conflictHint)\n",
+      "\(conflict.error)")
 
     let ranges = try scratch.write(
       "ranges.csv", "kind,number,label\nidentify,+12025550100..+12025550150,A\nidentify,+12025550140..+12025550199,B\n")
@@ -84,7 +86,9 @@ import Testing
     // Standard input cannot be read again: the message is the writer's alone.
     let piped = calldir(
       "pack", "--identify", "-", "-o", scratch.path("x.calldir"), input: "number,label\n+12025550100,A\n+12025550100,B\n")
-    #expect(piped.error == "calldir: +12025550100 has two labels: \"A\" and \"B\"\(CLIOutputEdgeTests.conflictHint)\n", "\(piped.error)")
+    #expect(
+      piped.error == "calldir: +12025550100 has two labels: \"A\" and \"B\"\(CLIOutputEdgeTests.conflictHint)\n",
+      "\(piped.error)")
     #expect(!scratch.exists("x.calldir"))
   }
 }

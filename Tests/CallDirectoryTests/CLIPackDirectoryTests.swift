@@ -65,7 +65,8 @@ import Testing
     #expect(result.status == 1)
     #expect(
       result.error
-        == "calldir: \(scratch.path("a.calldir")):3: +12025550101 has two labels: \"Acme\" and \"Other\" (and \(other):1)\(CLIOutputEdgeTests.conflictHint)\n")
+        == "calldir: \(scratch.path("a.calldir")):3: +12025550101 has two labels: \"Acme\" and \"Other\" (and \(other):1)\(CLIOutputEdgeTests.conflictHint)\n"
+    )
     let lines = calldir("unpack", scratch.path("a.calldir")).output.split(separator: "\n")
     #expect(lines[2] == "identify,+12025550101,Acme")
   }
