@@ -266,8 +266,9 @@ enum HelpText {
 
     Options:
       -a, --allow FILE     an allow list, at this position in the stack
-      -c, --country REGION region (US, GB) or calling code (1, 44) for numbers without +;
-                           its emergency numbers (15, 17, 18 in FR) are never blocked
+      -c, --country REGION region (US, BB) whose rules read numbers without + (a calling
+                           code, 1 or 44, stands for its main region); its emergency numbers
+                           (15, 17, 18 in FR) are never blocked
       --emergency LIST     the numbers never blocked, comma-separated; 'default' stands for
                            000,110,112,119,911,999 (the default) and 'none' for no numbers
       --json               one object a line, with the reason (see below)

@@ -27,13 +27,18 @@ enum ResolverStack {
     // The region's own emergency numbers join the set, unless the set is empty (`none`) on purpose.
     let emergency = region.map { options.emergency.codes.isEmpty ? options.emergency : options.emergency.adding(region: $0) }
     var resolver: Resolver
+    let sources = zip(options.directories, directories).map { option, directory in
+      Resolver.Source(name: option.path, role: option.allowList ? .allowList : .standard, provider: directory)
+    }
     do {
-      resolver = try Resolver(
-        sources: zip(options.directories, directories).map { option, directory in
-          Resolver.Source(name: option.path, role: option.allowList ? .allowList : .standard, provider: directory)
-        },
-        emergencyNumbers: emergency ?? options.emergency,
-        defaultCountryCode: region?.callingCode)
+      // By the region's own rules: a region sharing its calling code (CA, BB, JE) may read local
+      // numbers its main region (US, GB) does not.
+      if let region {
+        resolver = try Resolver(
+          sources: sources, emergencyNumbers: emergency ?? options.emergency, defaultRegion: region.name)
+      } else {
+        resolver = try Resolver(sources: sources, emergencyNumbers: options.emergency)
+      }
     } catch {
       throw CommandFailure.usage("\(error)", command: command)
     }

@@ -82,10 +82,39 @@ public struct Resolver: Sendable {
     self.lastAllowList = sources.lastIndex { $0.role == .allowList } ?? -1
   }
 
+  /// A resolver over `sources` that reads caller strings written without `+` by the rules of
+  /// `defaultRegion`, as someone there would dial: its trunk prefix and its local numbers (a
+  /// 7-digit Barbados number is +1 246 and those digits, which the calling code 1 alone cannot
+  /// tell).
+  ///
+  ///     let resolver = try Resolver(sources: [], defaultRegion: "BB")
+  ///     print(try resolver.resolve(caller: "430-1234").number ?? 0)  // 12464301234
+  ///
+  /// - Parameters:
+  ///   - defaultRegion: an ISO 3166 region code of `NumberingPlan`, in any letter case (`GB`).
+  ///   - sources: the stack, top first, as for the calling-code initializer.
+  ///   - emergencyNumbers: the numbers never blocked.
+  ///   - digitLimits: the digit counts a caller's international number may have.
+  /// - Throws: `ConfigurationError` when the plan has no such region, or `digitLimits` is outside
+  ///   what `PhoneNumberParser` accepts.
+  public init(
+    sources: [Source], emergencyNumbers: EmergencyNumbers = .standard, defaultRegion: String,
+    digitLimits: ClosedRange<Int> = PhoneNumberParser.formatDomainDigits
+  ) throws(ConfigurationError) {
+    self.sources = sources
+    self.emergencyNumbers = emergencyNumbers
+    self.parser = try PhoneNumberParser(defaultRegion: defaultRegion, digitLimits: digitLimits)
+    self.lastAllowList = sources.lastIndex { $0.role == .allowList } ?? -1
+  }
+
   /// Whether a withheld caller (`anonymous`, `restricted`, an empty caller; `Spec/RESOLUTION.md`
   /// section 6) is blocked rather than allowed. Off by default.
   public var blocksWithheld = false
 
   /// The calling code applied to caller strings written without `+`, if any.
   public var defaultCountryCode: Int? { parser.defaultCountryCode }
+
+  /// The region whose rules read caller strings written without `+`, if any: the one given, or
+  /// the main region of the calling code given (`US` for 1).
+  public var defaultRegion: String? { parser.defaultRegion }
 }

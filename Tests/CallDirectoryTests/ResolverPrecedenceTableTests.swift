@@ -68,15 +68,16 @@ import Testing
 
   struct CallerRow: CustomStringConvertible, Sendable {
     var caller: String
-    var country: Int?
+    /// The default country as the table gives it: a calling code, a region, or empty.
+    var country: String
     var expected: Int64
-    var description: String { "\(caller) [\(country.map(String.init) ?? "-")]" }
+    var description: String { "\(caller) [\(country.isEmpty ? "-" : country)]" }
   }
 
   static func callerRows() throws -> [CallerRow] {
     try cells(5).compactMap { cells -> CallerRow? in
       guard let caller = unquoted(cells[1]), let expected = Int64(cells[3]) else { return nil }
-      return CallerRow(caller: caller, country: Int(cells[2]), expected: expected)
+      return CallerRow(caller: caller, country: cells[2], expected: expected)
     }
   }
 
@@ -88,9 +89,15 @@ import Testing
   func callerRow(_ row: CallerRow) throws {
     var builder = DirectoryBuilder()
     try builder.block(row.expected)
-    let resolver = try Resolver(
-      sources: [.init(name: "list", provider: try CallDirectoryReader(bytes: try builder.encoded()))],
-      defaultCountryCode: row.country)
+    let sources = [Resolver.Source(name: "list", provider: try CallDirectoryReader(bytes: try builder.encoded()))]
+    let resolver =
+      if let code = Int(row.country) {
+        try Resolver(sources: sources, defaultCountryCode: code)
+      } else if row.country.isEmpty {
+        try Resolver(sources: sources)
+      } else {
+        try Resolver(sources: sources, defaultRegion: row.country)
+      }
     let answer = try resolver.resolve(caller: row.caller)
     #expect(answer.number == row.expected)
     #expect(answer.action == .block)

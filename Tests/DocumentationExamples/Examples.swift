@@ -718,15 +718,21 @@ private func example81() async throws {
   print(answer.directory?.name ?? "")   // spam
 }
 
-// Sources/CallDirectorySystem/FileDescriptor.swift:187
+// Sources/CallDirectoryResolver/Resolver.swift:90
 private func example82() async throws {
+  let resolver = try Resolver(sources: [], defaultRegion: "BB")
+  print(try resolver.resolve(caller: "430-1234").number ?? 0)  // 12464301234
+}
+
+// Sources/CallDirectorySystem/FileDescriptor.swift:187
+private func example83() async throws {
   let before = reader.fileIdentity
   let again = try CallDirectoryReader(path: "list.calldir")
   if again.fileIdentity != before { print("list.calldir was replaced") }
 }
 
 // Sources/CallDirectorySystem/SystemError.swift:11
-private func example83() async throws {
+private func example84() async throws {
   do {
     _ = try CallDirectoryReader(path: "missing.calldir", trust: TrustPolicy())
   } catch .system(let failure) {
@@ -737,7 +743,7 @@ private func example83() async throws {
 }
 
 // Sources/CallDirectoryVerifier/VerificationOptions.swift:5
-private func example84() async throws {
+private func example85() async throws {
   var options = VerificationOptions()
   options.callKit = true  // also flag what a CallKit load would refuse
   let report = try Verifier.verify(path: "list.calldir", options: options)
@@ -745,19 +751,19 @@ private func example84() async throws {
 }
 
 // Sources/CallDirectoryVerifier/VerificationProblem.swift:5
-private func example85() async throws {
+private func example86() async throws {
   for problem in report.problems { print(problem) }
   // block 3 checksum mismatch (stored 0x1c291ca3, computed 0x5e0a5b6f) at byte 911 (section BDAT)
 }
 
 // Sources/CallDirectoryVerifier/VerificationReport.swift:6
-private func example86() async throws {
+private func example87() async throws {
   let report = try Verifier.verify(path: "list.calldir")
   if !report.isValid { report.problems.forEach { print($0) } }
 }
 
 // Sources/CallDirectoryVerifier/Verifier.swift:15
-private func example87() async throws {
+private func example88() async throws {
   let report = try Verifier.verify(path: "list.calldir")
   guard report.isValid else {
     for problem in report.problems { print(problem) }
@@ -766,7 +772,7 @@ private func example87() async throws {
 }
 
 // Sources/CallDirectoryVerifier/Verifier.swift:51
-private func example88() async throws {
+private func example89() async throws {
   let reader = try CallDirectoryReader(path: path, trust: policy)
   let report = Verifier.verify(reader)
   guard report.isValid else { return print("not feeding a damaged list: \(report.problems[0])") }
@@ -775,7 +781,7 @@ private func example88() async throws {
 }
 
 // Sources/CallDirectoryWriter/CanonicalRuns.swift:276
-private func example89() async throws {
+private func example90() async throws {
   var writer = try SortingDirectoryWriter(temporaryDirectory: "/tmp")
   try writer.block(12_025_550_100)
   try writer.block(12_025_550_100)
@@ -785,7 +791,7 @@ private func example89() async throws {
 }
 
 // Sources/CallDirectoryWriter/DirectoryBuilder.swift:11
-private func example90() async throws {
+private func example91() async throws {
   var builder = DirectoryBuilder()
   try builder.block(12025550100)
   try builder.identify(12025550123, label: "Acme Support")
@@ -793,7 +799,7 @@ private func example90() async throws {
 }
 
 // Sources/CallDirectoryWriter/DirectorySigner.swift:12
-private func example91() async throws {
+private func example92() async throws {
   let signed = try DirectorySigner.sign(directoryBytes, key: signingKey)
   let reader = try CallDirectoryReader(bytes: signed)
   _ = try reader.check(TrustPolicy(trustedKeys: [signingKey.publicKey]))
@@ -802,7 +808,7 @@ private func example91() async throws {
 }
 
 // Sources/CallDirectoryWriter/LabelConflictPolicy.swift:7
-private func example92() async throws {
+private func example93() async throws {
   var options = DirectoryBuilder.Options()
   options.onLabelConflict = .keepLast  // a later line corrects an earlier one
   var builder = DirectoryBuilder(options: options)
@@ -813,7 +819,7 @@ private func example92() async throws {
 }
 
 // Sources/CallDirectoryWriter/SigningKey.swift:9
-private func example93() async throws {
+private func example94() async throws {
   let key = SigningKey.generate()
   let secretText = key.fileText  // for the owner only
   let publicText = key.publicKey.fileText  // for consumers
@@ -824,7 +830,7 @@ private func example93() async throws {
 }
 
 // Sources/CallDirectoryWriter/WriterError.swift:6
-private func example94() async throws {
+private func example95() async throws {
   var writer = try AscendingDirectoryWriter()
   do throws(WriterError) {
     try writer.identify(33_612_345_678, label: label)
