@@ -84,7 +84,15 @@ struct ChangesetHeader: Equatable {
     // Each set of flags has one spelling, the lowest version that holds it.
     let known = ChangesetLayout.signedFlag | ChangesetLayout.carriesSectionsFlag
     guard flags & ~known == 0, Self.major(flags: flags) == major else {
-      throw FormatError(.nonzeroReserved(field: major == 1 ? "header reserved" : "header flags"), at: 14)
+      if major == 1 || flags & ~known != 0 {
+        throw FormatError(.nonzeroReserved(field: major == 1 ? "header reserved" : "header flags"), at: 14)
+      }
+      // Known flags, under the wrong version: say which version they make.
+      throw FormatError(
+        .invalidField(
+          field: "version \(major) header flags (these flags make a version \(Self.major(flags: flags)) changeset)",
+          value: UInt64(flags)),
+        at: 14)
     }
     baseLength = unsafe file.uncheckedUInt64LE(at: 16)
     resultLength = unsafe file.uncheckedUInt64LE(at: 24)

@@ -56,6 +56,46 @@ import Testing
     }
   }
 
+  /// `COVERAGE` maps every rule of FORMAT.md and CHANGESET.md to the cases that show it: every
+  /// case of the manifest is in it, every case it names is in the manifest with the verdict its
+  /// column says, every rule has an invalid case or says why none can exist, and every section
+  /// it cites is a section of its document.
+  @Test func theCoverageMapAndTheManifestAgree() throws {
+    let manifest = try String(contentsOf: Self.suite.appendingPathComponent("MANIFEST"), encoding: .utf8)
+    var verdicts: [String: String] = [:]
+    for line in manifest.split(separator: "\n") where !line.hasPrefix("#") {
+      let fields = line.split(separator: " ").map(String.init)
+      if fields.count >= 3 { verdicts[fields[1]] = fields[2] }
+    }
+    let map = try String(contentsOf: Self.suite.appendingPathComponent("COVERAGE"), encoding: .utf8)
+    let documents = [
+      "F": try String(contentsOf: SpecVectorTests.root.appendingPathComponent("Spec/FORMAT.md"), encoding: .utf8),
+      "C": try String(contentsOf: SpecVectorTests.root.appendingPathComponent("Spec/CHANGESET.md"), encoding: .utf8),
+    ]
+    var named = Set<String>()
+    var rules = 0
+    for line in map.split(separator: "\n") where !line.hasPrefix("#") {
+      let columns = line.components(separatedBy: " | ")
+      try #require(columns.count == 4, "\(line)")
+      rules += 1
+      let rule = columns[0]
+      // F5.1/stride cites FORMAT section 5.1: its heading is "### 5.1 " (or "## 5. " for 5).
+      let section = String(rule.dropFirst().prefix { $0 != "/" })
+      let heading = section.contains(".") ? "# \(section) " : "## \(section). "
+      #expect(documents[String(rule.prefix(1))]?.contains(heading) == true, "\(rule): no section \(section)")
+      for (column, verdict) in [(columns[2], "invalid"), (columns[3], "valid")] where !column.hasPrefix("- ") {
+        for name in column.components(separatedBy: ", ") {
+          named.insert(name)
+          let found = verdicts[name] ?? "missing"
+          #expect(found == verdict || (verdict == "valid" && found == "either"), "\(rule): \(name) is \(found)")
+        }
+      }
+      #expect(!columns[2].isEmpty && !columns[3].isEmpty, "\(rule)")
+    }
+    #expect(rules >= 100)
+    #expect(Set(verdicts.keys).subtracting(named).sorted() == [], "cases in no rule")
+  }
+
   /// `Spec/FORMAT.md` section 7.1's worked example: the five numbers make the eleven bytes it shows.
   @Test func workedEliasFanoBlock() throws {
     var builder = DirectoryBuilder()
