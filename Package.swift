@@ -24,6 +24,29 @@ let swift6: [SwiftSetting] = [
 // The package's own code also marks every unsafe construct.
 let strict: [SwiftSetting] = swift6 + [.strictMemorySafety()]
 
+// The iOS samples (Samples/CallDirectoryExtension, Samples/HostApp) are Xcode sources: on Apple
+// platforms they are built in an app's project, against the real CallKit and SwiftUI. On Linux,
+// stand-ins with Apple's signatures (Samples/StandIns) let `swift build` compile them, so that a
+// sample that stops compiling fails CI. The stand-ins are in no product; the one thing they
+// reach is CallDirectoryCallKit's adapter, which is then compiled on Linux too, over the
+// stand-in CallKit (it has nothing to call there, and says so by trapping).
+#if os(Linux)
+  let callKitStandIn: [Target.Dependency] = ["CallKit"]
+  let samples: [Target] = [
+    .target(name: "CallKit", path: "Samples/StandIns/CallKit", swiftSettings: swift6),
+    .target(name: "SwiftUI", path: "Samples/StandIns/SwiftUI", swiftSettings: swift6),
+    .target(
+      name: "CallDirectoryExtensionSample", dependencies: ["CallDirectory", "CallDirectoryCallKit", "CallKit"],
+      path: "Samples/CallDirectoryExtension", exclude: ["README.md"], swiftSettings: swift6),
+    .target(
+      name: "HostAppSample", dependencies: ["CallDirectory", "CallKit", "SwiftUI"], path: "Samples/HostApp",
+      exclude: ["README.md"], swiftSettings: swift6),
+  ]
+#else
+  let callKitStandIn: [Target.Dependency] = []
+  let samples: [Target] = []
+#endif
+
 let package = Package(
   name: "calldir",
   platforms: [.macOS(.v15), .iOS(.v18)],
@@ -91,7 +114,7 @@ let package = Package(
     .target(
       name: "CallDirectoryFeed", dependencies: ["CallDirectoryFormat", "CallDirectoryReader"], swiftSettings: strict),
     // The feed's adapter to CXCallDirectoryExtensionContext: empty where CallKit does not exist.
-    .target(name: "CallDirectoryCallKit", dependencies: ["CallDirectoryFeed"], swiftSettings: strict),
+    .target(name: "CallDirectoryCallKit", dependencies: ["CallDirectoryFeed"] + callKitStandIn, swiftSettings: strict),
     // Both halves of an iOS app in its App Group container: the app's updater and the extension's loader.
     .target(
       name: "CallDirectoryAppGroup",
@@ -153,5 +176,5 @@ let package = Package(
       name: "DocumentationExamples",
       dependencies: ["CallDirectory", "CallDirectoryAppGroup", "CallDirectoryCallKit", "CallDirectoryCallKitModel"],
       swiftSettings: swift6),
-  ]
+  ] + samples
 )
