@@ -13,6 +13,10 @@ import Observation
   }
 
   private(set) var status = Status.checking
+  /// The user's own blocks and labels, merged into what CallKit is fed.
+  private(set) var personal = PersonalList()
+  /// Why the last edit of the user's list was refused, if it was.
+  private(set) var editError = ""
   /// The last update's outcome, in a line for the screen.
   private(set) var lastUpdate = ""
   private(set) var isUpdating = false
@@ -24,6 +28,56 @@ import Observation
     self.settings = settings
     container = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: settings.appGroup)
       .map { AppGroupContainer(path: $0.path) }
+    personal = container?.personalList() ?? PersonalList()
+  }
+
+  /// Blocks the number the user typed (`+44 20 7946 0958`, or national digits of `region`).
+  func block(_ text: String, region: String = "US") async {
+    await edit(text, region: region) { (list, number) throws(PersonalListError) in try list.block(number) }
+  }
+
+  /// Lets the number the user typed ring whatever the provider's list says.
+  func allow(_ text: String, region: String = "US") async {
+    await edit(text, region: region) { (list, number) throws(PersonalListError) in try list.allow(number) }
+  }
+
+  /// Shows `label` when the number the user typed calls.
+  func setLabel(_ label: String, for text: String, region: String = "US") async {
+    await edit(text, region: region) { (list, number) throws(PersonalListError) in try list.setLabel(label, for: number) }
+  }
+
+  /// Takes the user's own entries for `number` away: the provider's list decides again.
+  func forget(_ number: Int64) async {
+    var list = personal
+    list.unlist(number)
+    try? list.setLabel(nil, for: number)
+    await save(list)
+  }
+
+  private func edit(
+    _ text: String, region: String, _ change: (inout PersonalList, Int64) throws(PersonalListError) -> Void
+  ) async {
+    do {
+      let number = try PhoneNumberParser(defaultRegion: region).parse(text)
+      var list = personal
+      try change(&list, number)
+      await save(list)
+    } catch {
+      editError = "\(error)"
+    }
+  }
+
+  /// Saves the user's list and reloads: the extension sends CallKit the numbers that changed.
+  private func save(_ list: PersonalList) async {
+    guard let container else { return }
+    do {
+      try container.save(list)
+      personal = list
+      editError = ""
+      await reload(container)
+    } catch {
+      editError = "not saved: \(error)"
+    }
   }
 
   /// Asks CallKit whether the user has turned the extension on (Settings > Phone > Call Blocking

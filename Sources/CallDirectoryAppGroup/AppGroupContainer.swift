@@ -32,6 +32,36 @@ public struct AppGroupContainer: Sendable, Hashable {
 
   /// The extension's record of what CallKit holds.
   var holdingPath: String { "\(path)/callkit.calldirstate" }
+  /// The user's own list.
+  var personalPath: String { "\(path)/personal.calldirstate" }
+  /// The user's own list as the extension last fed it.
+  var fedPersonalPath: String { "\(path)/personal-fed.calldirstate" }
+
+  /// The user's own list; empty when none was saved or its record is invalid.
+  /// - Complexity: O(size of the list).
+  public func personalList() -> PersonalList {
+    read(personalPath, kind: StateRecord.personalKind, limit: PersonalList.maximumEncodedSize + 12)
+      .flatMap(PersonalList.init(payload:)) ?? PersonalList()
+  }
+
+  /// Saves the user's own list, which the extension's next load feeds (reload it after).
+  /// - Throws: `SystemError` from the atomic write; the list saved before then stays.
+  /// - Complexity: O(size of the list).
+  public func save(_ personal: PersonalList) throws(SystemError) {
+    try write(personalPath, StateRecord.encode(kind: StateRecord.personalKind, payload: personal.payload))
+  }
+
+  /// The user's list as CallKit was last fed it, or `nil` when unknown.
+  func fedPersonalList() -> PersonalList? {
+    read(fedPersonalPath, kind: StateRecord.fedPersonalKind, limit: PersonalList.maximumEncodedSize + 12)
+      .flatMap(PersonalList.init(payload:))
+  }
+
+  /// Records the user's list the extension is feeding.
+  /// - Throws: `SystemError` from the atomic write.
+  func recordFed(_ personal: PersonalList) throws(SystemError) {
+    try write(fedPersonalPath, StateRecord.encode(kind: StateRecord.fedPersonalKind, payload: personal.payload))
+  }
 
   /// What the app installed, or `nil` when nothing is, or its record is absent or invalid.
   /// - Complexity: O(1): one read of 53 bytes.
@@ -75,10 +105,11 @@ public struct AppGroupContainer: Sendable, Hashable {
     try? FileDescriptor.remove(target)
   }
 
-  /// The bytes of a small file, or `nil` when it cannot be read or is over 4 KiB (no record is).
-  private func read(_ target: String, kind: UInt8) -> [UInt8]? {
+  /// The payload of a record file, or `nil` when it cannot be read, is over `limit` bytes (4 KiB:
+  /// no fixed record is more) or is not a valid record of `kind`.
+  private func read(_ target: String, kind: UInt8, limit: Int = 4_096) -> [UInt8]? {
     guard let file = try? FileDescriptor.openForReading(target) else { return nil }
-    let bytes = file.closeAfter { try? file.readAll(limit: 4_096) }
+    let bytes = file.closeAfter { try? file.readAll(limit: limit) }
     return bytes.flatMap { StateRecord.decode($0, kind: kind) }
   }
 }

@@ -74,10 +74,11 @@ public struct CallDirectoryLoader: Sendable {
       }
       return .complete(LoadReport(action: .nothing, note: "no list is installed"))
     }
+    let personal = container.personalList()
     var reasons: [String] = []
     for generation in [installed.current, installed.previous].compactMap({ $0 }) {
       let directory: DirectoryFeed
-      switch open(generation) {
+      switch open(generation, personal: personal) {
       case .failure(let failure):
         reasons.append(failure.reason)
         continue
@@ -88,7 +89,7 @@ public struct CallDirectoryLoader: Sendable {
       do { try container.record(.unknown) } catch {
         return .fail(LoadFailure(reason: "the state cannot be recorded: \(error)"))
       }
-      return send(.whole, directory: directory, changes: nil, from: nil, into: &sink, note: reasons.first)
+      return send(.whole, directory: directory, changes: nil, personal: personal, from: nil, into: &sink, note: reasons.first)
     }
     return .fail(LoadFailure(reason: "no installed list can be fed: " + reasons.joined(separator: "; ")))
   }
@@ -98,15 +99,19 @@ public struct CallDirectoryLoader: Sendable {
     guard let installed = container.installed() else {
       return .complete(LoadReport(action: .nothing, note: "no list is installed: CallKit's entries are kept"))
     }
+    let personal = container.personalList()
     let directory: DirectoryFeed
-    switch open(installed.current) {
+    switch open(installed.current, personal: personal) {
     case .failure(let failure):
       return .complete(LoadReport(action: .nothing, note: failure.reason + ": CallKit's entries are kept"))
     case .success(let feed): directory = feed
     }
-    let fingerprint = directory.fingerprint
+    // What CallKit is to hold: the directory merged with the user's own list.
+    let fingerprint = personal.merged(with: directory.fingerprint)
     let held = container.holding()
     if held == .directory(fingerprint: fingerprint) { return .complete(LoadReport(action: .nothing)) }
+    // The user's list as CallKit was fed it, when what CallKit holds says which it was.
+    let fed = container.fedPersonalList() ?? PersonalList()
     do { try container.record(.unknown) } catch {
       return .complete(LoadReport(action: .nothing, note: "the state cannot be recorded (\(error)): CallKit's entries are kept"))
     }
@@ -114,28 +119,34 @@ public struct CallDirectoryLoader: Sendable {
     // and replacing everything is always possible.
     switch held {
     case .split(fingerprint, false, let cursor):
-      if let outcome = attempt(.resumed(fromChanges: false), directory, nil, cursor, &sink) { return outcome }
+      if let outcome = attempt(.resumed(fromChanges: false), directory, nil, personal, cursor, &sink) { return outcome }
     case .split(fingerprint, true, let cursor):
-      if let changes = changeFeed(installed, fingerprint),
-        let outcome = attempt(.resumed(fromChanges: true), directory, changes, cursor, &sink)
+      if let changes = changeFeed(installed, directory.fingerprint),
+        let outcome = attempt(.resumed(fromChanges: true), directory, changes, personal, cursor, &sink)
       {
         return outcome
       }
-    case .directory(let base) where base == installed.previous?.fingerprint:
-      if let changes = changeFeed(installed, fingerprint), let outcome = attempt(.changes, directory, changes, nil, &sink) {
+    case .directory(let base) where base == fed.merged(with: directory.fingerprint) && fed != personal:
+      // Only the user's list changed: the numbers it names, and no others.
+      return sendPersonalChanges(directory, from: fed, to: personal, into: &sink)
+    case .directory(let base)
+    where fed == personal && installed.previous.map({ base == personal.merged(with: $0.fingerprint) }) == true:
+      if let changes = changeFeed(installed, directory.fingerprint),
+        let outcome = attempt(.changes, directory, changes, personal, nil, &sink)
+      {
         return outcome
       }
     default: break
     }
-    return send(.replaced, directory: directory, changes: nil, from: nil, into: &sink, note: nil)
+    return send(.replaced, directory: directory, changes: nil, personal: personal, from: nil, into: &sink, note: nil)
   }
 
   /// Sends the work, or returns `nil` when it was refused before anything was sent.
   private func attempt<S: CallDirectorySink>(
-    _ action: LoadAction, _ directory: DirectoryFeed, _ changes: ChangeFeed<ChangesetReader>?, _ cursor: FeedCursor?,
-    _ sink: inout CountingSink<S>
+    _ action: LoadAction, _ directory: DirectoryFeed, _ changes: ChangeFeed<ChangesetReader>?, _ personal: PersonalList,
+    _ cursor: FeedCursor?, _ sink: inout CountingSink<S>
   ) -> LoadOutcome? {
-    let outcome = send(action, directory: directory, changes: changes, from: cursor, into: &sink, note: nil)
+    let outcome = send(action, directory: directory, changes: changes, personal: personal, from: cursor, into: &sink, note: nil)
     if case .complete(let report) = outcome, report.note != nil, sink.calls == 0 { return nil }
     return outcome
   }
@@ -144,32 +155,50 @@ public struct CallDirectoryLoader: Sendable {
   /// A feed that stops part-way completes the load: what was sent stays, the record says
   /// `.unknown`, and the next load replaces everything.
   private func send<S: CallDirectorySink>(
-    _ action: LoadAction, directory: DirectoryFeed, changes: ChangeFeed<ChangesetReader>?, from cursor: FeedCursor?,
-    into sink: inout CountingSink<S>, note: String?
+    _ action: LoadAction, directory: DirectoryFeed, changes: ChangeFeed<ChangesetReader>?, personal: PersonalList,
+    from cursor: FeedCursor?, into sink: inout CountingSink<S>, note: String?
   ) -> LoadOutcome {
-    let fingerprint = directory.fingerprint
+    let fingerprint = personal.merged(with: directory.fingerprint)
+    // The user's list goes with it; recorded first, so that a record naming the merge never
+    // names a list the file does not hold (a crash between leaves `.unknown`).
+    if personal != container.fedPersonalList() ?? PersonalList() {
+      do { try container.recordFed(personal) } catch {
+        return .complete(
+          LoadReport(action: .nothing, note: "the state cannot be recorded (\(error)): CallKit's entries are kept"))
+      }
+    }
+    var overlay = PersonalOverlay(sink, personal: personal, injecting: changes == nil, from: cursor)
+    defer { sink = overlay.base }
     let next: FeedCursor?
     do throws(FeedError<S.Failure>) {
       if let changes {
-        next = try changes.feed(into: &sink, resumingFrom: cursor)
+        next = try changes.feed(into: &overlay, resumingFrom: cursor)
       } else {
-        next = try directory.feed(into: &sink, resumingFrom: cursor)
+        next = try directory.feed(into: &overlay, resumingFrom: cursor)
       }
+      do throws(S.Failure) { try overlay.finish(at: next) } catch { throw .sink(error) }
     } catch {
       return .complete(
         LoadReport(
-          action: action, additions: sink.additions, removals: sink.removals, moreLoadsNeeded: true,
+          action: action, additions: overlay.base.additions, removals: overlay.base.removals, moreLoadsNeeded: true,
           note: "the feed stopped: \(error)"))
     }
     // If this record cannot be written, `.unknown` stays, which is safe: the next load replaces.
     let held = next.map { CallKitHolding.split(fingerprint: fingerprint, fromChanges: changes != nil, cursor: $0) }
     try? container.record(held ?? .directory(fingerprint: fingerprint))
     return .complete(
-      LoadReport(action: action, additions: sink.additions, removals: sink.removals, moreLoadsNeeded: next != nil, note: note))
+      LoadReport(
+        action: action, additions: overlay.base.additions, removals: overlay.base.removals, moreLoadsNeeded: next != nil,
+        note: note))
   }
 
   /// The directory of `generation`, opened under the trust policy and verified.
-  private func open(_ generation: InstalledLists.Generation) -> Result<DirectoryFeed, LoadFailure> {
+  private func open(_ generation: InstalledLists.Generation, personal: PersonalList) -> Result<DirectoryFeed, LoadFailure> {
+    // The user's blocks and labels go in the same loads: the directory's feed leaves room.
+    let room = limit - personal.additions
+    guard room > 0 else {
+      return .failure(LoadFailure(reason: "the user's own list has more entries than a load takes (\(limit))"))
+    }
     let path = container.listPath(generation.number)
     let reader: CallDirectoryReader
     do { reader = try CallDirectoryReader(path: path, trust: trust) } catch {
@@ -180,7 +209,7 @@ public struct CallDirectoryLoader: Sendable {
       return .failure(LoadFailure(reason: "\(path): damaged, \(report.problems.first.map { "\($0)" } ?? "not valid")"))
     }
     // A cap validated by the initialiser: this cannot throw.
-    guard let feed = try? DirectoryFeed(reader, limit: limit) else { return .failure(LoadFailure(reason: "bad limit")) }
+    guard let feed = try? DirectoryFeed(reader, limit: room) else { return .failure(LoadFailure(reason: "bad limit")) }
     return .success(feed)
   }
 

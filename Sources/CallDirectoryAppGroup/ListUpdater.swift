@@ -46,12 +46,14 @@ public struct ListUpdater: Sendable {
     public var reloadNeeded: Bool
   }
 
-  /// Whether CallKit does not yet hold the whole installed directory, by the extension's record:
-  /// ask for a reload after an update, and again after each reload while this says so.
-  /// - Complexity: O(1): two small reads.
+  /// Whether CallKit does not yet hold the whole installed directory merged with the user's own
+  /// list, by the extension's record: ask for a reload after an update or an edit of the user's
+  /// list, and again after each reload while this says so.
+  /// - Complexity: O(1) reads, and O(size) of the user's list.
   public var reloadNeeded: Bool {
     guard let installed = container.installed() else { return false }
-    return container.holding() != .directory(fingerprint: installed.current.fingerprint)
+    let target = container.personalList().merged(with: installed.current.fingerprint)
+    return container.holding() != .directory(fingerprint: target)
   }
 
   /// Whether to ask for another reload after one that completed: CallKit does not hold the whole

@@ -60,6 +60,9 @@ public enum LoadAction: Sendable, Hashable {
   /// An incremental load resuming a split load of the directory (`fromChanges: false`) or of the
   /// changeset.
   case resumed(fromChanges: Bool)
+  /// The numbers the user's own list changed, and no others: CallKit held the current directory
+  /// merged with the list as it was.
+  case personal
   /// No change: CallKit already holds the current directory, nothing is installed, or the files
   /// could not be used and the load keeps CallKit's entries (the report's note says why).
   case nothing

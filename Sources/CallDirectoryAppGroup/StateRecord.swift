@@ -8,6 +8,10 @@ enum StateRecord {
   /// The record kinds of section 2.
   static let installedKind: UInt8 = 1
   static let holdingKind: UInt8 = 2
+  /// The user's own list, as the app saved it.
+  static let personalKind: UInt8 = 3
+  /// The user's own list as CallKit was last fed it.
+  static let fedPersonalKind: UInt8 = 4
 
   /// The record of `kind` holding `payload` (at most 65,535 bytes; the payloads are fixed and small).
   static func encode(kind: UInt8, payload: [UInt8]) -> [UInt8] {

@@ -5,7 +5,8 @@ import Testing
 /// Random histories of one phone: provider releases arriving whole or as changesets, some
 /// damaged, signed by a stranger, rolled back or over the cap; app crashes between update steps;
 /// the extension killed mid-load; the user turning the extension off and on; iOS choosing a full
-/// load. After each event the invariants of issue 26 hold.
+/// load; the user editing their own list. After each event the invariants of issue 26 hold, for
+/// the provider's list merged with the user's.
 @Suite struct AppGroupHistoryTests {
   /// A random list of `version`: blocked runs and labelled runs in 1 ... 400, and, when `big`,
   /// a range of `3 * cap + 1` numbers so that it takes four loads.
@@ -58,13 +59,15 @@ import Testing
     var installed: GroupList?
     var log: [String] = []
     var changesFed = 0
+    var personal = PersonalList()
 
     func check(_ event: String) {
       log.append(event)
       let context = Comment(rawValue: "seed \(seed): \(log.joined(separator: ", "))")
       // After a load that succeeded with nothing left to do, CallKit holds the newest good list.
       if phone.store.history.last?.succeeded == true, !phone.updater.reloadNeeded {
-        #expect(phone.holds(installed ?? GroupList()), context)
+        // The user's list is merged into a provider's: with none installed, nothing is fed.
+        #expect(phone.holds(installed ?? GroupList(), personal: installed == nil ? PersonalList() : personal), context)
       }
     }
 
@@ -108,9 +111,8 @@ import Testing
         let base = releases.count >= 2 ? releases[releases.count - 2] : GroupList()
         let held = (phone.store.blocking, phone.store.identification)
         let heldBase =
-          download == .changeset && installed == base && phone.store.nextLoadIsIncremental
-          && phone.folder.container.holding()
-            == .directory(fingerprint: phone.folder.container.installed()?.current.fingerprint ?? 0)
+          download == .changeset && installed == base && phone.store.nextLoadIsIncremental && installed != nil
+          && !phone.updater.reloadNeeded
         var refused = false
         let whole = try release.bytes()
         let changes = try release.changeset(from: base)
@@ -154,7 +156,8 @@ import Testing
           installed = release
           let plan = try ChangeFeed(try ChangesetReader(bytes: changes), limit: cap, removalLimit: cap).plan()
           let event = "v\(release.version) \(download)\(big ? " big" : "")\(crashAt.map { " crash after \($0)" } ?? "")"
-          converge(event, expectFewest: true, changes: heldBase && plan.removals <= cap ? plan : nil)
+          // The user's entries take room in every load, so the fewest loads are counted without them.
+          converge(event, expectFewest: personal.isEmpty, changes: heldBase && plan.removals <= cap ? plan : nil)
         }
       case 4:
         let kill = Int.random(in: 0...cap, using: &random)
@@ -169,13 +172,26 @@ import Testing
       case 6:
         phone.store.offerFullLoadNext()
         converge("full load", expectFewest: false)
+      case 7:
+        // The user edits their own list, kept smaller than a load (the loader's rule).
+        let number = Int64.random(in: 1...460, using: &random)
+        let room = personal.blocked.count + personal.labels.count < cap - 1
+        switch Int.random(in: 0..<5, using: &random) {
+        case 0 where room: try personal.block(number)
+        case 1: try personal.allow(number)
+        case 2 where room: try personal.setLabel("Mine \(number)", for: number)
+        case 3: try personal.setLabel(nil, for: personal.labels.keys.min() ?? number)
+        default: personal.unlist(personal.blocked.first ?? number)
+        }
+        try phone.folder.container.save(personal)
+        converge("personal edit of \(number)", expectFewest: false)
       default:
         phone.reload()
         check("reload")
       }
     }
     // Every load completed but the ones made to fail, and the store ends on the newest good list.
-    #expect(phone.holds(installed ?? GroupList()), "seed \(seed)")
+    #expect(phone.holds(installed ?? GroupList(), personal: installed == nil ? PersonalList() : personal), "seed \(seed)")
     let additions = phone.store.history.reduce(0) { $0 + $1.additions }
     print("seed \(seed): \(phone.store.history.count) loads, \(additions) additions, \(changesFed) changesets fed alone")
   }

@@ -74,6 +74,16 @@ struct GroupList: Equatable {
 
   /// Numbers of both kinds.
   var count: Int { expanded.blocking.count + expanded.identification.count }
+
+  /// The entries CallKit should hold for this list merged with the user's own (`Spec/APPGROUP.md`
+  /// section 6): the user's allows unblock, their blocks add, their labels replace.
+  func merged(with personal: PersonalList) -> (blocking: Set<Int64>, identification: [Int64: String]) {
+    var (blocking, identification) = expanded
+    blocking.subtract(personal.allowed)
+    blocking.formUnion(personal.blocked)
+    identification.merge(personal.labels) { _, mine in mine }
+    return (blocking, identification)
+  }
 }
 
 /// One phone: the container, the app's updater, the extension's loader and the model of CallKit.
@@ -124,9 +134,9 @@ struct Phone {
     return loads
   }
 
-  /// Whether the model holds exactly `list`.
-  func holds(_ list: GroupList) -> Bool {
-    let expected = list.expanded
+  /// Whether the model holds exactly `list`, merged with the user's list `personal`.
+  func holds(_ list: GroupList, personal: PersonalList = PersonalList()) -> Bool {
+    let expected = list.merged(with: personal)
     return store.blocking == expected.blocking && store.identification == expected.identification
   }
 

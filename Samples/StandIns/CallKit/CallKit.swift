@@ -3,7 +3,7 @@
 // runs: every body traps. Only Package.swift's Linux-only sample targets see this module; it is
 // not part of any product. (The Call Directory API is iOS-only; its reference is Apple's CallKit
 // documentation, CXCallDirectoryManager and CXCallDirectoryExtensionContext.)
-import Foundation
+@_exported import Foundation  // as the real module re-exports it
 
 private func standIn() -> Never { fatalError("a stand-in for Apple's CallKit: the samples are compiled here, not run") }
 

@@ -3,7 +3,7 @@
 // sample's view code on Linux. Nothing draws and nothing runs: bodies trap. Only the Linux-only
 // sample targets of Package.swift see this module; it is in no product. The generic parameters
 // are simpler than Apple's where a call site cannot tell the difference.
-import Foundation
+@_exported import Foundation  // as the real module re-exports it
 
 private func standIn() -> Never { fatalError("a stand-in for Apple's SwiftUI: the samples are compiled here, not run") }
 
