@@ -124,6 +124,13 @@ public struct PersonalList: Sendable, Hashable {
 }
 
 /// Why an edit of a `PersonalList` was refused; the list is unchanged.
+///
+///     var personal = PersonalList()
+///     do throws(PersonalListError) {
+///       try personal.setLabel("", for: 12_025_550_100)
+///     } catch {
+///       print(error)  // the label of +12025550100 must be 1 to 65,534 bytes
+///     }
 public enum PersonalListError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The number is outside `1 ... Int64.max - 1`.
   case invalidNumber(Int64)

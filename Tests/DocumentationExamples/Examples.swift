@@ -111,8 +111,18 @@ private func example12() async throws {
   try container.save(personal)
 }
 
-// Sources/CallDirectoryAppGroup/UpdateError.swift:7
+// Sources/CallDirectoryAppGroup/PersonalList.swift:128
 private func example13() async throws {
+  var personal = PersonalList()
+  do throws(PersonalListError) {
+    try personal.setLabel("", for: 12_025_550_100)
+  } catch {
+    print(error)  // the label of +12025550100 must be 1 to 65,534 bytes
+  }
+}
+
+// Sources/CallDirectoryAppGroup/UpdateError.swift:7
+private func example14() async throws {
   do throws(UpdateError) {
       _ = try updater.install(directory: downloaded)
   } catch .notAuthentic(.rolledBack(let installed, let offered)) {
@@ -123,13 +133,13 @@ private func example13() async throws {
 }
 
 // Sources/CallDirectoryAppGroup/UpdateError.swift:48
-private func example14() async throws {
+private func example15() async throws {
   for step in UpdateStep.allCases { print(step) }  // verified, changesWritten, listWritten, recorded, cleaned
 }
 
 // Sources/CallDirectoryCallKit/CallKitSink.swift:11
 #if canImport(CallKit) && os(iOS)
-  private func example15() async throws {
+  private func example16() async throws {
     var sink = CallKitSink(context)
     let cursor = try DirectoryFeed(directory).feed(into: &sink, resumingFrom: stored)
     context.completeRequest()
@@ -137,7 +147,7 @@ private func example14() async throws {
 #endif
 
 // Sources/CallDirectoryCallKitModel/CallKitModel.swift:21
-private func example16() async throws {
+private func example17() async throws {
   var store = CallKitModel()
   var load = try store.beginLoad()          // the first load is full
   try DirectoryFeed(reader).feedWhole(into: &load)
@@ -145,7 +155,7 @@ private func example16() async throws {
 }
 
 // Sources/CallDirectoryCallKitModel/CallKitModelError.swift:9
-private func example17() async throws {
+private func example18() async throws {
   var store = CallKitModel()
   var load = try store.beginLoad()
   try load.addBlockingEntry(14_155_550_199)
@@ -160,14 +170,14 @@ private func example17() async throws {
 }
 
 // Sources/CallDirectoryCallKitModel/CallKitModelLoad.swift:11
-private func example18() async throws {
+private func example19() async throws {
   var load = try store.beginLoad()
   try load.addBlockingEntry(14_155_550_100)
   try store.complete(load)
 }
 
 // Sources/CallDirectoryChangeset/Changeset.swift:9
-private func example19() async throws {
+private func example20() async throws {
   let old = try CallDirectoryReader(path: "v1.calldir")
   let new = try CallDirectoryReader(path: "v2.calldir")
   try Changeset.diff(old: old, new: new, to: "v1-v2.cdchanges")
@@ -177,7 +187,7 @@ private func example19() async throws {
 }
 
 // Sources/CallDirectoryChangeset/ChangesetError.swift:8
-private func example20() async throws {
+private func example21() async throws {
   do {
     let reader = try ChangesetReader(bytes: changesetBytes)
     _ = try reader.check(TrustPolicy(trustedKeys: [providerKey]))
@@ -187,14 +197,14 @@ private func example20() async throws {
 }
 
 // Sources/CallDirectoryChangeset/ChangesetReader.swift:12
-private func example21() async throws {
+private func example22() async throws {
   let changes = try ChangesetReader(path: "changes.cdchanges")
   try changes.forEachRemoval(.blocking) { run in print("-", run) }
   try changes.forEachAddition(.identification) { run, label in print("+", run, label ?? "") }
 }
 
 // Sources/CallDirectoryChangeset/ChangesetSigner.swift:10
-private func example22() async throws {
+private func example23() async throws {
   let signed = try ChangesetSigner.sign(changesetBytes, key: signingKey)
   let reader = try ChangesetReader(bytes: signed)
   let signer = try reader.check(TrustPolicy(trustedKeys: [signingKey.publicKey]))
@@ -202,7 +212,7 @@ private func example22() async throws {
 }
 
 // Sources/CallDirectoryFeed/CallDirectorySink.swift:9
-private func example23() async throws {
+private func example24() async throws {
   struct Counter: CallDirectorySink {
     var count = 0
     var isIncremental: Bool { false }
@@ -219,27 +229,27 @@ private func example23() async throws {
 }
 
 // Sources/CallDirectoryFeed/ChangeFeed.swift:14
-private func example24() async throws {
+private func example25() async throws {
   let feed = ChangeFeed(changeset)
   let cursor = try feed.feed(into: &sink)   // nil: done
   print(cursor == nil ? "done" : "more in the next load")
 }
 
 // Sources/CallDirectoryFeed/ChangeFeed.swift:40
-private func example25() async throws {
+private func example26() async throws {
   let feed = try ChangeFeed(changeset, limit: 100_000, removalLimit: 10_000)
   print(try feed.plan().loadsNeeded)
 }
 
 // Sources/CallDirectoryFeed/ChangeSource.swift:13
-private func example26() async throws {
+private func example27() async throws {
   let source: any ChangeSource = try ChangesetReader(path: "v1-v2.cdchanges")
   print(source.counts.additions.blocking, source.counts.removals.blocking)
   try source.forEachRemoval(.blocking) { (run) throws(Never) in print("-", run) }
 }
 
 // Sources/CallDirectoryFeed/DirectoryFeed.swift:13
-private func example27() async throws {
+private func example28() async throws {
   let feed = DirectoryFeed(try CallDirectoryReader(path: path))
   let plan = try feed.plan()           // before the first entry: does it fit one load?
   print("\(plan.loadsNeeded) loads")
@@ -249,20 +259,20 @@ private func example27() async throws {
 }
 
 // Sources/CallDirectoryFeed/DirectoryFeed.swift:34
-private func example28() async throws {
+private func example29() async throws {
   let feed = try DirectoryFeed(reader, limit: 100_000)
   print(try feed.plan().loadsNeeded)
 }
 
 // Sources/CallDirectoryFeed/FeedCursor.swift:16
-private func example29() async throws {
+private func example30() async throws {
   let data = try JSONEncoder().encode(cursor)
   let again = try JSONDecoder().decode(FeedCursor.self, from: data)
   print(again == cursor)  // true
 }
 
 // Sources/CallDirectoryFeed/FeedError.swift:6
-private func example30() async throws {
+private func example31() async throws {
   var load = try store.beginLoad()
   do throws(FeedError<CallKitModelError>) {
     try DirectoryFeed(reader).feedWhole(into: &load)
@@ -274,13 +284,13 @@ private func example30() async throws {
 }
 
 // Sources/CallDirectoryFeed/FeedPlan.swift:7
-private func example31() async throws {
+private func example32() async throws {
   let plan = try DirectoryFeed(reader).plan()
   if !plan.fits { print("\(plan.additions) additions: \(plan.loadsNeeded) loads of \(plan.limit)") }
 }
 
 // Sources/CallDirectoryFormat/ConfigurationError.swift:7
-private func example32() async throws {
+private func example33() async throws {
   do throws(ConfigurationError) {
     let parser = try PhoneNumberParser(defaultCountryCode: 1000)
     print(parser)
@@ -290,14 +300,14 @@ private func example32() async throws {
 }
 
 // Sources/CallDirectoryFormat/DirectoryLayout.swift:3
-private func example33() async throws {
+private func example34() async throws {
   let kind = EntryKind(rawValue: "block") ?? .identification
   print(kind == .blocking)  // true
   for each in EntryKind.allCases { print(each.rawValue) }  // "block", "identify"
 }
 
 // Sources/CallDirectoryFormat/FormatError.swift:12
-private func example34() async throws {
+private func example35() async throws {
   do throws(FormatError) {
     let reader = try CallDirectoryReader(bytes: directoryBytes)
     print(try reader.isBlocked(33_612_345_678))
@@ -307,7 +317,7 @@ private func example34() async throws {
 }
 
 // Sources/CallDirectoryFormat/Limits.swift:6
-private func example35() async throws {
+private func example36() async throws {
   guard Limits.isValidNumber(number), Limits.isValidLabelLength(label.utf8.count) else {
     print("CallKit would refuse \(number)")
     return
@@ -315,13 +325,13 @@ private func example35() async throws {
 }
 
 // Sources/CallDirectoryFormat/SectionType.swift:4
-private func example36() async throws {
+private func example37() async throws {
   print(SectionType.blockingData.rawValue)              // BDAT
   print(SectionType(rawValue: "SIGN") == .signature)   // true
 }
 
 // Sources/CallDirectoryFormat/Trust.swift:3
-private func example37() async throws {
+private func example38() async throws {
   guard let key = PublicKey(text: publicKeyFileText) else { return }
   print("trusting key \(key.id)")
   let reader = try CallDirectoryReader(path: "list.calldir", trust: TrustPolicy(trustedKeys: [key]))
@@ -329,14 +339,14 @@ private func example37() async throws {
 }
 
 // Sources/CallDirectoryFormat/Trust.swift:34
-private func example38() async throws {
+private func example39() async throws {
   let policy = TrustPolicy(trustedKeys: [providerKey], installedVersion: installedVersion)
   let reader = try CallDirectoryReader(path: "list.calldir", trust: policy)
   print(reader.listVersion)
 }
 
 // Sources/CallDirectoryFormat/Trust.swift:59
-private func example39() async throws {
+private func example40() async throws {
   do throws(AuthenticityFailure) {
     _ = try reader.check(TrustPolicy(trustedKeys: [providerKey], installedVersion: 41))
   } catch {
@@ -348,7 +358,7 @@ private func example39() async throws {
 }
 
 // Sources/CallDirectoryListing/BlockListParser.swift:16
-private func example40() async throws {
+private func example41() async throws {
   let text = "# spam\n+1 202 555 0100\n+1 202 555 01##\n"
   try BlockListParser.parse(bytes: Array(text.utf8), file: "spam.txt", parser: .formatDomain) { record in
     print(record.line, record.numbers)  // 2 12025550100...12025550100, then 3 12025550100...12025550199
@@ -356,7 +366,7 @@ private func example40() async throws {
 }
 
 // Sources/CallDirectoryListing/CSVError.swift:3
-private func example41() async throws {
+private func example42() async throws {
   var reader = CSVReader(Array("block,\"+336\"12345678\n".utf8))
   do throws(CSVError) {
     while let record = try reader.next() { print(record) }
@@ -366,13 +376,13 @@ private func example41() async throws {
 }
 
 // Sources/CallDirectoryListing/CSVReader.swift:19
-private func example42() async throws {
+private func example43() async throws {
   var reader = CSVReader(bytes)
   while let record = try reader.next() { print(record.line, record.string(at: 0)) }
 }
 
 // Sources/CallDirectoryListing/CSVRecord.swift:8
-private func example43() async throws {
+private func example44() async throws {
   var reader = CSVReader(Array("number,label\n+12025550100,\"Acme, Inc.\"\n".utf8))
   while let record = try reader.next() {
     print(record.line, record.count, record.string(at: 1))  // 1 2 label, then 2 2 Acme, Inc.
@@ -380,14 +390,14 @@ private func example43() async throws {
 }
 
 // Sources/CallDirectoryListing/Gzip.swift:10
-private func example44() async throws {
+private func example45() async throws {
   let packed = Gzip.compress(Array("+12025550100\n".utf8)) ?? []
   print(Gzip.hasMagic(packed))                              // true
   print(try Gzip.inflate(packed, limit: 1 << 20).count)     // 13
 }
 
 // Sources/CallDirectoryListing/GzipInflater.swift:11
-private func example45() async throws {
+private func example46() async throws {
   let inflater = try GzipInflater()
   var chunks = [gzipBytes[...]]  // what a download hands out, piece by piece
   var inflated: [UInt8] = []
@@ -400,7 +410,7 @@ private func example45() async throws {
 }
 
 // Sources/CallDirectoryListing/IdentifyCSVParser.swift:15
-private func example46() async throws {
+private func example47() async throws {
   let text = "label,number\nAcme Support,+12025550123\n"
   try IdentifyCSVParser.parse(bytes: Array(text.utf8), file: "names.csv", parser: .formatDomain) { record in
     print(record.number, record.label ?? "")  // 12025550123 Acme Support
@@ -408,7 +418,7 @@ private func example46() async throws {
 }
 
 // Sources/CallDirectoryListing/LineReader.swift:13
-private func example47() async throws {
+private func example48() async throws {
   var reader = try LineReader(path: "list.csv", quotedFields: true)
   while let (bytes, lines) = try reader.nextPiece(size: 8 << 20) {
     print("\(lines) lines")
@@ -424,7 +434,7 @@ private func example47() async throws {
 }
 
 // Sources/CallDirectoryListing/LineReaderError.swift:4
-private func example48() async throws {
+private func example49() async throws {
   do throws(LineReaderError) {
     var reader = try LineReader(path: "list.csv.gz")
     while let (piece, _) = try reader.nextPiece(size: 1 << 20) { print(piece.count) }
@@ -434,14 +444,14 @@ private func example48() async throws {
 }
 
 // Sources/CallDirectoryListing/ListingEntry.swift:10
-private func example49() async throws {
+private func example50() async throws {
   try IdentifyCSVParser.forEachEntry(bytes: bytes, file: "names.csv", parser: .formatDomain) { entry, label in
     print(entry.line, entry.numbers, label.count)  // the label's bytes, lent for the call
   }
 }
 
 // Sources/CallDirectoryListing/ListingError.swift:6
-private func example50() async throws {
+private func example51() async throws {
   do throws(ListingError) {
     _ = try BlockListParser.parse(bytes: Array("+1 202 555 0100\nnot a number\n".utf8), file: "spam.txt",
                                   parser: .formatDomain)
@@ -451,7 +461,7 @@ private func example50() async throws {
 }
 
 // Sources/CallDirectoryListing/ListingFields.swift:121
-private func example51() async throws {
+private func example52() async throws {
   var state = TableReadState()
   var reader = try LineReader(path: "names.csv", quotedFields: true)
   while let (piece, _) = try reader.nextPiece(size: 8 << 20) {
@@ -462,7 +472,7 @@ private func example51() async throws {
 }
 
 // Sources/CallDirectoryListing/ListingJSONLines.swift:21
-private func example52() async throws {
+private func example53() async throws {
   var writer = ListingJSONLines.Writer()
   try writer.append(.identify(12025550100, label: "Acme Support"))
   let records = try ListingJSONLines.parse(bytes: writer.bytes, file: "list.jsonl", parser: .formatDomain)
@@ -470,13 +480,13 @@ private func example52() async throws {
 }
 
 // Sources/CallDirectoryListing/ListingKind.swift:7
-private func example53() async throws {
+private func example54() async throws {
   let kind = ListingKind(rawValue: "allow")  // .exception
   print(kind?.entryKind == .blocking)        // true: an exception cuts holes in blocking ranges
 }
 
 // Sources/CallDirectoryListing/ListingOutput.swift:10
-private func example54() async throws {
+private func example55() async throws {
   func write(_ records: [ListingRecord], to output: inout some ListingOutput) throws(ListingRowError) {
     for record in records { try output.append(record) }
   }
@@ -486,7 +496,7 @@ private func example54() async throws {
 }
 
 // Sources/CallDirectoryListing/ListingParser.swift:19
-private func example55() async throws {
+private func example56() async throws {
   let text = "kind,number,label\nblock,+33612345678,\nidentify,+12025550100,Pharmacy\n"
   try ListingParser.parse(bytes: Array(text.utf8), file: "list.csv", parser: .formatDomain) { record in
     print(record.kind, record.number, record.label ?? "")
@@ -494,7 +504,7 @@ private func example55() async throws {
 }
 
 // Sources/CallDirectoryListing/ListingRecord.swift:5
-private func example56() async throws {
+private func example57() async throws {
   let spam = ListingRecord(kind: .blocking, number: 33_612_345_678)
   let range = ListingRecord(kind: .blocking, number: 12_025_550_100, last: 12_025_550_199)
   let named = ListingRecord(kind: .identification, number: 12_025_550_123, label: "Pharmacy")
@@ -502,13 +512,13 @@ private func example56() async throws {
 }
 
 // Sources/CallDirectoryListing/ListingRowError.swift:6
-private func example57() async throws {
+private func example58() async throws {
   var writer = ListingWriter()
   try writer.appendBlock(0)  // throws .numberOutOfRange(0...0)
 }
 
 // Sources/CallDirectoryListing/ListingWriter.swift:14
-private func example58() async throws {
+private func example59() async throws {
   let output = try FileHandle(forWritingTo: URL(fileURLWithPath: "list.csv"))
   var writer = ListingWriter()
   for record in try ListingParser.parse(bytes: bytes, file: "in.csv", parser: .formatDomain) {
@@ -519,7 +529,7 @@ private func example58() async throws {
 }
 
 // Sources/CallDirectoryListing/NumberingPlan.swift:8
-private func example59() async throws {
+private func example60() async throws {
   let plan = NumberingPlan.shared
   print(plan.region(named: "GB")?.callingCode ?? 0)              // 44
   print(plan.callingCode(of: 442079460958)?.code ?? 0)          // 44
@@ -528,14 +538,14 @@ private func example59() async throws {
 }
 
 // Sources/CallDirectoryListing/NumberingPlan.swift:106
-private func example60() async throws {
+private func example61() async throws {
   if let russia = NumberingPlan.shared.region(named: "RU") {
     print(russia.nationalPrefix ?? "", russia.possibleLengths, russia.emergencyNumbers)  // 8 [10, 14] ["01", ...]
   }
 }
 
 // Sources/CallDirectoryListing/PhoneNumberError.swift:7
-private func example61() async throws {
+private func example62() async throws {
   do throws(PhoneNumberError) {
     _ = try PhoneNumberParser().parse("+1 202 55x 0100")
   } catch {
@@ -544,7 +554,7 @@ private func example61() async throws {
 }
 
 // Sources/CallDirectoryListing/PhoneNumberParser.swift:44
-private func example62() async throws {
+private func example63() async throws {
   let international = PhoneNumberParser.formatDomain
   print(try international.parse("+1 (202) 555-0100"))   // 12025550100
   let british = try PhoneNumberParser(defaultRegion: "GB")
@@ -552,19 +562,19 @@ private func example62() async throws {
 }
 
 // Sources/CallDirectoryListing/PhoneNumberParser.swift:86
-private func example63() async throws {
+private func example64() async throws {
   let parser = try PhoneNumberParser(defaultCountryCode: 44)
   print(try parser.parse("020 7946 0958"))  // 442079460958
 }
 
 // Sources/CallDirectoryListing/PhoneNumberParser.swift:114
-private func example64() async throws {
+private func example65() async throws {
   let parser = try PhoneNumberParser(defaultRegion: "RU")
   print(try parser.parse("8 (912) 345-67-89"))  // 79123456789
 }
 
 // Sources/CallDirectoryListing/TSVReader.swift:3
-private func example65() async throws {
+private func example66() async throws {
   let format = TableFormat(rawValue: "tsv") ?? .csv
   try IdentifyCSVParser.parse(bytes: bytes, file: "names.tsv", parser: .formatDomain, format: format) { record in
     print(record.number)
@@ -572,13 +582,13 @@ private func example65() async throws {
 }
 
 // Sources/CallDirectoryListing/TSVReader.swift:23
-private func example66() async throws {
+private func example67() async throws {
   var reader = TSVReader(bytes)
   while let record = try reader.next() { print(record.line, record.string(at: 0)) }
 }
 
 // Sources/CallDirectoryLookup/CallDirectoryReader+Lookup.swift:6
-private func example67() async throws {
+private func example68() async throws {
   let result = try reader.lookup(33_612_345_678)
   if result.blocked {
     print("blocked")
@@ -588,14 +598,14 @@ private func example67() async throws {
 }
 
 // Sources/CallDirectoryReader/CallDirectoryReader+Statistics.swift:6
-private func example68() async throws {
+private func example69() async throws {
   let directory = try CallDirectoryReader(path: "list.calldir")
   let statistics = try directory.statistics()
   print(statistics.blocking.entries, statistics.blocking.blocks, statistics.fileSize)
 }
 
 // Sources/CallDirectoryReader/CallDirectoryReader+Streaming.swift:84
-private func example69() async throws {
+private func example70() async throws {
   var writer = DirectoryBuilder()
   do throws(StreamError<WriterError>) {
     try reader.forEachBlocking { (number) throws(WriterError) in try writer.block(number) }
@@ -608,13 +618,13 @@ private func example69() async throws {
 }
 
 // Sources/CallDirectoryReader/CallDirectoryReader.swift:15
-private func example70() async throws {
+private func example71() async throws {
   let directory = try CallDirectoryReader(path: "list.calldir")
   try directory.forEachBlocking { number in print(number) }
 }
 
 // Sources/CallDirectoryReader/EntryCursor.swift:10
-private func example71() async throws {
+private func example72() async throws {
   var cursor = reader.cursor(.identification)
   while let entry = try cursor.next() {
     print(entry.number, try reader.label(id: Int(entry.labelId)) ?? "")
@@ -622,7 +632,7 @@ private func example71() async throws {
 }
 
 // Sources/CallDirectoryReader/OpenError.swift:7
-private func example72() async throws {
+private func example73() async throws {
   do throws(OpenError) {
     let reader = try CallDirectoryReader(path: path, trust: policy)
     print(reader.listVersion)
@@ -636,7 +646,7 @@ private func example72() async throws {
 }
 
 // Sources/CallDirectoryResolver/DirectoryProvider.swift:12
-private func example73() async throws {
+private func example74() async throws {
   let fixed = try CallDirectoryReader(path: "local.calldir", trust: TrustPolicy())
   let followed = try ReloadingDirectory(path: "provider.calldir")
   let resolver = try Resolver(sources: [
@@ -648,14 +658,14 @@ private func example73() async throws {
 }
 
 // Sources/CallDirectoryResolver/EmergencyNumbers.swift:13
-private func example74() async throws {
+private func example75() async throws {
   let emergency = try EmergencyNumbers(["112", "911", "116117"])
   print(emergency.match(caller: "1-1-2") ?? "-")  // 112
   print(emergency.match(911) ?? "-")             // 911
 }
 
 // Sources/CallDirectoryResolver/ReloadOutcome.swift:7
-private func example75() async throws {
+private func example76() async throws {
   let directory = try ReloadingDirectory(path: "provider.calldir", checkInterval: nil)
   switch directory.refresh() {
   case .unchanged: break
@@ -665,14 +675,14 @@ private func example75() async throws {
 }
 
 // Sources/CallDirectoryResolver/ReloadingDirectory.swift:23
-private func example76() async throws {
+private func example77() async throws {
   let spam = try ReloadingDirectory(path: "/var/lib/calldir/spam.calldir")
   let reader = spam.current()          // for one query
   print(try reader.isBlocked(12025550100))
 }
 
 // Sources/CallDirectoryResolver/Resolution.swift:6
-private func example77() async throws {
+private func example78() async throws {
   let answer = try resolver.resolve(caller: "+1 (202) 555-0100")
   switch answer.action {
   case .block: print("rejected")
@@ -682,7 +692,7 @@ private func example77() async throws {
 }
 
 // Sources/CallDirectoryResolver/ResolveError.swift:9
-private func example78() async throws {
+private func example79() async throws {
   do throws(ResolveError) {
     let resolution = try resolver.resolve(caller: "+33 6 12 34 56 78")
     print(resolution)
@@ -696,24 +706,24 @@ private func example78() async throws {
 }
 
 // Sources/CallDirectoryResolver/Resolver+Caller.swift:10
-private func example79() async throws {
+private func example80() async throws {
   print(try resolver.resolve(caller: "tel:+1-202-555-0100").action)  // block
   print(try resolver.resolve(caller: "911").reason)                   // emergency
 }
 
 // Sources/CallDirectoryResolver/Resolver+Caller.swift:53
-private func example80() async throws {
+private func example81() async throws {
   let line: [UInt8] = Array("+12025550100".utf8)
   print(try resolver.resolve(callerUTF8: line.span).action)  // block
 }
 
 // Sources/CallDirectoryResolver/Resolver+Resolve.swift:17
-private func example81() async throws {
+private func example82() async throws {
   print(try resolver.resolve(12025550100).action)  // block
 }
 
 // Sources/CallDirectoryResolver/Resolver.swift:12
-private func example82() async throws {
+private func example83() async throws {
   let resolver = try Resolver(
     sources: [
       .init(name: "contacts", role: .allowList, provider: try ReloadingDirectory(path: "contacts.calldir")),
@@ -728,20 +738,20 @@ private func example82() async throws {
 }
 
 // Sources/CallDirectoryResolver/Resolver.swift:90
-private func example83() async throws {
+private func example84() async throws {
   let resolver = try Resolver(sources: [], defaultRegion: "BB")
   print(try resolver.resolve(caller: "430-1234").number ?? 0)  // 12464301234
 }
 
 // Sources/CallDirectorySystem/FileDescriptor.swift:187
-private func example84() async throws {
+private func example85() async throws {
   let before = reader.fileIdentity
   let again = try CallDirectoryReader(path: "list.calldir")
   if again.fileIdentity != before { print("list.calldir was replaced") }
 }
 
 // Sources/CallDirectorySystem/SystemError.swift:11
-private func example85() async throws {
+private func example86() async throws {
   do {
     _ = try CallDirectoryReader(path: "missing.calldir", trust: TrustPolicy())
   } catch .system(let failure) {
@@ -752,7 +762,7 @@ private func example85() async throws {
 }
 
 // Sources/CallDirectoryVerifier/VerificationOptions.swift:5
-private func example86() async throws {
+private func example87() async throws {
   var options = VerificationOptions()
   options.callKit = true  // also flag what a CallKit load would refuse
   let report = try Verifier.verify(path: "list.calldir", options: options)
@@ -760,19 +770,19 @@ private func example86() async throws {
 }
 
 // Sources/CallDirectoryVerifier/VerificationProblem.swift:5
-private func example87() async throws {
+private func example88() async throws {
   for problem in report.problems { print(problem) }
   // block 3 checksum mismatch (stored 0x1c291ca3, computed 0x5e0a5b6f) at byte 911 (section BDAT)
 }
 
 // Sources/CallDirectoryVerifier/VerificationReport.swift:6
-private func example88() async throws {
+private func example89() async throws {
   let report = try Verifier.verify(path: "list.calldir")
   if !report.isValid { report.problems.forEach { print($0) } }
 }
 
 // Sources/CallDirectoryVerifier/Verifier.swift:15
-private func example89() async throws {
+private func example90() async throws {
   let report = try Verifier.verify(path: "list.calldir")
   guard report.isValid else {
     for problem in report.problems { print(problem) }
@@ -781,7 +791,7 @@ private func example89() async throws {
 }
 
 // Sources/CallDirectoryVerifier/Verifier.swift:51
-private func example90() async throws {
+private func example91() async throws {
   let reader = try CallDirectoryReader(path: path, trust: policy)
   let report = Verifier.verify(reader)
   guard report.isValid else { return print("not feeding a damaged list: \(report.problems[0])") }
@@ -790,7 +800,7 @@ private func example90() async throws {
 }
 
 // Sources/CallDirectoryWriter/CanonicalRuns.swift:276
-private func example91() async throws {
+private func example92() async throws {
   var writer = try SortingDirectoryWriter(temporaryDirectory: "/tmp")
   try writer.block(12_025_550_100)
   try writer.block(12_025_550_100)
@@ -800,7 +810,7 @@ private func example91() async throws {
 }
 
 // Sources/CallDirectoryWriter/DirectoryBuilder.swift:11
-private func example92() async throws {
+private func example93() async throws {
   var builder = DirectoryBuilder()
   try builder.block(12025550100)
   try builder.identify(12025550123, label: "Acme Support")
@@ -808,7 +818,7 @@ private func example92() async throws {
 }
 
 // Sources/CallDirectoryWriter/DirectorySigner.swift:12
-private func example93() async throws {
+private func example94() async throws {
   let signed = try DirectorySigner.sign(directoryBytes, key: signingKey)
   let reader = try CallDirectoryReader(bytes: signed)
   _ = try reader.check(TrustPolicy(trustedKeys: [signingKey.publicKey]))
@@ -817,7 +827,7 @@ private func example93() async throws {
 }
 
 // Sources/CallDirectoryWriter/LabelConflictPolicy.swift:7
-private func example94() async throws {
+private func example95() async throws {
   var options = DirectoryBuilder.Options()
   options.onLabelConflict = .keepLast  // a later line corrects an earlier one
   var builder = DirectoryBuilder(options: options)
@@ -828,7 +838,7 @@ private func example94() async throws {
 }
 
 // Sources/CallDirectoryWriter/SigningKey.swift:9
-private func example95() async throws {
+private func example96() async throws {
   let key = SigningKey.generate()
   let secretText = key.fileText  // for the owner only
   let publicText = key.publicKey.fileText  // for consumers
@@ -839,7 +849,7 @@ private func example95() async throws {
 }
 
 // Sources/CallDirectoryWriter/WriterError.swift:6
-private func example96() async throws {
+private func example97() async throws {
   var writer = try AscendingDirectoryWriter()
   do throws(WriterError) {
     try writer.identify(33_612_345_678, label: label)
