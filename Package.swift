@@ -10,7 +10,7 @@
 //   Resolver: Reader, Lookup, Verifier, Listing, System
 //   Changeset (diff and patch): Reader, Writer, Crypto, System
 //   Feed <- CallKit, CallKitModel (test support); Feed, Changeset <- FeedChangeset
-//   Reader, Lookup, Verifier, Changeset, FeedChangeset, System <- AppGroup (the app's updater, the extension's loader)
+//   Reader, Writer, Lookup, Verifier, Changeset, FeedChangeset, System <- AppGroup (the app's updater, the extension's loader)
 //   everything above <- CallDirectory (the umbrella) <- CLI <- calldir
 //   Resolver, Listing, System <- Service (the HTTP service, over libmicrohttpd) <- CLI
 import PackageDescription
@@ -119,8 +119,8 @@ let package = Package(
     .target(
       name: "CallDirectoryAppGroup",
       dependencies: [
-        "CallDirectoryFormat", "CallDirectoryReader", "CallDirectoryLookup", "CallDirectoryVerifier", "CallDirectoryChangeset",
-        "CallDirectoryFeed", "CallDirectoryFeedChangeset", "CallDirectorySystem",
+        "CallDirectoryFormat", "CallDirectoryReader", "CallDirectoryWriter", "CallDirectoryLookup", "CallDirectoryVerifier",
+        "CallDirectoryChangeset", "CallDirectoryFeed", "CallDirectoryFeedChangeset", "CallDirectorySystem",
       ],
       swiftSettings: strict),
     // A model of CallKit's Call Directory store, refusing what CallKit refuses: test support, kept

@@ -67,14 +67,21 @@ public struct CallDirectoryLoader: Sendable {
 
   /// A full load: the whole current directory, or the previous one.
   private func full<S: CallDirectorySink>(into sink: inout CountingSink<S>) -> LoadOutcome {
+    let personal = container.personalList()
     guard let installed = container.installed() else {
+      // The user's own list alone, over an empty directory.
+      if !personal.isEmpty, let empty = EmptyDirectory.feed(limit: limit - personal.additions) {
+        do { try container.record(.unknown) } catch {
+          return .fail(LoadFailure(reason: "the state cannot be recorded: \(error)"))
+        }
+        return send(.whole, directory: empty, changes: nil, personal: personal, from: nil, into: &sink, note: nil)
+      }
       // Nothing to feed; a load of nothing succeeds.
       do { try container.record(.nothing) } catch {
         return .fail(LoadFailure(reason: "no list is installed, and the state cannot be recorded: \(error)"))
       }
       return .complete(LoadReport(action: .nothing, note: "no list is installed"))
     }
-    let personal = container.personalList()
     var reasons: [String] = []
     for generation in [installed.current, installed.previous].compactMap({ $0 }) {
       let directory: DirectoryFeed
@@ -96,15 +103,22 @@ public struct CallDirectoryLoader: Sendable {
 
   /// An incremental load: the least the state allows, never a failure.
   private func incremental<S: CallDirectorySink>(into sink: inout CountingSink<S>) -> LoadOutcome {
-    guard let installed = container.installed() else {
-      return .complete(LoadReport(action: .nothing, note: "no list is installed: CallKit's entries are kept"))
-    }
     let personal = container.personalList()
+    let installed = container.installed()
     let directory: DirectoryFeed
-    switch open(installed.current, personal: personal) {
-    case .failure(let failure):
-      return .complete(LoadReport(action: .nothing, note: failure.reason + ": CallKit's entries are kept"))
-    case .success(let feed): directory = feed
+    if let installed {
+      switch open(installed.current, personal: personal) {
+      case .failure(let failure):
+        return .complete(LoadReport(action: .nothing, note: failure.reason + ": CallKit's entries are kept"))
+      case .success(let feed): directory = feed
+      }
+    } else if !personal.isEmpty || container.fedPersonalList().map({ !$0.isEmpty }) == true,
+      let empty = EmptyDirectory.feed(limit: limit - personal.additions)
+    {
+      // No provider's list: the user's own, over an empty directory.
+      directory = empty
+    } else {
+      return .complete(LoadReport(action: .nothing, note: "no list is installed: CallKit's entries are kept"))
     }
     // What CallKit is to hold: the directory merged with the user's own list.
     let fingerprint = personal.merged(with: directory.fingerprint)
@@ -121,7 +135,7 @@ public struct CallDirectoryLoader: Sendable {
     case .split(fingerprint, false, let cursor):
       if let outcome = attempt(.resumed(fromChanges: false), directory, nil, personal, cursor, &sink) { return outcome }
     case .split(fingerprint, true, let cursor):
-      if let changes = changeFeed(installed, directory.fingerprint),
+      if let installed, let changes = changeFeed(installed, directory.fingerprint),
         let outcome = attempt(.resumed(fromChanges: true), directory, changes, personal, cursor, &sink)
       {
         return outcome
@@ -130,8 +144,8 @@ public struct CallDirectoryLoader: Sendable {
       // Only the user's list changed: the numbers it names, and no others.
       return sendPersonalChanges(directory, from: fed, to: personal, into: &sink)
     case .directory(let base)
-    where fed == personal && installed.previous.map({ base == personal.merged(with: $0.fingerprint) }) == true:
-      if let changes = changeFeed(installed, directory.fingerprint),
+    where fed == personal && installed?.previous.map({ base == personal.merged(with: $0.fingerprint) }) == true:
+      if let installed, let changes = changeFeed(installed, directory.fingerprint),
         let outcome = attempt(.changes, directory, changes, personal, nil, &sink)
       {
         return outcome

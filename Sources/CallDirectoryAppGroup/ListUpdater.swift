@@ -51,9 +51,13 @@ public struct ListUpdater: Sendable {
   /// list, and again after each reload while this says so.
   /// - Complexity: O(1) reads, and O(size) of the user's list.
   public var reloadNeeded: Bool {
-    guard let installed = container.installed() else { return false }
-    let target = container.personalList().merged(with: installed.current.fingerprint)
-    return container.holding() != .directory(fingerprint: target)
+    let personal = container.personalList()
+    guard let directory = container.installed()?.current.fingerprint ?? EmptyDirectory.fingerprint else { return false }
+    // With no provider's list, CallKit holds the user's alone, or nothing when it is empty.
+    if container.installed() == nil && personal.isEmpty {
+      return container.fedPersonalList().map { !$0.isEmpty } == true && container.holding() != .nothing
+    }
+    return container.holding() != .directory(fingerprint: personal.merged(with: directory))
   }
 
   /// Whether to ask for another reload after one that completed: CallKit does not hold the whole

@@ -93,6 +93,30 @@ import Testing
     #expect(phone.holds(next))
   }
 
+  @Test func withoutAProvidersListTheUsersAloneIsFed() throws {
+    var phone = try Phone()
+    var personal = PersonalList()
+    try personal.block(150)
+    try personal.setLabel("Mum", for: 450)
+    try phone.folder.container.save(personal)
+    #expect(phone.updater.reloadNeeded)
+    phone.converge()
+    #expect(phone.holds(GroupList(), personal: personal))
+    #expect(!phone.updater.reloadNeeded)
+    // Emptied, its entries are removed.
+    try phone.folder.container.save(PersonalList())
+    #expect(phone.updater.reloadNeeded)
+    phone.converge()
+    #expect(phone.store.blocking.isEmpty && phone.store.identification.isEmpty)
+    #expect(!phone.updater.reloadNeeded)
+    // Then the provider's list arrives and is merged with the list saved again.
+    try phone.folder.container.save(personal)
+    phone.converge()
+    _ = try phone.updater.install(directory: try Self.provider.bytes())
+    phone.converge()
+    #expect(phone.holds(Self.provider, personal: personal))
+  }
+
   @Test func splitLoadsLeaveRoomForTheUsersEntries() throws {
     var phone = try Phone(cap: 5)
     var big = Self.provider
