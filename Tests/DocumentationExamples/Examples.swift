@@ -11,19 +11,19 @@ import Foundation
   import CallDirectoryCallKit
 #endif
 
-// Sources/CallDirectory/Version.swift:4
+// Sources/CallDirectory/Version.swift
 private func example1() async throws {
   print("calldir \(CallDirectoryRelease.version)")  // calldir 0.1.0
 }
 
-// Sources/CallDirectoryAppGroup/AppGroupContainer.swift:11
+// Sources/CallDirectoryAppGroup/AppGroupContainer.swift
 private func example2() async throws {
   let container = AppGroupContainer(path: groupURL.path)
   let updater = ListUpdater(container: container, trustedKeys: [providerKey])
   print(try updater.install(directory: downloaded).reloadNeeded)
 }
 
-// Sources/CallDirectoryAppGroup/CallDirectoryLoader.swift:23
+// Sources/CallDirectoryAppGroup/CallDirectoryLoader.swift
 #if canImport(CallKit) && os(iOS)
   private func example3() async throws {
     let loader = CallDirectoryLoader(container: container, trust: TrustPolicy(trustedKeys: keys))
@@ -35,20 +35,20 @@ private func example2() async throws {
   }
 #endif
 
-// Sources/CallDirectoryAppGroup/CallKitHolding.swift:10
+// Sources/CallDirectoryAppGroup/CallKitHolding.swift
 private func example4() async throws {
   if case .directory(let fingerprint) = container.holding(), fingerprint == installed.current.fingerprint {
       print("CallKit holds the installed list")
   }
 }
 
-// Sources/CallDirectoryAppGroup/InstalledLists.swift:7
+// Sources/CallDirectoryAppGroup/InstalledLists.swift
 private func example5() async throws {
   let installed = container.installed()
   print("version \(installed?.listVersion ?? 0)")
 }
 
-// Sources/CallDirectoryAppGroup/ListUpdater.swift:18
+// Sources/CallDirectoryAppGroup/ListUpdater.swift
 #if canImport(CallKit) && os(iOS)
   private func example6() async throws {
     let updater = ListUpdater(container: container, trustedKeys: [providerKey])
@@ -57,7 +57,7 @@ private func example5() async throws {
   }
 #endif
 
-// Sources/CallDirectoryAppGroup/ListUpdater.swift:65
+// Sources/CallDirectoryAppGroup/ListUpdater.swift
 #if canImport(CallKit) && os(iOS)
   private func example7() async throws {
     let before = container.holding()
@@ -67,7 +67,7 @@ private func example5() async throws {
   }
 #endif
 
-// Sources/CallDirectoryAppGroup/LoadOutcome.swift:3
+// Sources/CallDirectoryAppGroup/LoadOutcome.swift
 #if canImport(CallKit) && os(iOS)
   private func example8() async throws {
     switch loader.load(into: &sink) {
@@ -77,7 +77,7 @@ private func example5() async throws {
   }
 #endif
 
-// Sources/CallDirectoryAppGroup/LoadOutcome.swift:17
+// Sources/CallDirectoryAppGroup/LoadOutcome.swift
 private func example9() async throws {
   var load = try store.beginLoad()
   if case .complete(let report) = loader.load(into: &load) {
@@ -86,7 +86,7 @@ private func example9() async throws {
   }
 }
 
-// Sources/CallDirectoryAppGroup/LoadOutcome.swift:47
+// Sources/CallDirectoryAppGroup/LoadOutcome.swift
 private func example10() async throws {
   var load = try store.beginLoad()
   if case .complete(let report) = loader.load(into: &load), case .resumed = report.action {
@@ -94,7 +94,7 @@ private func example10() async throws {
   }
 }
 
-// Sources/CallDirectoryAppGroup/LoadOutcome.swift:73
+// Sources/CallDirectoryAppGroup/LoadOutcome.swift
 private func example11() async throws {
   var load = try store.beginLoad()
   if case .fail(let failure) = loader.load(into: &load) {
@@ -102,7 +102,7 @@ private func example11() async throws {
   }
 }
 
-// Sources/CallDirectoryAppGroup/PersonalList.swift:11
+// Sources/CallDirectoryAppGroup/PersonalList.swift
 private func example12() async throws {
   var personal = container.personalList()
   try personal.block(12_025_550_100)
@@ -111,7 +111,7 @@ private func example12() async throws {
   try container.save(personal)
 }
 
-// Sources/CallDirectoryAppGroup/PersonalList.swift:128
+// Sources/CallDirectoryAppGroup/PersonalList.swift
 private func example13() async throws {
   var personal = PersonalList()
   do throws(PersonalListError) {
@@ -121,7 +121,7 @@ private func example13() async throws {
   }
 }
 
-// Sources/CallDirectoryAppGroup/UpdateError.swift:7
+// Sources/CallDirectoryAppGroup/UpdateError.swift
 private func example14() async throws {
   do throws(UpdateError) {
       _ = try updater.install(directory: downloaded)
@@ -132,12 +132,12 @@ private func example14() async throws {
   }
 }
 
-// Sources/CallDirectoryAppGroup/UpdateError.swift:48
+// Sources/CallDirectoryAppGroup/UpdateError.swift
 private func example15() async throws {
   for step in UpdateStep.allCases { print(step) }  // verified, changesWritten, listWritten, recorded, cleaned
 }
 
-// Sources/CallDirectoryCallKit/CallKitSink.swift:11
+// Sources/CallDirectoryCallKit/CallKitSink.swift
 #if canImport(CallKit) && os(iOS)
   private func example16() async throws {
     var sink = CallKitSink(context)
@@ -146,7 +146,7 @@ private func example15() async throws {
   }
 #endif
 
-// Sources/CallDirectoryCallKitModel/CallKitModel.swift:21
+// Sources/CallDirectoryCallKitModel/CallKitModel.swift
 private func example17() async throws {
   var store = CallKitModel()
   var load = try store.beginLoad()          // the first load is full
@@ -154,7 +154,7 @@ private func example17() async throws {
   try store.complete(load)                  // now store.blocking holds the directory's numbers
 }
 
-// Sources/CallDirectoryCallKitModel/CallKitModelError.swift:9
+// Sources/CallDirectoryCallKitModel/CallKitModelError.swift
 private func example18() async throws {
   var store = CallKitModel()
   var load = try store.beginLoad()
@@ -169,14 +169,14 @@ private func example18() async throws {
   }
 }
 
-// Sources/CallDirectoryCallKitModel/CallKitModelLoad.swift:11
+// Sources/CallDirectoryCallKitModel/CallKitModelLoad.swift
 private func example19() async throws {
   var load = try store.beginLoad()
   try load.addBlockingEntry(14_155_550_100)
   try store.complete(load)
 }
 
-// Sources/CallDirectoryChangeset/Changeset.swift:9
+// Sources/CallDirectoryChangeset/Changeset.swift
 private func example20() async throws {
   let old = try CallDirectoryReader(path: "v1.calldir")
   let new = try CallDirectoryReader(path: "v2.calldir")
@@ -186,7 +186,7 @@ private func example20() async throws {
   try Changeset.patch(old: old, changes: changes, to: "v2.calldir")
 }
 
-// Sources/CallDirectoryChangeset/ChangesetError.swift:8
+// Sources/CallDirectoryChangeset/ChangesetError.swift
 private func example21() async throws {
   do {
     let reader = try ChangesetReader(bytes: changesetBytes)
@@ -196,14 +196,14 @@ private func example21() async throws {
   }
 }
 
-// Sources/CallDirectoryChangeset/ChangesetReader.swift:12
+// Sources/CallDirectoryChangeset/ChangesetReader.swift
 private func example22() async throws {
   let changes = try ChangesetReader(path: "changes.cdchanges")
   try changes.forEachRemoval(.blocking) { run in print("-", run) }
   try changes.forEachAddition(.identification) { run, label in print("+", run, label ?? "") }
 }
 
-// Sources/CallDirectoryChangeset/ChangesetSigner.swift:10
+// Sources/CallDirectoryChangeset/ChangesetSigner.swift
 private func example23() async throws {
   let signed = try ChangesetSigner.sign(changesetBytes, key: signingKey)
   let reader = try ChangesetReader(bytes: signed)
@@ -211,7 +211,7 @@ private func example23() async throws {
   print("signed by \(signer?.id ?? "nobody")")
 }
 
-// Sources/CallDirectoryFeed/CallDirectorySink.swift:9
+// Sources/CallDirectoryFeed/CallDirectorySink.swift
 private func example24() async throws {
   struct Counter: CallDirectorySink {
     var count = 0
@@ -228,27 +228,27 @@ private func example24() async throws {
   print("\(counter.count) additions")
 }
 
-// Sources/CallDirectoryFeed/ChangeFeed.swift:14
+// Sources/CallDirectoryFeed/ChangeFeed.swift
 private func example25() async throws {
   let feed = ChangeFeed(changeset)
   let cursor = try feed.feed(into: &sink)   // nil: done
   print(cursor == nil ? "done" : "more in the next load")
 }
 
-// Sources/CallDirectoryFeed/ChangeFeed.swift:40
+// Sources/CallDirectoryFeed/ChangeFeed.swift
 private func example26() async throws {
   let feed = try ChangeFeed(changeset, limit: 100_000, removalLimit: 10_000)
   print(try feed.plan().loadsNeeded)
 }
 
-// Sources/CallDirectoryFeed/ChangeSource.swift:13
+// Sources/CallDirectoryFeed/ChangeSource.swift
 private func example27() async throws {
   let source: any ChangeSource = try ChangesetReader(path: "v1-v2.cdchanges")
   print(source.counts.additions.blocking, source.counts.removals.blocking)
   try source.forEachRemoval(.blocking) { (run) throws(Never) in print("-", run) }
 }
 
-// Sources/CallDirectoryFeed/DirectoryFeed.swift:13
+// Sources/CallDirectoryFeed/DirectoryFeed.swift
 private func example28() async throws {
   let feed = DirectoryFeed(try CallDirectoryReader(path: path))
   let plan = try feed.plan()           // before the first entry: does it fit one load?
@@ -258,20 +258,20 @@ private func example28() async throws {
   print(cursor == nil ? "done" : "more in the next load")
 }
 
-// Sources/CallDirectoryFeed/DirectoryFeed.swift:34
+// Sources/CallDirectoryFeed/DirectoryFeed.swift
 private func example29() async throws {
   let feed = try DirectoryFeed(reader, limit: 100_000)
   print(try feed.plan().loadsNeeded)
 }
 
-// Sources/CallDirectoryFeed/FeedCursor.swift:16
+// Sources/CallDirectoryFeed/FeedCursor.swift
 private func example30() async throws {
   let data = try JSONEncoder().encode(cursor)
   let again = try JSONDecoder().decode(FeedCursor.self, from: data)
   print(again == cursor)  // true
 }
 
-// Sources/CallDirectoryFeed/FeedError.swift:6
+// Sources/CallDirectoryFeed/FeedError.swift
 private func example31() async throws {
   var load = try store.beginLoad()
   do throws(FeedError<CallKitModelError>) {
@@ -283,13 +283,13 @@ private func example31() async throws {
   }
 }
 
-// Sources/CallDirectoryFeed/FeedPlan.swift:7
+// Sources/CallDirectoryFeed/FeedPlan.swift
 private func example32() async throws {
   let plan = try DirectoryFeed(reader).plan()
   if !plan.fits { print("\(plan.additions) additions: \(plan.loadsNeeded) loads of \(plan.limit)") }
 }
 
-// Sources/CallDirectoryFormat/ConfigurationError.swift:7
+// Sources/CallDirectoryFormat/ConfigurationError.swift
 private func example33() async throws {
   do throws(ConfigurationError) {
     let parser = try PhoneNumberParser(defaultCountryCode: 1000)
@@ -299,14 +299,14 @@ private func example33() async throws {
   }
 }
 
-// Sources/CallDirectoryFormat/DirectoryLayout.swift:3
+// Sources/CallDirectoryFormat/DirectoryLayout.swift
 private func example34() async throws {
   let kind = EntryKind(rawValue: "block") ?? .identification
   print(kind == .blocking)  // true
   for each in EntryKind.allCases { print(each.rawValue) }  // "block", "identify"
 }
 
-// Sources/CallDirectoryFormat/FormatError.swift:12
+// Sources/CallDirectoryFormat/FormatError.swift
 private func example35() async throws {
   do throws(FormatError) {
     let reader = try CallDirectoryReader(bytes: directoryBytes)
@@ -316,7 +316,7 @@ private func example35() async throws {
   }
 }
 
-// Sources/CallDirectoryFormat/Limits.swift:6
+// Sources/CallDirectoryFormat/Limits.swift
 private func example36() async throws {
   guard Limits.isValidNumber(number), Limits.isValidLabelLength(label.utf8.count) else {
     print("CallKit would refuse \(number)")
@@ -324,13 +324,13 @@ private func example36() async throws {
   }
 }
 
-// Sources/CallDirectoryFormat/SectionType.swift:4
+// Sources/CallDirectoryFormat/SectionType.swift
 private func example37() async throws {
   print(SectionType.blockingData.rawValue)              // BDAT
   print(SectionType(rawValue: "SIGN") == .signature)   // true
 }
 
-// Sources/CallDirectoryFormat/Trust.swift:3
+// Sources/CallDirectoryFormat/Trust.swift
 private func example38() async throws {
   guard let key = PublicKey(text: publicKeyFileText) else { return }
   print("trusting key \(key.id)")
@@ -338,14 +338,14 @@ private func example38() async throws {
   print(reader.listVersion)
 }
 
-// Sources/CallDirectoryFormat/Trust.swift:34
+// Sources/CallDirectoryFormat/Trust.swift
 private func example39() async throws {
   let policy = TrustPolicy(trustedKeys: [providerKey], installedVersion: installedVersion)
   let reader = try CallDirectoryReader(path: "list.calldir", trust: policy)
   print(reader.listVersion)
 }
 
-// Sources/CallDirectoryFormat/Trust.swift:59
+// Sources/CallDirectoryFormat/Trust.swift
 private func example40() async throws {
   do throws(AuthenticityFailure) {
     _ = try reader.check(TrustPolicy(trustedKeys: [providerKey], installedVersion: 41))
@@ -357,7 +357,7 @@ private func example40() async throws {
   }
 }
 
-// Sources/CallDirectoryListing/BlockListParser.swift:16
+// Sources/CallDirectoryListing/BlockListParser.swift
 private func example41() async throws {
   let text = "# spam\n+1 202 555 0100\n+1 202 555 01##\n"
   try BlockListParser.parse(bytes: Array(text.utf8), file: "spam.txt", parser: .formatDomain) { record in
@@ -365,7 +365,7 @@ private func example41() async throws {
   }
 }
 
-// Sources/CallDirectoryListing/CSVError.swift:3
+// Sources/CallDirectoryListing/CSVError.swift
 private func example42() async throws {
   var reader = CSVReader(Array("block,\"+336\"12345678\n".utf8))
   do throws(CSVError) {
@@ -375,13 +375,13 @@ private func example42() async throws {
   }
 }
 
-// Sources/CallDirectoryListing/CSVReader.swift:19
+// Sources/CallDirectoryListing/CSVReader.swift
 private func example43() async throws {
   var reader = CSVReader(bytes)
   while let record = try reader.next() { print(record.line, record.string(at: 0)) }
 }
 
-// Sources/CallDirectoryListing/CSVRecord.swift:8
+// Sources/CallDirectoryListing/CSVRecord.swift
 private func example44() async throws {
   var reader = CSVReader(Array("number,label\n+12025550100,\"Acme, Inc.\"\n".utf8))
   while let record = try reader.next() {
@@ -389,14 +389,14 @@ private func example44() async throws {
   }
 }
 
-// Sources/CallDirectoryListing/Gzip.swift:10
+// Sources/CallDirectoryListing/Gzip.swift
 private func example45() async throws {
   let packed = Gzip.compress(Array("+12025550100\n".utf8)) ?? []
   print(Gzip.hasMagic(packed))                              // true
   print(try Gzip.inflate(packed, limit: 1 << 20).count)     // 13
 }
 
-// Sources/CallDirectoryListing/GzipInflater.swift:11
+// Sources/CallDirectoryListing/GzipInflater.swift
 private func example46() async throws {
   let inflater = try GzipInflater()
   var chunks = [gzipBytes[...]]  // what a download hands out, piece by piece
@@ -409,7 +409,7 @@ private func example46() async throws {
   }
 }
 
-// Sources/CallDirectoryListing/IdentifyCSVParser.swift:15
+// Sources/CallDirectoryListing/IdentifyCSVParser.swift
 private func example47() async throws {
   let text = "label,number\nAcme Support,+12025550123\n"
   try IdentifyCSVParser.parse(bytes: Array(text.utf8), file: "names.csv", parser: .formatDomain) { record in
@@ -417,7 +417,7 @@ private func example47() async throws {
   }
 }
 
-// Sources/CallDirectoryListing/LineReader.swift:13
+// Sources/CallDirectoryListing/LineReader.swift
 private func example48() async throws {
   var reader = try LineReader(path: "list.csv", quotedFields: true)
   while let (bytes, lines) = try reader.nextPiece(size: 8 << 20) {
@@ -433,7 +433,7 @@ private func example48() async throws {
   }
 }
 
-// Sources/CallDirectoryListing/LineReaderError.swift:4
+// Sources/CallDirectoryListing/LineReaderError.swift
 private func example49() async throws {
   do throws(LineReaderError) {
     var reader = try LineReader(path: "list.csv.gz")
@@ -443,14 +443,14 @@ private func example49() async throws {
   }
 }
 
-// Sources/CallDirectoryListing/ListingEntry.swift:10
+// Sources/CallDirectoryListing/ListingEntry.swift
 private func example50() async throws {
   try IdentifyCSVParser.forEachEntry(bytes: bytes, file: "names.csv", parser: .formatDomain) { entry, label in
     print(entry.line, entry.numbers, label.count)  // the label's bytes, lent for the call
   }
 }
 
-// Sources/CallDirectoryListing/ListingError.swift:6
+// Sources/CallDirectoryListing/ListingError.swift
 private func example51() async throws {
   do throws(ListingError) {
     _ = try BlockListParser.parse(bytes: Array("+1 202 555 0100\nnot a number\n".utf8), file: "spam.txt",
@@ -460,7 +460,7 @@ private func example51() async throws {
   }
 }
 
-// Sources/CallDirectoryListing/ListingFields.swift:121
+// Sources/CallDirectoryListing/ListingFields.swift
 private func example52() async throws {
   var state = TableReadState()
   var reader = try LineReader(path: "names.csv", quotedFields: true)
@@ -471,7 +471,7 @@ private func example52() async throws {
   }
 }
 
-// Sources/CallDirectoryListing/ListingJSONLines.swift:21
+// Sources/CallDirectoryListing/ListingJSONLines.swift
 private func example53() async throws {
   var writer = ListingJSONLines.Writer()
   try writer.append(.identify(12025550100, label: "Acme Support"))
@@ -479,13 +479,13 @@ private func example53() async throws {
   print(records[0].label ?? "")  // Acme Support
 }
 
-// Sources/CallDirectoryListing/ListingKind.swift:7
+// Sources/CallDirectoryListing/ListingKind.swift
 private func example54() async throws {
   let kind = ListingKind(rawValue: "allow")  // .exception
   print(kind?.entryKind == .blocking)        // true: an exception cuts holes in blocking ranges
 }
 
-// Sources/CallDirectoryListing/ListingOutput.swift:10
+// Sources/CallDirectoryListing/ListingOutput.swift
 private func example55() async throws {
   func write(_ records: [ListingRecord], to output: inout some ListingOutput) throws(ListingRowError) {
     for record in records { try output.append(record) }
@@ -495,7 +495,7 @@ private func example55() async throws {
   print(String(decoding: csv.bytes, as: UTF8.self))  // kind,number,label / block,+12025550100,
 }
 
-// Sources/CallDirectoryListing/ListingParser.swift:19
+// Sources/CallDirectoryListing/ListingParser.swift
 private func example56() async throws {
   let text = "kind,number,label\nblock,+33612345678,\nidentify,+12025550100,Pharmacy\n"
   try ListingParser.parse(bytes: Array(text.utf8), file: "list.csv", parser: .formatDomain) { record in
@@ -503,7 +503,7 @@ private func example56() async throws {
   }
 }
 
-// Sources/CallDirectoryListing/ListingRecord.swift:5
+// Sources/CallDirectoryListing/ListingRecord.swift
 private func example57() async throws {
   let spam = ListingRecord(kind: .blocking, number: 33_612_345_678)
   let range = ListingRecord(kind: .blocking, number: 12_025_550_100, last: 12_025_550_199)
@@ -511,13 +511,13 @@ private func example57() async throws {
   print(named.label ?? "", spam.line, range.last ?? 0)
 }
 
-// Sources/CallDirectoryListing/ListingRowError.swift:6
+// Sources/CallDirectoryListing/ListingRowError.swift
 private func example58() async throws {
   var writer = ListingWriter()
   try writer.appendBlock(0)  // throws .numberOutOfRange(0...0)
 }
 
-// Sources/CallDirectoryListing/ListingWriter.swift:14
+// Sources/CallDirectoryListing/ListingWriter.swift
 private func example59() async throws {
   let output = try FileHandle(forWritingTo: URL(fileURLWithPath: "list.csv"))
   var writer = ListingWriter()
@@ -528,7 +528,7 @@ private func example59() async throws {
   try writer.flush { try output.write(contentsOf: $0) }
 }
 
-// Sources/CallDirectoryListing/NumberingPlan.swift:8
+// Sources/CallDirectoryListing/NumberingPlan.swift
 private func example60() async throws {
   let plan = NumberingPlan.shared
   print(plan.region(named: "GB")?.callingCode ?? 0)              // 44
@@ -537,14 +537,14 @@ private func example60() async throws {
   print(plan.mainRegion(callingCode: 1)?.name ?? "")            // US
 }
 
-// Sources/CallDirectoryListing/NumberingPlan.swift:106
+// Sources/CallDirectoryListing/NumberingPlan.swift
 private func example61() async throws {
   if let russia = NumberingPlan.shared.region(named: "RU") {
     print(russia.nationalPrefix ?? "", russia.possibleLengths, russia.emergencyNumbers)  // 8 [10, 14] ["01", ...]
   }
 }
 
-// Sources/CallDirectoryListing/PhoneNumberError.swift:7
+// Sources/CallDirectoryListing/PhoneNumberError.swift
 private func example62() async throws {
   do throws(PhoneNumberError) {
     _ = try PhoneNumberParser().parse("+1 202 55x 0100")
@@ -553,7 +553,7 @@ private func example62() async throws {
   }
 }
 
-// Sources/CallDirectoryListing/PhoneNumberParser.swift:44
+// Sources/CallDirectoryListing/PhoneNumberParser.swift
 private func example63() async throws {
   let international = PhoneNumberParser.formatDomain
   print(try international.parse("+1 (202) 555-0100"))   // 12025550100
@@ -561,19 +561,19 @@ private func example63() async throws {
   print(try british.parse("+44 (0) 20 7946 0958"))       // 442079460958
 }
 
-// Sources/CallDirectoryListing/PhoneNumberParser.swift:86
+// Sources/CallDirectoryListing/PhoneNumberParser.swift
 private func example64() async throws {
   let parser = try PhoneNumberParser(defaultCountryCode: 44)
   print(try parser.parse("020 7946 0958"))  // 442079460958
 }
 
-// Sources/CallDirectoryListing/PhoneNumberParser.swift:114
+// Sources/CallDirectoryListing/PhoneNumberParser.swift
 private func example65() async throws {
   let parser = try PhoneNumberParser(defaultRegion: "RU")
   print(try parser.parse("8 (912) 345-67-89"))  // 79123456789
 }
 
-// Sources/CallDirectoryListing/TSVReader.swift:3
+// Sources/CallDirectoryListing/TSVReader.swift
 private func example66() async throws {
   let format = TableFormat(rawValue: "tsv") ?? .csv
   try IdentifyCSVParser.parse(bytes: bytes, file: "names.tsv", parser: .formatDomain, format: format) { record in
@@ -581,13 +581,13 @@ private func example66() async throws {
   }
 }
 
-// Sources/CallDirectoryListing/TSVReader.swift:23
+// Sources/CallDirectoryListing/TSVReader.swift
 private func example67() async throws {
   var reader = TSVReader(bytes)
   while let record = try reader.next() { print(record.line, record.string(at: 0)) }
 }
 
-// Sources/CallDirectoryLookup/CallDirectoryReader+Lookup.swift:6
+// Sources/CallDirectoryLookup/CallDirectoryReader+Lookup.swift
 private func example68() async throws {
   let result = try reader.lookup(33_612_345_678)
   if result.blocked {
@@ -597,14 +597,14 @@ private func example68() async throws {
   }
 }
 
-// Sources/CallDirectoryReader/CallDirectoryReader+Statistics.swift:6
+// Sources/CallDirectoryReader/CallDirectoryReader+Statistics.swift
 private func example69() async throws {
   let directory = try CallDirectoryReader(path: "list.calldir")
   let statistics = try directory.statistics()
   print(statistics.blocking.entries, statistics.blocking.blocks, statistics.fileSize)
 }
 
-// Sources/CallDirectoryReader/CallDirectoryReader+Streaming.swift:84
+// Sources/CallDirectoryReader/CallDirectoryReader+Streaming.swift
 private func example70() async throws {
   var writer = DirectoryBuilder()
   do throws(StreamError<WriterError>) {
@@ -617,13 +617,13 @@ private func example70() async throws {
   }
 }
 
-// Sources/CallDirectoryReader/CallDirectoryReader.swift:15
+// Sources/CallDirectoryReader/CallDirectoryReader.swift
 private func example71() async throws {
   let directory = try CallDirectoryReader(path: "list.calldir")
   try directory.forEachBlocking { number in print(number) }
 }
 
-// Sources/CallDirectoryReader/EntryCursor.swift:10
+// Sources/CallDirectoryReader/EntryCursor.swift
 private func example72() async throws {
   var cursor = reader.cursor(.identification)
   while let entry = try cursor.next() {
@@ -631,7 +631,7 @@ private func example72() async throws {
   }
 }
 
-// Sources/CallDirectoryReader/OpenError.swift:7
+// Sources/CallDirectoryReader/OpenError.swift
 private func example73() async throws {
   do throws(OpenError) {
     let reader = try CallDirectoryReader(path: path, trust: policy)
@@ -645,7 +645,7 @@ private func example73() async throws {
   }
 }
 
-// Sources/CallDirectoryResolver/DirectoryProvider.swift:12
+// Sources/CallDirectoryResolver/DirectoryProvider.swift
 private func example74() async throws {
   let fixed = try CallDirectoryReader(path: "local.calldir", trust: TrustPolicy())
   let followed = try ReloadingDirectory(path: "provider.calldir")
@@ -657,14 +657,14 @@ private func example74() async throws {
   print(try resolver.resolve(12025550100).action)
 }
 
-// Sources/CallDirectoryResolver/EmergencyNumbers.swift:13
+// Sources/CallDirectoryResolver/EmergencyNumbers.swift
 private func example75() async throws {
   let emergency = try EmergencyNumbers(["112", "911", "116117"])
   print(emergency.match(caller: "1-1-2") ?? "-")  // 112
   print(emergency.match(911) ?? "-")             // 911
 }
 
-// Sources/CallDirectoryResolver/ReloadOutcome.swift:7
+// Sources/CallDirectoryResolver/ReloadOutcome.swift
 private func example76() async throws {
   let directory = try ReloadingDirectory(path: "provider.calldir", checkInterval: nil)
   switch directory.refresh() {
@@ -674,14 +674,14 @@ private func example76() async throws {
   }
 }
 
-// Sources/CallDirectoryResolver/ReloadingDirectory.swift:23
+// Sources/CallDirectoryResolver/ReloadingDirectory.swift
 private func example77() async throws {
   let spam = try ReloadingDirectory(path: "/var/lib/calldir/spam.calldir")
   let reader = spam.current()          // for one query
   print(try reader.isBlocked(12025550100))
 }
 
-// Sources/CallDirectoryResolver/Resolution.swift:6
+// Sources/CallDirectoryResolver/Resolution.swift
 private func example78() async throws {
   let answer = try resolver.resolve(caller: "+1 (202) 555-0100")
   switch answer.action {
@@ -691,7 +691,7 @@ private func example78() async throws {
   }
 }
 
-// Sources/CallDirectoryResolver/ResolveError.swift:9
+// Sources/CallDirectoryResolver/ResolveError.swift
 private func example79() async throws {
   do throws(ResolveError) {
     let resolution = try resolver.resolve(caller: "+33 6 12 34 56 78")
@@ -705,24 +705,24 @@ private func example79() async throws {
   }
 }
 
-// Sources/CallDirectoryResolver/Resolver+Caller.swift:10
+// Sources/CallDirectoryResolver/Resolver+Caller.swift
 private func example80() async throws {
   print(try resolver.resolve(caller: "tel:+1-202-555-0100").action)  // block
   print(try resolver.resolve(caller: "911").reason)                   // emergency
 }
 
-// Sources/CallDirectoryResolver/Resolver+Caller.swift:53
+// Sources/CallDirectoryResolver/Resolver+Caller.swift
 private func example81() async throws {
   let line: [UInt8] = Array("+12025550100".utf8)
   print(try resolver.resolve(callerUTF8: line.span).action)  // block
 }
 
-// Sources/CallDirectoryResolver/Resolver+Resolve.swift:17
+// Sources/CallDirectoryResolver/Resolver+Resolve.swift
 private func example82() async throws {
   print(try resolver.resolve(12025550100).action)  // block
 }
 
-// Sources/CallDirectoryResolver/Resolver.swift:12
+// Sources/CallDirectoryResolver/Resolver.swift
 private func example83() async throws {
   let resolver = try Resolver(
     sources: [
@@ -737,20 +737,20 @@ private func example83() async throws {
   print(answer.directory?.name ?? "")   // spam
 }
 
-// Sources/CallDirectoryResolver/Resolver.swift:90
+// Sources/CallDirectoryResolver/Resolver.swift
 private func example84() async throws {
   let resolver = try Resolver(sources: [], defaultRegion: "BB")
   print(try resolver.resolve(caller: "430-1234").number ?? 0)  // 12464301234
 }
 
-// Sources/CallDirectorySystem/FileDescriptor.swift:187
+// Sources/CallDirectorySystem/FileDescriptor.swift
 private func example85() async throws {
   let before = reader.fileIdentity
   let again = try CallDirectoryReader(path: "list.calldir")
   if again.fileIdentity != before { print("list.calldir was replaced") }
 }
 
-// Sources/CallDirectorySystem/SystemError.swift:11
+// Sources/CallDirectorySystem/SystemError.swift
 private func example86() async throws {
   do {
     _ = try CallDirectoryReader(path: "missing.calldir", trust: TrustPolicy())
@@ -761,7 +761,7 @@ private func example86() async throws {
   }
 }
 
-// Sources/CallDirectoryVerifier/VerificationOptions.swift:5
+// Sources/CallDirectoryVerifier/VerificationOptions.swift
 private func example87() async throws {
   var options = VerificationOptions()
   options.callKit = true  // also flag what a CallKit load would refuse
@@ -769,19 +769,19 @@ private func example87() async throws {
   print(report.isValid)
 }
 
-// Sources/CallDirectoryVerifier/VerificationProblem.swift:5
+// Sources/CallDirectoryVerifier/VerificationProblem.swift
 private func example88() async throws {
   for problem in report.problems { print(problem) }
   // block 3 checksum mismatch (stored 0x1c291ca3, computed 0x5e0a5b6f) at byte 911 (section BDAT)
 }
 
-// Sources/CallDirectoryVerifier/VerificationReport.swift:6
+// Sources/CallDirectoryVerifier/VerificationReport.swift
 private func example89() async throws {
   let report = try Verifier.verify(path: "list.calldir")
   if !report.isValid { report.problems.forEach { print($0) } }
 }
 
-// Sources/CallDirectoryVerifier/Verifier.swift:15
+// Sources/CallDirectoryVerifier/Verifier.swift
 private func example90() async throws {
   let report = try Verifier.verify(path: "list.calldir")
   guard report.isValid else {
@@ -790,7 +790,7 @@ private func example90() async throws {
   }
 }
 
-// Sources/CallDirectoryVerifier/Verifier.swift:51
+// Sources/CallDirectoryVerifier/Verifier.swift
 private func example91() async throws {
   let reader = try CallDirectoryReader(path: path, trust: policy)
   let report = Verifier.verify(reader)
@@ -799,7 +799,7 @@ private func example91() async throws {
   try DirectoryFeed(reader).feedWhole(into: &load)
 }
 
-// Sources/CallDirectoryWriter/CanonicalRuns.swift:276
+// Sources/CallDirectoryWriter/CanonicalRuns.swift
 private func example92() async throws {
   var writer = try SortingDirectoryWriter(temporaryDirectory: "/tmp")
   try writer.block(12_025_550_100)
@@ -809,7 +809,7 @@ private func example92() async throws {
   print(statistics.duplicates, statistics.entriesStored)  // 1 1
 }
 
-// Sources/CallDirectoryWriter/DirectoryBuilder.swift:11
+// Sources/CallDirectoryWriter/DirectoryBuilder.swift
 private func example93() async throws {
   var builder = DirectoryBuilder()
   try builder.block(12025550100)
@@ -817,7 +817,7 @@ private func example93() async throws {
   try builder.write(to: "list.calldir")
 }
 
-// Sources/CallDirectoryWriter/DirectorySigner.swift:12
+// Sources/CallDirectoryWriter/DirectorySigner.swift
 private func example94() async throws {
   let signed = try DirectorySigner.sign(directoryBytes, key: signingKey)
   let reader = try CallDirectoryReader(bytes: signed)
@@ -826,7 +826,7 @@ private func example94() async throws {
   print(unsigned == directoryBytes)  // true
 }
 
-// Sources/CallDirectoryWriter/LabelConflictPolicy.swift:7
+// Sources/CallDirectoryWriter/LabelConflictPolicy.swift
 private func example95() async throws {
   var options = DirectoryBuilder.Options()
   options.onLabelConflict = .keepLast  // a later line corrects an earlier one
@@ -837,7 +837,7 @@ private func example95() async throws {
   print(try CallDirectoryReader(bytes: file).label(for: 12_025_550_123) ?? "")
 }
 
-// Sources/CallDirectoryWriter/SigningKey.swift:9
+// Sources/CallDirectoryWriter/SigningKey.swift
 private func example96() async throws {
   let key = SigningKey.generate()
   let secretText = key.fileText  // for the owner only
@@ -848,7 +848,7 @@ private func example96() async throws {
   print(signed.count)
 }
 
-// Sources/CallDirectoryWriter/WriterError.swift:6
+// Sources/CallDirectoryWriter/WriterError.swift
 private func example97() async throws {
   var writer = try AscendingDirectoryWriter()
   do throws(WriterError) {
