@@ -63,13 +63,15 @@ extension CallDirectoryReader {
     _ kind: EntryKind, _ body: (ArraySlice<Int64>, ArraySlice<UInt32>) throws(StreamError<E>) -> Void
   ) throws(StreamError<E>) {
     var cursor = cursor(kind)
-    while true {
-      let block: (numbers: ArraySlice<Int64>, labelIds: ArraySlice<UInt32>)
-      do throws(FormatError) {
-        guard let next = try cursor.takeBlock() else { return }
-        block = next
-      } catch { throw .format(error) }
-      try body(block.numbers, block.labelIds)
+    try streaming { () throws(StreamError<E>) in
+      while true {
+        let block: (numbers: ArraySlice<Int64>, labelIds: ArraySlice<UInt32>)
+        do throws(FormatError) {
+          guard let next = try cursor.takeBlock() else { return }
+          block = next
+        } catch { throw .format(error) }
+        try body(block.numbers, block.labelIds)
+      }
     }
   }
 

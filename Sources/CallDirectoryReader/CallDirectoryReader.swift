@@ -72,9 +72,19 @@ public final class CallDirectoryReader: Sendable {
   }
 
   /// Calls `body` with every byte the reader reads, kept alive until `body` returns (the view
-  /// must not escape it). Package-only, for the verifier.
+  /// must not escape it). Package-only, for the verifier, which reads them in order: the kernel
+  /// reads ahead meanwhile, and lookups' random access is restored after.
   package func withBytes<Result>(_ body: (ByteView) -> Result) -> Result {
-    withExtendedLifetime(self) { body(storage.view) }
+    streaming { withExtendedLifetime(self) { body(storage.view) } }
+  }
+
+  /// Runs `body`, a stream over the file, with the mapping read ahead; random access after.
+  @usableFromInline package func streaming<Result, Failure: Error>(
+    _ body: () throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    storage.advise(.sequential)
+    defer { storage.advise(.random) }
+    return try body()
   }
 
   /// The identity (device and inode) of the file that was mapped, to notice when the path is replaced.

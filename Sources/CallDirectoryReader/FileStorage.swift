@@ -33,6 +33,11 @@ import CallDirectorySystem
     identity = nil
   }
 
+  /// Tells the kernel how a mapping's pages will be read; nothing for a copy.
+  package func advise(_ access: MappedRegion.Access) {
+    region?.advise(access)
+  }
+
   deinit {
     unsafe copy?.deallocate()
   }

@@ -17,7 +17,24 @@
   /// The mapped file's identity when it was opened.
   package let identity: FileIdentity
 
-  /// Maps the file at `path`.
+  /// How the mapping's pages will be read, for the kernel's read-ahead.
+  package enum Access: Sendable {
+    /// Lookups: a few scattered pages, none of their neighbours wanted.
+    case random
+    /// A stream over the file (verifying, unpacking, feeding CallKit): read ahead.
+    case sequential
+  }
+
+  /// Tells the kernel how the pages will be read (`madvise`). A mapping starts `.random`: with the
+  /// default read-around (up to the device's `read_ahead_kb`, megabytes) one cold lookup of a
+  /// large file would otherwise read most of it.
+  /// - Complexity: O(1); no page is read.
+  package func advise(_ access: Access) {
+    guard let base = unsafe bytes.baseAddress else { return }
+    _ = unsafe madvise(UnsafeMutableRawPointer(mutating: base), bytes.count, access == .random ? MADV_RANDOM : MADV_SEQUENTIAL)
+  }
+
+  /// Maps the file at `path`, for random access (``advise(_:)``).
   ///
   /// An empty file is not mapped (`mmap` of length 0 fails): it gives an empty region.
   /// - Throws: `SystemError` from `open`, `fstat` or `mmap`; `EISDIR` for a directory, `ENODEV`
@@ -26,6 +43,7 @@
     let (mapped, identity) = try unsafe MappedRegion.map(path)
     unsafe bytes = mapped
     self.identity = identity
+    advise(.random)
   }
 
   private static func map(_ path: String) throws(SystemError) -> (UnsafeRawBufferPointer, FileIdentity) {

@@ -11,20 +11,18 @@ import CallDirectory
 /// For each probe: every mapping of the file has its page-table entries dropped
 /// (`madvise(MADV_DONTNEED)`) and the file's pages are evicted from the page cache
 /// (`fdatasync`, then `posix_fadvise(POSIX_FADV_DONTNEED)`), which `mincore` confirms (0 pages
-/// resident). Then the open's parsing (`DirectoryLayout(parsing:)`, what `CallDirectoryReader`
-/// does at open) runs over a mapping of our own, a reader is opened, and one lookup runs; `mincore`
-/// counts the file's resident pages after each step. Every mapping is `MADV_RANDOM` before it is
-/// read, which turns off the kernel's read-around, so a resident page is a page that was read,
-/// not a neighbour fetched with it.
+/// resident). Then a reader is opened and one lookup runs; `mincore` counts the file's resident
+/// pages after each step, through a mapping of the benchmark's own that reads nothing. The kernel's
+/// read-ahead is as the library leaves it (the reader's mapping advises random access, streams
+/// sequential), under the machine's default `read_ahead_kb`: a resident page is one the reader's
+/// reads brought in, read-around included.
 enum ColdPages {
   /// The page counts of one probe.
   struct Probe {
     /// Pages resident after eviction (0 when eviction worked).
     var afterEviction: Int
-    /// Pages resident after the open's parsing.
+    /// Pages resident after a reader's open.
     var afterOpen: Int
-    /// Pages resident after a reader's own open (as `afterOpen` when the reader reads nothing more).
-    var afterReaderOpen: Int
     /// Pages resident after the open and one lookup.
     var afterLookup: Int
     /// The resident page numbers after the lookup.
@@ -69,7 +67,6 @@ enum ColdPages {
     guard let address = unsafe mmap(nil, length, PROT_READ, MAP_SHARED, descriptor, 0), unsafe address != MAP_FAILED
     else { return nil }
     defer { _ = unsafe munmap(address, length) }
-    _ = unsafe madvise(address, length, MADV_RANDOM)
     let pages = (length + pageSize - 1) / pageSize
     var vector = [UInt8](repeating: 0, count: pages)
     func resident() -> [Int] {
@@ -77,7 +74,7 @@ enum ColdPages {
       return done ? vector.indices.filter { vector[$0] & 1 != 0 } : Array(0..<pages)
     }
     _ = fdatasync(descriptor)
-    // A reader's own mapping: read-around off, and its pages dropped with the probe's.
+    // A reader's own mapping, whose page-table entries are dropped with the probe's.
     func mapping(_ reader: CallDirectoryReader, _ advice: Int32) {
       let bytes = unsafe reader.layout.file.withUnsafeBytes { unsafe $0 }
       if let base = bytes.baseAddress { _ = unsafe madvise(UnsafeMutableRawPointer(mutating: base), bytes.count, advice) }
@@ -85,7 +82,6 @@ enum ColdPages {
     var serving: CallDirectoryReader?
     if inService, let first = probes.first {
       guard let reader = try? CallDirectoryReader(path: path) else { return nil }
-      mapping(reader, MADV_RANDOM)
       sink.consume(lookup(reader, first))
       serving = reader
     }
@@ -95,24 +91,18 @@ enum ColdPages {
       _ = unsafe madvise(address, length, MADV_DONTNEED)
       _ = posix_fadvise(descriptor, 0, 0, POSIX_FADV_DONTNEED)
       let evicted = resident().count
-      let view = unsafe ByteView(UnsafeRawBufferPointer(start: address, count: length))
-      guard let layout = try? DirectoryLayout(parsing: view) else { return nil }
-      sink.consume(layout.blockingIndex.entryCount)
-      let opened = resident().count
-      // The open's pages are now cached: the reader's own open reads nothing more.
       let reader: CallDirectoryReader
       if let serving {
         reader = serving
       } else {
         guard let opened = try? CallDirectoryReader(path: path) else { return nil }
         reader = opened
-        mapping(reader, MADV_RANDOM)
       }
-      let reopened = resident().count
+      let opened = resident().count
       sink.consume(lookup(reader, number))
       let after = resident()
       results.append(
-        Probe(afterEviction: evicted, afterOpen: opened, afterReaderOpen: reopened, afterLookup: after.count, pages: after))
+        Probe(afterEviction: evicted, afterOpen: opened, afterLookup: after.count, pages: after))
     }
     return results
   }

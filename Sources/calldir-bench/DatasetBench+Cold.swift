@@ -48,9 +48,6 @@ extension DatasetBench {
         name, "\(results.count)", "\(opened)", Format.fixed(totals.median, 0), Format.fixed(totals.values.max() ?? 0, 0),
         Format.fixed(apple.median, 0), clean ? "yes" : "NO (\(results.map(\.afterEviction).max() ?? 0) pages stayed)",
       ])
-      if results.contains(where: { $0.afterReaderOpen != $0.afterOpen }) {
-        table.note("\(name): a reader's own open read pages the layout parse had not")
-      }
       if !inService {
         summary.coldFirstLookupPages = Int(totals.median)
       } else if isLabel {
@@ -62,8 +59,8 @@ extension DatasetBench {
     }
     let layout = ColdPages.pageSize
     table.note(
-      "per probe: page tables dropped, pages evicted (fdatasync + POSIX_FADV_DONTNEED, checked with mincore), read-around off"
-        + " (MADV_RANDOM); then the open's parse, a reader, one lookup; a reader in service is one reader whose"
+      "per probe: page tables dropped, pages evicted (fdatasync + POSIX_FADV_DONTNEED, checked with mincore), the kernel's"
+        + " default read-ahead, the reader's own advice; then a reader, one lookup; a reader in service is one reader whose"
         + " first lookup (checking the kind's index whole) ran before the probes, its pages evicted with the file's;"
         + " mincore counts the file's resident pages;"
         + " 16 KiB pages (iOS, Apple silicon): the distinct 16 KiB pages the same resident pages lie in")
