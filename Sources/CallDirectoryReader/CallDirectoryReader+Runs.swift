@@ -62,13 +62,16 @@ extension CallDirectoryReader {
         nextRange += 1
       }
     }
-    while true {
-      let entry: EntryCursor.Entry?
-      do throws(FormatError) { entry = try singles.next() } catch { throw .format(error) }
-      guard let entry else { break }
-      try emitRanges(below: entry.number)
-      do throws(E) { try body(entry.number...entry.number, entry.labelId) } catch { throw flatten(error) }
+    // A stream in file order: the kernel reads ahead of it (`streaming`).
+    try streaming { () throws(StreamError<F>) in
+      while true {
+        let entry: EntryCursor.Entry?
+        do throws(FormatError) { entry = try singles.next() } catch { throw .format(error) }
+        guard let entry else { break }
+        try emitRanges(below: entry.number)
+        do throws(E) { try body(entry.number...entry.number, entry.labelId) } catch { throw flatten(error) }
+      }
+      try emitRanges(below: nil)
     }
-    try emitRanges(below: nil)
   }
 }
