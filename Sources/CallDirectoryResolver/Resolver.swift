@@ -76,10 +76,9 @@ public struct Resolver: Sendable {
     sources: [Source], emergencyNumbers: EmergencyNumbers = .standard, defaultCountryCode: Int? = nil,
     digitLimits: ClosedRange<Int> = PhoneNumberParser.formatDomainDigits
   ) throws(ConfigurationError) {
-    self.sources = sources
-    self.emergencyNumbers = emergencyNumbers
-    self.parser = try PhoneNumberParser(defaultCountryCode: defaultCountryCode, digitLimits: digitLimits)
-    self.lastAllowList = sources.lastIndex { $0.role == .allowList } ?? -1
+    self.init(
+      sources: sources, emergencyNumbers: emergencyNumbers,
+      parser: try PhoneNumberParser(defaultCountryCode: defaultCountryCode, digitLimits: digitLimits))
   }
 
   /// A resolver over `sources` that reads caller strings written without `+` by the rules of
@@ -101,9 +100,15 @@ public struct Resolver: Sendable {
     sources: [Source], emergencyNumbers: EmergencyNumbers = .standard, defaultRegion: String,
     digitLimits: ClosedRange<Int> = PhoneNumberParser.formatDomainDigits
   ) throws(ConfigurationError) {
+    self.init(
+      sources: sources, emergencyNumbers: emergencyNumbers,
+      parser: try PhoneNumberParser(defaultRegion: defaultRegion, digitLimits: digitLimits))
+  }
+
+  private init(sources: [Source], emergencyNumbers: EmergencyNumbers, parser: PhoneNumberParser) {
     self.sources = sources
     self.emergencyNumbers = emergencyNumbers
-    self.parser = try PhoneNumberParser(defaultRegion: defaultRegion, digitLimits: digitLimits)
+    self.parser = parser
     self.lastAllowList = sources.lastIndex { $0.role == .allowList } ?? -1
   }
 
