@@ -857,3 +857,219 @@ private func example97() async throws {
     print("refused: \(error)")  // for example .badLabelLength for an empty label
   }
 }
+
+// Sources/CallDirectory/CallDirectory.docc/CallDirectoryExtension.md
+#if canImport(CallKit) && os(iOS)
+  private func example98() async throws {
+    let container = AppGroupContainer(path: groupURL.path)
+    let updater = ListUpdater(container: container, trustedKeys: providerKeys)
+    let result = try updater.apply(changeset: downloaded)   // or install(directory:)
+    func reload() {
+      let before = container.holding()
+      CXCallDirectoryManager.sharedInstance.reloadExtension(withIdentifier: "com.example.app.CallDirectory") { error in
+        // A list over CallKit's cap takes several loads: ask again while the extension has more.
+        // A reload that made no progress (a file the extension could not use) is not repeated.
+        if error == nil && updater.reloadNeeded(since: before) { reload() }
+      }
+    }
+    if result.reloadNeeded { reload() }
+  }
+#endif
+
+// Sources/CallDirectory/CallDirectory.docc/CallDirectoryExtension.md
+#if canImport(CallKit) && os(iOS)
+  private func example99() async throws {
+
+    final class CallDirectoryHandler: CXCallDirectoryProvider {
+      override func beginRequest(with context: CXCallDirectoryExtensionContext) {
+        guard let url = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: appGroup) else {
+          context.cancelRequest(withError: LoadFailure(reason: "no App Group container"))
+          return
+        }
+        let loader = CallDirectoryLoader(
+          container: AppGroupContainer(path: url.path), trust: TrustPolicy(trustedKeys: providerKeys))
+        var sink = CallKitSink(context)
+        switch loader.load(into: &sink) {
+        case .complete: context.completeRequest()
+        case .fail(let failure): context.cancelRequest(withError: failure)
+        }
+      }
+    }
+  }
+#endif
+
+// Sources/CallDirectory/CallDirectory.docc/CallDirectoryExtension.md
+#if canImport(CallKit) && os(iOS)
+  private func example100() async throws {
+    var personal = container.personalList()
+    try personal.allow(33_612_345_678)          // the provider's false positive
+    try personal.setLabel("Dentist", for: 14_155_550_123)
+    try container.save(personal)
+    // Reload: the extension sends the numbers that changed, in one incremental load.
+    try await CXCallDirectoryManager.sharedInstance.reloadExtension(withIdentifier: extensionID)
+  }
+#endif
+
+// Sources/CallDirectory/CallDirectory.docc/CallDirectoryExtension.md
+private func example101() async throws {
+  var store = CallKitModel()
+  var load = try store.beginLoad()
+  if case .complete = loader.load(into: &load) { try store.complete(load) }
+}
+
+// Sources/CallDirectory/CallDirectory.docc/FeedingCallKit.md
+#if canImport(CallKit) && os(iOS)
+  private func example102() async throws {
+
+    // Verify first: damage is then found before any entry is sent. The reader is verified, not the
+    // path, so what is fed is what was checked even if a new version is renamed into place meanwhile.
+    let reader = try CallDirectoryReader(path: path)
+    guard Verifier.verify(reader).isValid else { return }  // and keep what CallKit holds
+    let feed = DirectoryFeed(reader)
+    let plan = try feed.plan()            // before the first entry: plan.additions, plan.fits, plan.loadsNeeded
+    print(plan.loadsNeeded)
+    var sink = CallKitSink(context)
+    let cursor = try feed.feed(into: &sink, resumingFrom: stored)   // nil: everything sent
+    // Incremental loads from a changeset: removals, then additions, each kind ascending.
+    let next = try ChangeFeed(try ChangesetReader(path: changesPath)).feed(into: &sink)
+    print(cursor == nil, next == nil)
+  }
+#endif
+
+// Sources/CallDirectory/CallDirectory.docc/GettingStarted.md
+private func example103() async throws {
+
+  var builder = DirectoryBuilder()
+  try builder.block(12025550100)
+  try builder.block(33_899_000_000...33_899_999_999)      // a range costs 16 bytes
+  try builder.identify(12025550123, label: "Acme Support")
+  try builder.write(to: "list.calldir")                  // temporary file, fsync, rename
+}
+
+// Sources/CallDirectory/CallDirectory.docc/GettingStarted.md
+private func example104() async throws {
+  var builder = DirectoryBuilder()
+  let parser = try PhoneNumberParser(defaultCountryCode: 1)
+  try builder.block(try parser.parse("(202) 555-0100"))
+  try builder.block(try parser.parseEntry("+1 202 555 XXXX"))   // a pattern: a range
+}
+
+// Sources/CallDirectory/CallDirectory.docc/GettingStarted.md
+private func example105() async throws {
+  let directory = try CallDirectoryReader(path: "list.calldir")
+  print(try directory.isBlocked(12025550100))        // true
+  print(try directory.label(for: 12025550123) ?? "")  // Acme Support
+}
+
+// Sources/CallDirectory/CallDirectory.docc/GettingStarted.md
+private func example106() async throws {
+  let report = try Verifier.verify(path: "list.calldir")
+  guard report.isValid else { throw report.problems[0].error }
+}
+
+// Sources/CallDirectory/CallDirectory.docc/GettingStarted.md
+private func example107() async throws {
+  let directory = try CallDirectoryReader(path: "list.calldir")
+  try directory.forEachBlockingRun { numbers in print(numbers) }  // a single number is n...n
+  try directory.forEachIdentificationRun { numbers, label in print(numbers, label) }
+}
+
+// Sources/CallDirectory/CallDirectory.docc/LibraryTour.md
+private func example108() async throws {
+
+  // Write: entries in any order; sorted, de-duplicated and checked at the end.
+  var builder = DirectoryBuilder()
+  try builder.block(12025550100)
+  try builder.identify(12025550123, label: "Acme Support")
+  try builder.block(33_899_000_000...33_899_999_999)   // a range: stored as an interval
+  try builder.write(to: "list.calldir")          // atomic: temporary file, fsync, rename
+
+  // Or write a list larger than memory from entries already in ascending order (each kind apart):
+  // the same bytes as the builder's, memory independent of the entry count, spools in /var/tmp.
+  // The writer is ~Copyable: write(to:) consumes it, so adding after it does not compile.
+  var writer = try AscendingDirectoryWriter(temporaryDirectory: "/var/tmp")
+  for number in ascendingNumbers { try writer.block(number) }
+  try writer.write(to: "big.calldir")
+
+  // Read: memory-mapped; O(1) to open; Sendable, share it between threads.
+  let directory = try CallDirectoryReader(path: "list.calldir")
+  print(try directory.isBlocked(12025550100))           // true, O(log n); ranges included
+  print(try directory.label(for: 12025550123) ?? "")    // Acme Support
+
+  // Stream each kind in ascending order, one block in memory, every block's CRC checked first:
+  // single entries and ranges as runs (a single number is n...n). To feed CallKit, use
+  // CallDirectoryFeed (below), which also expands ranges and keeps within CallKit's cap.
+  try directory.forEachBlockingRun { numbers in }
+  try directory.forEachIdentificationRun { numbers, label in }
+  // Single entries alone; for identification also as label ids, with no String an entry, for
+  // consumers that keep labels by id (directory.label(id:) gives the text).
+  try directory.forEachBlocking { number in }
+  try directory.forEachIdentificationLabelId { number, labelId in }
+
+  // Verify everything, reporting every problem with its place (the label table on a second
+  // thread unless options.concurrent is false; the report is the same).
+  let report = try Verifier.verify(path: "list.calldir", options: VerificationOptions())
+  print(report.isValid)
+
+  // Parse numbers as people write them.
+  print(try PhoneNumberParser(defaultCountryCode: 1).parse("(202) 555-0100"))   // 12025550100
+
+  // Pack a listing as `calldir pack` does: each entry with its label's bytes lent from the input
+  // for the call (no String, no array, no reference count a line).
+  var packer = DirectoryBuilder()
+  try ListingParser.forEachEntry(bytes: listing, file: "list.csv", parser: .formatDomain) {
+    (entry, label) throws(ListingError) in
+    do throws(WriterError) {
+      switch entry.kind {
+      case .blocking: try packer.block(entry.numbers)
+      case .identification: try packer.identify(entry.numbers, utf8: label)
+      case .exception: try packer.allow(entry.numbers)
+      }
+    } catch {
+      throw ListingError(file: "list.csv", line: entry.line, message: error.description)
+    }
+  }
+}
+
+// Sources/CallDirectory/CallDirectory.docc/ResolvingCalls.md
+private func example109() async throws {
+
+  let resolver = try Resolver(
+    sources: [
+      .init(name: "contacts", role: .allowList, provider: try ReloadingDirectory(path: "contacts.calldir")),
+      .init(name: "spam", provider: try ReloadingDirectory(path: "spam.calldir")),
+      .init(name: "business", provider: try ReloadingDirectory(path: "business.calldir")),
+    ],
+    defaultCountryCode: 1)                            // for callers written without +
+
+  let answer = try resolver.resolve(caller: "tel:+1-202-555-0100")   // or "(202) 555-0100"
+  print(answer.action)                  // block, identify or allow
+  print(answer.label ?? "")             // Spam Risk
+  print(answer.directory?.name ?? "")   // spam
+  print(answer.reason)                  // emergency, allowListed, blocked, identified, notListed or withheld
+  print(try resolver.resolve(12025550100).action)      // CallKit's form: O(k log n), no allocation
+}
+
+// Sources/CallDirectory/CallDirectory.docc/UpdatesAndSigning.md
+private func example110() async throws {
+
+  let old = try CallDirectoryReader(path: "v1.calldir")
+  try Changeset.diff(old: old, new: try CallDirectoryReader(path: "v2.calldir"), to: "v1-v2.cdchanges")
+
+  let changes = try ChangesetReader(path: "v1-v2.cdchanges")
+  print(changes.base == old.contentHash)               // the SHA-256 it applies to: true
+  try changes.forEachRemoval(.blocking) { run in /* ascending; n...n for a single number */ }
+  try changes.forEachAddition(.identification) { run, label in /* ascending, with the label */ }
+  try Changeset.patch(old: old, changes: changes, to: "v2.calldir")
+}
+
+// Sources/CallDirectory/CallDirectory.docc/UpdatesAndSigning.md
+private func example111() async throws {
+  let trust = TrustPolicy(trustedKeys: [PublicKey(text: bundledPublicKeyText)!], installedVersion: lastInstalled)
+  let directory = try CallDirectoryReader(path: path, trust: trust)        // one SHA-256 pass
+  let feed = try DirectoryFeed(path: path, trust: trust)                   // the CallKit feed
+  let served = try ReloadingDirectory(path: path, trust: trust)            // never rolls back
+  print(try feed.plan().loadsNeeded, served.current().listVersion)
+  try Changeset.patch(old: current, changes: changes, to: next, trust: trust)
+  lastInstalled = directory.listVersion
+}

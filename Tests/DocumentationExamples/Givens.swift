@@ -44,3 +44,15 @@ var label: String { given() }
 // CallKit's store, as the tests' model of it (an extension has CallKit's context instead).
 nonisolated(unsafe) var store: CallKitModel = given()
 nonisolated(unsafe) var sink: CallKitModelLoad = given()
+
+// What the DocC articles' snippets take as given.
+var listing: [UInt8] { given() }
+var ascendingNumbers: [Int64] { given() }
+var bundledPublicKeyText: String { given() }
+var current: CallDirectoryReader { given() }
+var changes: ChangesetReader { given() }
+var next: String { given() }
+var changesPath: String { given() }
+var appGroup: String { given() }
+var providerKeys: [PublicKey] { given() }
+nonisolated(unsafe) var lastInstalled: UInt64? = nil
