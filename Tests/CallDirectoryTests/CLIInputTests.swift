@@ -252,7 +252,7 @@ import Testing
     let size = try bytes(out).count
     #expect(
       pack.output
-        == #"{"output":"\#(out)","bytes":\#(size),"read":10,"entriesStored":3,"rangesStored":1,"skipped":3,"duplicates":2,"covered":2,"rangesMerged":2,"invalid":0,"invalidPlaces":[]}"#
+        == #"{"output":"\#(out)","bytes":\#(size),"read":10,"entriesStored":3,"rangesStored":1,"skipped":3,"duplicates":2,"covered":2,"rangesMerged":2,"onConflict":"error","labelConflicts":0,"invalid":0,"invalidPlaces":[]}"#
         + "\n")
 
     // At a terminal the same counts are in the summary line; piped, nothing is said.
@@ -342,7 +342,7 @@ extension CLIInputSpecExampleTests {
     let size = try Data(contentsOf: URL(fileURLWithPath: out)).count
     #expect(
       result.output
-        == #"{"output":"\#(out)","bytes":\#(size),"read":3,"entriesStored":0,"rangesStored":1,"skipped":1,"duplicates":1,"covered":1,"rangesMerged":0,"invalid":0,"invalidPlaces":[]}"#
+        == #"{"output":"\#(out)","bytes":\#(size),"read":3,"entriesStored":0,"rangesStored":1,"skipped":1,"duplicates":1,"covered":1,"rangesMerged":0,"onConflict":"error","labelConflicts":0,"invalid":0,"invalidPlaces":[]}"#
         + "\n")
   }
 }
