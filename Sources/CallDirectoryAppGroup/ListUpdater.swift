@@ -52,12 +52,15 @@ public struct ListUpdater: Sendable {
   /// - Complexity: O(1) reads, and O(size) of the user's list.
   public var reloadNeeded: Bool {
     let personal = container.personalList()
-    guard let directory = container.installed()?.current.fingerprint ?? EmptyDirectory.fingerprint else { return false }
-    // With no provider's list, CallKit holds the user's alone, or nothing when it is empty.
-    if container.installed() == nil && personal.isEmpty {
-      return container.fedPersonalList().map { !$0.isEmpty } == true && container.holding() != .nothing
+    guard let installed = container.installed() else {
+      // With no provider's list, CallKit holds the user's alone, or nothing once it is emptied.
+      if personal.isEmpty {
+        return container.fedPersonalList().map { !$0.isEmpty } == true && container.holding() != .nothing
+      }
+      guard let empty = EmptyDirectory.fingerprint else { return false }
+      return container.holding() != .directory(fingerprint: personal.merged(with: empty))
     }
-    return container.holding() != .directory(fingerprint: personal.merged(with: directory))
+    return container.holding() != .directory(fingerprint: personal.merged(with: installed.current.fingerprint))
   }
 
   /// Whether to ask for another reload after one that completed: CallKit does not hold the whole

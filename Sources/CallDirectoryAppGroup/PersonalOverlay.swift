@@ -38,13 +38,14 @@ struct PersonalOverlay<Base: CallDirectorySink>: CallDirectorySink {
   var isIncremental: Bool { base.isIncremental }
 
   mutating func addBlockingEntry(_ number: Int64) throws(Failure) {
+    let mine = personal.blocks(number)
     if injects {
       try addBlocked(below: number)
-      if nextBlocked < personal.blocked.count && personal.blocked[nextBlocked] == number { nextBlocked += 1 }
-    } else if personal.blocks(number) == true {
+      if mine == true { nextBlocked += 1 }  // the user's block of it goes out as this one
+    } else if mine == true {
       return  // CallKit holds it already
     }
-    guard personal.blocks(number) != false else { return }
+    guard mine != false else { return }  // the user allows it
     try base.addBlockingEntry(number)
   }
 
