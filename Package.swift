@@ -69,9 +69,10 @@ let package = Package(
   targets: [
     // zlib from the system (Debian: zlib1g-dev; Apple platforms: the SDK).
     .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
-    // The compiler's prefetch hint, which lookups use to overlap their reads of a block.
-    .systemLibrary(name: "CPrefetch", path: "Sources/CPrefetch"),
-    .target(name: "CallDirectoryFormat", dependencies: ["CZlib", "CPrefetch"], swiftSettings: strict),
+    // What the processor offers that baseline Swift code cannot ask for: the prefetch hint that
+    // lookups use to overlap their reads of a block, and POPCNT for the search inside one.
+    .systemLibrary(name: "CProcessor", path: "Sources/CProcessor"),
+    .target(name: "CallDirectoryFormat", dependencies: ["CZlib", "CProcessor"], swiftSettings: strict),
     // libsodium from the system (Debian: libsodium-dev), for SHA-256 where CryptoKit is absent.
     .systemLibrary(name: "CSodium", path: "Sources/CSodium", providers: [.apt(["libsodium-dev"])]),
     // SHA-256 and Ed25519 behind one small interface: libsodium on Linux, CryptoKit on Apple platforms.
@@ -157,7 +158,8 @@ let package = Package(
     // SQLite from the system (Debian: libsqlite3-dev): a peer the benchmark measures, used by nothing else.
     .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
     .executableTarget(
-      name: "calldir-bench", dependencies: ["CallDirectory", "CallDirectorySystem", "CZlib", "CSQLite"], swiftSettings: strict),
+      name: "calldir-bench", dependencies: ["CallDirectory", "CallDirectorySystem", "CZlib", "CSQLite", "CProcessor"],
+      swiftSettings: strict),
     // The fuzzing harnesses: a replay tool in the plain build, libFuzzer's driver in .ci/fuzz's build.
     .executableTarget(
       name: "calldir-fuzz", dependencies: ["CallDirectory", "CallDirectoryService", "CallDirectorySystem"], path: "Tests/Fuzz",

@@ -1,4 +1,4 @@
-import CPrefetch
+import CProcessor
 
 /// A non-owning, read-only view of bytes: a directory's mapping, or a buffer an inflated block was
 /// written into.
@@ -43,9 +43,17 @@ import CPrefetch
   ///   leaves the view.
   @inlinable
   package func slice(offset: Int, length: Int, in place: FilePlace = FilePlace(offset: 0)) throws(FormatError) -> ByteView {
-    guard contains(offset: offset, length: length) else {
+    guard let view = subview(offset: offset, length: length) else {
       throw place.error(.truncated(needed: length, available: max(0, count - max(0, offset))), at: max(0, offset))
     }
+    return view
+  }
+
+  /// The bytes `offset ..< offset + length` as a view of their own, or `nil` when the range
+  /// leaves the view: `slice` without the error, for a hot path that has its own way out.
+  @inlinable
+  package func subview(offset: Int, length: Int) -> ByteView? {
+    guard contains(offset: offset, length: length) else { return nil }
     return unsafe ByteView(base: base.map { unsafe $0 + offset }, count: length)
   }
 

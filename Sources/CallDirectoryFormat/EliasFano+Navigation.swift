@@ -1,3 +1,5 @@
+import CProcessor
+
 // Navigation in an Elias-Fano code: the k-th one or zero of the high bits, an offset by its
 // rank, and the count of offsets at or below a target. Every read is safe whatever the bytes hold
 // (positions past the parts read as zero bits); readers check a block's CRC before they answer
@@ -60,19 +62,20 @@ extension EliasFanoView {
 
   /// The bit position of the zero with 0-based rank `rank` in the high vector, if there is one.
   ///
-  /// A popcount walk: whole words are read without per-byte checks (they lie inside the view),
-  /// and only the last, partial word is masked to the vector's length.
+  /// A popcount walk over the whole words (`calldir_zero_word`, which counts with POPCNT where
+  /// the processor has it: the walk is most of a warm lookup's work), then the last, partial word
+  /// masked to the vector's length.
   @usableFromInline
   package func positionOfZero(_ rank: UInt64) -> Int? {
     var remaining = rank
     let fullWords = high.count >> 3
     var word = 0
-    while word < fullWords {
-      let zeros = ~(unsafe high.uncheckedUInt64LE(at: word &<< 3))  // word < count / 8: inside the view
-      let zeroCount = UInt64(zeros.nonzeroBitCount)
-      if remaining < zeroCount { return word &<< 6 &+ EliasFanoView.select(remaining, in: zeros) }
-      remaining &-= zeroCount
-      word &+= 1
+    if let base = unsafe high.base, fullWords > 0 {
+      // Reads the first 8 * fullWords <= count bytes of the view, no more.
+      word = unsafe calldir_zero_word(base, fullWords, &remaining)
+      if word < fullWords {
+        return word &<< 6 &+ EliasFanoView.select(remaining, in: ~(unsafe high.uncheckedUInt64LE(at: word &<< 3)))
+      }
     }
     let tailBits = (high.count & 7) &* 8
     guard tailBits > 0 else { return nil }
@@ -86,20 +89,6 @@ extension EliasFanoView {
   /// Precondition: `rank < bits.nonzeroBitCount`.
   @inline(__always) @usableFromInline
   package static func select(_ rank: UInt64, in bits: UInt64) -> Int {
-    var bits = bits
-    var skip = rank
-    var position = 0
-    while true {  // whole bytes first
-      let inByte = UInt64((bits & 0xFF).nonzeroBitCount)
-      if skip < inByte { break }
-      skip &-= inByte
-      bits >>= 8
-      position &+= 8
-    }
-    while skip > 0 {
-      bits &= bits &- 1
-      skip &-= 1
-    }
-    return position &+ bits.trailingZeroBitCount
+    Int(calldir_select(bits, rank))  // with POPCNT where the processor has it (CProcessor says why)
   }
 }

@@ -133,37 +133,63 @@
     _ payload: ByteView, entryCount: Int, lowBits: Int, labelBits: Int, identification: Bool, block: Int, place: FilePlace,
     labelFields: Int? = nil
   ) throws(FormatError) {
-    // A range block's boundaries are two a range: up to twice an entry block's entries.
-    let mostNumbers = labelFields == nil ? FormatConstants.maximumEntriesPerBlock : 2 &* FormatConstants.maximumEntriesPerBlock
-    let labelFields = labelFields ?? entryCount
-    // Checked here as well as in the block header, since this initializer is public: every
-    // payload then has widths the decoders can shift by.
-    guard entryCount >= 1, entryCount <= mostNumbers, lowBits >= 0,
-      lowBits <= FormatConstants.maximumLowBits,
-      labelBits >= 0, labelBits <= FormatConstants.maximumLabelBits, labelFields >= 0, labelFields <= entryCount
-    else {
-      throw place.error(
-        .malformedBlock(block: block, reason: "\(entryCount) entries of \(lowBits) low bits and \(labelBits)-bit label ids"),
-        at: FormatConstants.blockHeaderSize)
+    if let parts = EntryPayload(
+      payload, entryCount: entryCount, lowBits: lowBits, labelBits: labelBits, identification: identification,
+      labelFields: labelFields)
+    {
+      self = parts
+      return
     }
+    let reason =
+      Self.widthsFit(entryCount: entryCount, lowBits: lowBits, labelBits: labelBits, labelFields: labelFields)
+      ? "a \(payload.count)-byte payload cannot hold "
+        + "\(Self.idBytes(labelFields ?? entryCount, labelBits, identification)) bytes of label ids and "
+        + "\(BitPacking.byteCount(count: entryCount &- 1, width: lowBits)) of low bits"
+      : "\(entryCount) entries of \(lowBits) low bits and \(labelBits)-bit label ids"
+    throw place.error(.malformedBlock(block: block, reason: reason), at: FormatConstants.blockHeaderSize)
+  }
+
+  /// Splits `payload` into its parts, or `nil` when the widths are out of range or the
+  /// fixed-size parts do not fit: the throwing initializer without the error, for the lookups'
+  /// quick path over a block that has passed its checks.
+  /// - Complexity: O(1).
+  @inlinable
+  package init?(
+    _ payload: ByteView, entryCount: Int, lowBits: Int, labelBits: Int, identification: Bool, labelFields: Int? = nil
+  ) {
+    // Checked here as well as in the block header, since a payload comes from several callers:
+    // every payload then has widths the decoders can shift by.
+    guard Self.widthsFit(entryCount: entryCount, lowBits: lowBits, labelBits: labelBits, labelFields: labelFields)
+    else { return nil }
     // entryCount <= 8192 (a range block's boundaries) and widths <= 62: the products are small.
     let baseBytes = identification ? 4 : 0
-    let idBytes = baseBytes &+ BitPacking.byteCount(count: labelFields, width: labelBits)
+    let idBytes = Self.idBytes(labelFields ?? entryCount, labelBits, identification)
     let lowBytes = BitPacking.byteCount(count: entryCount &- 1, width: lowBits)
-    guard idBytes <= payload.count, lowBytes <= payload.count &- idBytes else {
-      throw place.error(
-        .malformedBlock(
-          block: block,
-          reason: "a \(payload.count)-byte payload cannot hold \(idBytes) bytes of label ids and \(lowBytes) of low bits"),
-        at: FormatConstants.blockHeaderSize)
-    }
+    guard idBytes <= payload.count, lowBytes <= payload.count &- idBytes,
+      let labelIds = payload.subview(offset: baseBytes, length: idBytes &- baseBytes),
+      let low = payload.subview(offset: idBytes, length: lowBytes),
+      let high = payload.subview(offset: idBytes &+ lowBytes, length: payload.count &- idBytes &- lowBytes)
+    else { return nil }
     baseLabelId = identification ? UInt64(unsafe payload.uncheckedUInt32LE(at: 0)) : 0  // 4 <= idBytes <= count
-    // The guard above proved these slices lie inside the payload.
-    labelIds = try payload.slice(offset: baseBytes, length: idBytes &- baseBytes)
-    numbers = EliasFanoView(
-      count: entryCount &- 1, lowBits: lowBits, low: try payload.slice(offset: idBytes, length: lowBytes),
-      high: try payload.dropFirst(idBytes &+ lowBytes))
+    self.labelIds = labelIds
+    numbers = EliasFanoView(count: entryCount &- 1, lowBits: lowBits, low: low, high: high)
     self.labelBits = labelBits
+  }
+
+  /// Whether the entry count and widths are ones a payload may have: at least one entry, at most
+  /// a block's (twice that for a range block's boundaries), widths the decoders can shift by.
+  @inlinable
+  static func widthsFit(entryCount: Int, lowBits: Int, labelBits: Int, labelFields: Int?) -> Bool {
+    let mostNumbers = labelFields == nil ? FormatConstants.maximumEntriesPerBlock : 2 &* FormatConstants.maximumEntriesPerBlock
+    let labelFields = labelFields ?? entryCount
+    return entryCount >= 1 && entryCount <= mostNumbers && lowBits >= 0 && lowBits <= FormatConstants.maximumLowBits
+      && labelBits >= 0 && labelBits <= FormatConstants.maximumLabelBits && labelFields >= 0 && labelFields <= entryCount
+  }
+
+  /// The bytes of the base id and the packed label ids (`fields` of `labelBits` bits).
+  @inlinable
+  static func idBytes(_ fields: Int, _ labelBits: Int, _ identification: Bool) -> Int {
+    (identification ? 4 : 0) &+ BitPacking.byteCount(count: fields, width: labelBits)
   }
 
   /// Whether the unused bits at the end of the label-id and low-bits parts are zero, as the

@@ -119,14 +119,31 @@
     return count
   }
 
+  /// Block `block`'s bytes in the data section and its entry count, or `nil` when its record
+  /// does not place it (`blockRange(_:)` and `entryCount(ofBlock:)` then say why).
+  /// Precondition: `0 <= block < blockCount`.
+  /// - Complexity: O(1), no allocation: the lookups' way to a block that has passed its checks.
+  @inlinable
+  package func extent(ofBlock block: Int) -> (bytes: Range<Int>, entries: Int)? {
+    let start = storedOffset(ofBlock: block)
+    let end = block &+ 1 < blockCount ? storedOffset(ofBlock: block &+ 1) : UInt64(dataLength)
+    let entries =
+      countedBlocks
+      ? Int(unsafe records.uncheckedUInt16LE(at: block &* FormatConstants.entryIndexRecordSize &+ 14)) &+ 1
+      : min(entriesPerBlock, entryCount &- block &* entriesPerBlock)
+    guard start <= end, end <= UInt64(dataLength), entries <= entriesPerBlock else { return nil }
+    return (Int(start)..<Int(end), entries)  // both at most dataLength
+  }
+
   /// The stored offset of block `block` in the data section (version 2: its low 48 bits).
+  @inlinable
   func storedOffset(ofBlock block: Int) -> UInt64 {
     let raw = unsafe records.uncheckedUInt64LE(at: block &* FormatConstants.entryIndexRecordSize &+ 8)
     return countedBlocks ? raw & Self.offsetMask : raw
   }
 
   /// The bits of a version 2 record's offset field that hold the offset; the top 16 hold the count.
-  private static let offsetMask: UInt64 = (1 << 48) - 1
+  @usableFromInline static let offsetMask: UInt64 = (1 << 48) - 1
 
   /// The byte range of block `block` in the data section.
   ///

@@ -37,7 +37,7 @@ extension CallDirectoryReader {
     try checkLookupParts(.blocking)
     // Ranges first: a valid file has no entry inside a range of its kind (Spec/FORMAT.md 10), so
     // the order changes no answer, and a number a range holds then costs one search, not two.
-    if number > 0 && lookupRanges(.blocking).range(containing: UInt64(number)) != nil { return true }
+    if number > 0 && withLookupRanges(.blocking, { $0.range(containing: UInt64(number)) }) != nil { return true }
     return try find(number, in: .blocking) != nil
   }
 
@@ -49,8 +49,7 @@ extension CallDirectoryReader {
   /// - Complexity: O(log n + log r), plus the first-use checks of `isBlocked(_:)`.
   public func labelId(for number: Int64) throws(FormatError) -> UInt32? {
     try checkLookupParts(.identification)
-    let ranges = lookupRanges(.identification)
-    var found = number > 0 ? ranges.labelId(containing: UInt64(number)).map(UInt64.init) : nil
+    var found = number > 0 ? withLookupRanges(.identification, { $0.labelId(containing: UInt64(number)) }).map(UInt64.init) : nil
     if found == nil { found = try find(number, in: .identification) }
     guard let id = found else { return nil }
     guard id < UInt64(labelCount) else {
@@ -84,26 +83,33 @@ extension CallDirectoryReader {
   /// Finds `number` among `kind`'s entries: its label id (0 for blocking entries), or `nil`.
   /// The caller has run `checkLookupParts(kind)`; the block is checked here.
   ///
-  /// Not generic, and raw blocks (the common case) are searched in place without going through
-  /// the closure that deflated blocks need for their inflated copy.
+  /// A raw block that has passed its checks is searched in place with nothing built but the
+  /// payload's parts (`PassedBlockSearch`); the first lookup of a block, a deflated one, and one
+  /// whose bytes no longer parse take the checked path, which throws what it finds.
+  @inline(__always)  // each caller's kind is a constant: the choices between the two kinds fold away
   private func find(_ number: Int64, in kind: EntryKind) throws(FormatError) -> UInt64? {
-    let index = lookupIndex(kind)
-    guard number > 0, let block = index.block(containing: UInt64(number)) else { return nil }
-    let target = UInt64(number) &- index.firstNumber(ofBlock: block)  // first <= number: no wrap
+    guard number > 0 else { return nil }
+    let found = withLookupIndex(kind) { index in
+      // The block's first number is at most `number`: the offset cannot wrap.
+      index.block(containing: UInt64(number)).map { ($0, UInt64(number) &- index.firstNumber(ofBlock: $0)) }
+    }
+    guard let (block, target) = found else { return nil }
     // The frame, the high bits at the block's end and the low part the search lands on are read
     // one after another, each read's place known from the one before: ask for all of it at once.
+    if let passed = passedEntryBlock(kind, block) {
+      passed.bytes.prefetch(offset: 0, length: DirectoryLayout.prefetchBytes)
+      switch PassedBlockSearch.labelId(
+        of: target, inBlock: passed.bytes, entries: passed.entries, identification: kind == .identification)
+      {
+      case .found(let id): return id
+      case .absent: return nil
+      case .unreadable: break
+      }
+    }
     let entryBlock = try checkedEntryBlock(kind, block, prefetching: true)
     if entryBlock.block.codec == .raw {
-      return Self.labelId(of: target, in: try entryBlock.payload(entryBlock.block.body))
+      return try entryBlock.payload(entryBlock.block.body).labelId(ofEntryAt: target)
     }
-    return try entryBlock.withPayload { (payload) throws(FormatError) -> UInt64? in Self.labelId(of: target, in: payload) }
-  }
-
-  /// The label id of the entry at offset `target` from the block's first number, or `nil`.
-  @inline(__always)
-  private static func labelId(of target: UInt64, in payload: EntryPayload) -> UInt64? {
-    if target == 0 { return payload.labelId(at: 0) }
-    guard let entry = payload.numbers.find(target) else { return nil }
-    return payload.labelId(at: entry)
+    return try entryBlock.withPayload { (payload) throws(FormatError) -> UInt64? in payload.labelId(ofEntryAt: target) }
   }
 }

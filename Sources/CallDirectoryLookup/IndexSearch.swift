@@ -23,13 +23,17 @@ extension EntryIndex {
   /// Precondition: `blocks` lies within `0 ..< blockCount`.
   @inlinable
   package func block(containing number: UInt64, in blocks: Range<Int>) -> Int? {
-    var low = blocks.lowerBound
-    var high = blocks.upperBound  // invariant: blocks < low start at or below `number`, blocks >= high above it
-    while low < high {
-      let middle = low &+ (high &- low) >> 1
-      if firstNumber(ofBlock: middle) <= number { low = middle &+ 1 } else { high = middle }
+    // Halving with the comparison turned into an addition, not a branch: a search's comparisons
+    // are unpredictable, and a mispredicted branch costs more than the step.
+    var base = blocks.lowerBound  // invariant: the answer is in base ..< base + length, or none
+    var length = blocks.count
+    guard length > 0, firstNumber(ofBlock: base) <= number else { return nil }
+    while length > 1 {
+      let half = length >> 1
+      base &+= firstNumber(ofBlock: base &+ half) <= number ? half : 0
+      length &-= half
     }
-    return low == blocks.lowerBound ? nil : low &- 1
+    return base
   }
 }
 
@@ -39,15 +43,17 @@ extension TopIndex {
   /// - Complexity: O(log count), within the samples.
   @inlinable
   package func group(containing number: UInt64, blockCount: Int) -> Range<Int>? {
-    var low = 0
-    var high = count  // samples < low are at most `number`, samples >= high above it
-    while low < high {
-      let middle = low &+ (high &- low) >> 1
-      if sample(middle) <= number { low = middle &+ 1 } else { high = middle }
+    // Branch-free halving, as in `EntryIndex.block(containing:in:)`.
+    var group = 0  // invariant: the group is in group ..< group + length, or none
+    var length = count
+    guard length > 0, sample(0) <= number else { return nil }
+    while length > 1 {
+      let half = length >> 1
+      group &+= sample(group &+ half) <= number ? half : 0
+      length &-= half
     }
-    guard low > 0 else { return nil }
     // count = ceil(blockCount / stride), so the group's first record is below blockCount.
-    let start = (low &- 1) &* stride
+    let start = group &* stride
     return start..<min(start &+ stride, blockCount)
   }
 }

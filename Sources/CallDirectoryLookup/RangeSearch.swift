@@ -7,6 +7,8 @@ extension RangeTable {
   /// and then one block's boundaries; reads are bounds-checked when the table is unchecked.
   @inlinable
   package func range(containing number: UInt64) -> Int? {
+    // Most lists have no ranges: the block table (some hundred bytes) is not even looked at.
+    guard count > 0 else { return nil }
     if let blocks { return blocks.range(containing: number)?.index }
     var low = 0
     var high = count  // ranges < low start at or below `number`, ranges >= high above it
@@ -22,6 +24,7 @@ extension RangeTable {
   /// and for range blocks one block read.
   @inlinable
   package func labelId(containing number: UInt64) -> UInt32? {
+    guard count > 0 else { return nil }
     if let blocks { return blocks.range(containing: number)?.labelId }
     return range(containing: number).map(labelId)
   }

@@ -17,13 +17,42 @@ extension CallDirectoryReader {
     try checkLookupPartsOnce(kind)
   }
 
-  /// The index (with its top level) of `kind`, for a lookup after `checkLookupParts(_:)`.
+  /// Calls `body` with the index (with its top level) of `kind`, for a lookup after
+  /// `checkLookupParts(_:)`.
+  ///
+  /// Lent, not returned: a lookup reads the reader's own copy in place, where a returned one
+  /// would be copied (a hundred-odd bytes) on every lookup.
   @inlinable
-  package func lookupIndex(_ kind: EntryKind) -> EntryIndex { layout.index(kind) }
+  package func withLookupIndex<R>(_ kind: EntryKind, _ body: (borrowing EntryIndex) -> R) -> R {
+    kind == .blocking ? body(layout.blockingIndex) : body(layout.identificationIndex)
+  }
 
-  /// The range table of `kind`, for a lookup after `checkLookupParts(_:)`.
+  /// Calls `body` with the range table of `kind`, for a lookup after `checkLookupParts(_:)`;
+  /// lent as the index is.
   @inlinable
-  package func lookupRanges(_ kind: EntryKind) -> RangeTable { layout.ranges(kind) }
+  package func withLookupRanges<R>(_ kind: EntryKind, _ body: (borrowing RangeTable) -> R) -> R {
+    if kind == .blocking { return body(layout.blockingRanges) }
+    return body(layout.identificationRanges)
+  }
+
+  /// The bytes and entry count of entry block `block` of `kind` when the block has passed its
+  /// checks (its frame and CRC, the first time a lookup landed on it, or the whole file's), or
+  /// `nil`: then `checkedEntryBlock(_:_:prefetching:)` checks it, or says why it cannot.
+  ///
+  /// Package-only: the lookups' quick way to a block they have read before, which builds none of
+  /// the checked views the first read builds. Precondition: `0 <= block < blockCount`.
+  /// - Complexity: O(1), one atomic load, no allocation.
+  @inlinable
+  package func passedEntryBlock(_ kind: EntryKind, _ block: Int) -> (bytes: ByteView, entries: Int)? {
+    guard checks.hasPassed(kind, block: block), let extent = withLookupIndex(kind, { $0.extent(ofBlock: block) }) else {
+      return nil
+    }
+    let data = kind == .blocking ? layout.dataOffsets.blocking : layout.dataOffsets.identification
+    guard let bytes = layout.file.subview(offset: data &+ extent.bytes.lowerBound, length: extent.bytes.count) else {
+      return nil
+    }
+    return (bytes, extent.entries)
+  }
 
   @usableFromInline
   func checkLookupPartsOnce(_ kind: EntryKind) throws(FormatError) {

@@ -22,6 +22,8 @@ struct Configuration {
   var scalingMaximum: Int?
   /// Set in the child process that measures a pack's peak memory: its shape, input and output.
   var packChild: [String]?
+  /// Set in the child process that callgrind counts instructions in: peer, directory, numbers, queries.
+  var instructionsChild: [String]?
 
   /// The usage text.
   static let usage = """
@@ -71,6 +73,10 @@ struct Configuration {
         var child: [String] = []
         for _ in 0..<3 { child.append(try value()) }
         configuration.packChild = child
+      case "--instructions-child":
+        var child: [String] = []
+        for _ in 0..<4 { child.append(try value()) }
+        configuration.instructionsChild = child
       case "--seed":
         let text = try value()
         guard let seed = UInt64(text) else { throw UsageError(message: "--seed needs a number, not \(text)") }

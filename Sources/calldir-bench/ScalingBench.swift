@@ -15,7 +15,7 @@ enum ScalingBench {
       "n",
       [
         "file bytes", "B/entry", "vs bound", "pack M/s", "open us", "p50 hit ns", "p50 miss ns", "array hit", "array miss",
-        "hit/array", "miss/array", "cold pages",
+        "eytz hit", "eytz miss", "hit/eytz", "miss/eytz", "instr", "instr array", "instr eytz", "cold pages",
       ])
     var random = SeededGenerator.derived(from: configuration.seed, "scaling")
     let space = NANPSpace(areaCount: 300, using: &random)
@@ -29,7 +29,13 @@ enum ScalingBench {
     table.note("pack: DirectoryBuilder add + encoded() of the numbers sorted in memory (one run from 10^7, else median of 3)")
     table.note("open: median of 1,000 CallDirectoryReader(path:) on a warm file; lookups: p50 of 16-lookup batch means,")
     table.note(
-      "65,536 random hits and misses, 3 interleaved passes after 1 warm-up; cold pages: open + one hit by a reader in service (its first lookup, which checks the index whole, before the probes), median of 8"
+      "65,536 random hits and misses, 3 interleaved passes after 1 warm-up; array: binary search over a sorted [Int64]; eytz: the"
+    )
+    table.note("same numbers in Eytzinger order, searched branch-free with a prefetch 4 levels down (the in-memory limit);")
+    table.note(
+      "instr: instructions per lookup (calldir isBlocked, array, eytz), 8,192 lookups half hits, counted by callgrind"
+        + (InstructionCount.valgrind == nil ? " (not installed: -)" : "")
+        + "; cold pages: open + one hit by a reader in service (its first lookup, which checks the index whole, before the probes), median of 8"
     )
     return table
   }
@@ -54,6 +60,9 @@ enum ScalingBench {
     file = []
     let bound = Bound.log2Binomial(Double(space.size), Double(count)) / 8
     let reader = try CallDirectoryReader(path: path)
+    let numbersPath = scratch + "/scaling.i64"
+    try MappedSortedFile.write(numbers, to: numbersPath)
+    defer { Files.remove(numbersPath) }
 
     var opens = Samples()
     for _ in 0..<1_100 {
@@ -73,15 +82,20 @@ enum ScalingBench {
       if array.position(of: number) == nil { misses.append(number) }
     }
     let repetitions = Repetitions(warmup: 1, samples: 3)
+    let eytzinger = EytzingerPeer(sorted: numbers)
     func timings(_ probes: [Int64]) -> [LookupTiming] {
       LookupContender.compare(
         [
           LookupContender("calldir", BlockedLookup(reader: reader), queries: probes, batch: 16),
           LookupContender("array", array, queries: probes, batch: 16),
+          LookupContender("eytzinger", eytzinger, queries: probes, batch: 16),
         ], repetitions, sink: sink)
     }
     let hit = timings(hits)
     let miss = timings(misses)
+    let counted = zip(hits.prefix(4_096), misses.prefix(4_096)).flatMap { [$0, $1] }
+    let instructions = InstructionCount.count(
+      [.calldir, .array, .eytzinger], directory: path, numbers: numbersPath, queries: counted, scratch: scratch)
     let cold = try ColdPages.measure(
       path: path, probes: Array(hits.prefix(8)), inService: true,
       lookup: { reader, number in (try? reader.isBlocked(number)) == true ? 1 : 0 }, sink: sink)
@@ -92,8 +106,10 @@ enum ScalingBench {
       Format.grouped(count), Format.grouped(bytes), Format.fixed(Double(bytes) / Double(count), 3),
       Format.ratio(Double(bytes) / bound), Format.millions(Double(count) / pack.median),
       Format.microseconds(opens.median), Format.nanoseconds(p50(hit[0])), Format.nanoseconds(p50(miss[0])),
-      Format.nanoseconds(p50(hit[1])), Format.nanoseconds(p50(miss[1])), Format.ratio(p50(hit[0]) / p50(hit[1])),
-      Format.ratio(p50(miss[0]) / p50(miss[1])), cold == nil ? "-" : Format.fixed(coldPages.median, 0),
+      Format.nanoseconds(p50(hit[1])), Format.nanoseconds(p50(miss[1])), Format.nanoseconds(p50(hit[2])),
+      Format.nanoseconds(p50(miss[2])), Format.ratio(p50(hit[0]) / p50(hit[2])), Format.ratio(p50(miss[0]) / p50(miss[2])),
+    ] + instructions.map { $0.map { Format.fixed($0, 0) } ?? "-" } + [
+      cold == nil ? "-" : Format.fixed(coldPages.median, 0)
     ]
   }
 

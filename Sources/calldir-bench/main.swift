@@ -16,6 +16,7 @@ do {
   exit(2)
 }
 if let child = configuration.packChild { exit(PackChild.main(child)) }
+if let child = configuration.instructionsChild { exit(InstructionCount.main(child)) }
 
 /// A dataset the run can make: its name, and how to generate it under that name.
 struct Plan {

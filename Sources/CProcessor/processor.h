@@ -1,0 +1,122 @@
+// What the processor offers that Swift code built for the baseline of its architecture cannot
+// ask for, imported as the module CProcessor: a prefetch hint, and a count of bits that uses the
+// POPCNT instruction where the processor has it.
+//
+// Swift has no prefetch, and on x86-64 it compiles `nonzeroBitCount` for the 2003 baseline, which
+// lacks POPCNT: a dozen instructions a word instead of one. The search inside an entry block
+// counts the zeros of its high bits word by word, so there it is most of the lookup's work. The
+// functions below are compiled for POPCNT and used only when CPUID says the processor has it
+// (every x86-64 processor since 2008 does); elsewhere the portable loop runs, which on arm64 is
+// already one instruction a word.
+#ifndef CALLDIR_PROCESSOR_H
+#define CALLDIR_PROCESSOR_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
+
+// A hint that memory is about to be read. A hint reads nothing a program sees and never faults,
+// whatever the address.
+static inline void calldir_prefetch(const void *address) { __builtin_prefetch(address, 0, 3); }
+
+// The little-endian 64-bit word at `bytes`, which may be unaligned.
+static inline uint64_t calldir_word_le(const unsigned char *bytes) {
+  uint64_t word;
+  memcpy(&word, bytes, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+  word = __builtin_bswap64(word);
+#endif
+  return word;
+}
+
+// The word scan of `calldir_zero_word`: the words of `bytes` in order, the zeros of each counted
+// off `*rank` until a word holds more zeros than are left. One body, compiled twice below.
+#define CALLDIR_ZERO_WORD_BODY                                      \
+  const unsigned char *at = (const unsigned char *)bytes;           \
+  uint64_t left = *rank;                                            \
+  for (size_t word = 0; word < words; word++) {                     \
+    uint64_t zeros = ~calldir_word_le(at + 8 * word);               \
+    uint64_t count = (uint64_t)__builtin_popcountll(zeros);         \
+    if (left < count) {                                             \
+      *rank = left;                                                 \
+      return word;                                                  \
+    }                                                               \
+    left -= count;                                                  \
+  }                                                                 \
+  *rank = left;                                                     \
+  return words;
+
+// The select of `calldir_select`, without a loop over the bits before the one wanted: the set
+// bits of each byte (the first steps of a popcount), their running sums in each byte (one
+// multiply), the byte where the sum passes `rank` (the bytes whose sums are at most `rank`,
+// counted from their top bits), then the set bits below the one wanted in that byte cleared.
+// One body, compiled twice below.
+#define CALLDIR_SELECT_BODY                                                          \
+  const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;        \
+  uint64_t counts = bits - ((bits >> 1) & 0x5555555555555555ULL);                    \
+  counts = (counts & 0x3333333333333333ULL) + ((counts >> 2) & 0x3333333333333333ULL); \
+  counts = (counts + (counts >> 4)) & 0x0F0F0F0F0F0F0F0FULL;                          \
+  uint64_t sums = counts * ones; /* byte i: the set bits of bytes 0 ... i, at most 64 */ \
+  rank &= 63; /* below 64 when the precondition holds */                            \
+  uint64_t atMost = ((rank * ones) | highs) - sums; /* top bit: sum <= rank */        \
+  unsigned byte = (unsigned)__builtin_popcountll(atMost & highs);                    \
+  if (byte >= 8) return 64;                                                          \
+  unsigned before = byte == 0 ? 0 : (unsigned)(sums >> (8 * byte - 8)) & 0xFF;        \
+  unsigned in = (unsigned)(bits >> (8 * byte)) & 0xFF;                               \
+  for (uint64_t skip = rank - before; skip > 0 && in != 0; skip--) in &= in - 1;     \
+  return in == 0 ? 64 : (int)(8 * byte) + __builtin_ctz(in);
+
+static inline size_t calldir_zero_word_portable(const void *bytes, size_t words, uint64_t *rank) {
+  CALLDIR_ZERO_WORD_BODY
+}
+
+static inline int calldir_select_portable(uint64_t bits, uint64_t rank) { CALLDIR_SELECT_BODY }
+
+#if defined(__x86_64__)
+__attribute__((target("popcnt"))) static inline size_t calldir_zero_word_popcnt(
+    const void *bytes, size_t words, uint64_t *rank) {
+  CALLDIR_ZERO_WORD_BODY
+}
+
+__attribute__((target("popcnt"))) static inline int calldir_select_popcnt(uint64_t bits, uint64_t rank) {
+  CALLDIR_SELECT_BODY
+}
+
+// Whether the processor has POPCNT (CPUID leaf 1, ECX bit 23), asked once. A race between two
+// first callers stores the same answer twice.
+static inline int calldir_has_popcnt(void) {
+  static int known;  // 0: not asked yet, 1: no, 2: yes
+  int state = __atomic_load_n(&known, __ATOMIC_RELAXED);
+  if (state == 0) {
+    unsigned a, b, c, d;
+    state = __get_cpuid(1, &a, &b, &c, &d) && (c & bit_POPCNT) ? 2 : 1;
+    __atomic_store_n(&known, state, __ATOMIC_RELAXED);
+  }
+  return state == 2;
+}
+#endif
+
+// The index of the first of the `words` little-endian words at `bytes` that holds the zero bit of
+// 0-based rank `*rank` (counting from the first word's lowest bit), with `*rank` set to that
+// zero's rank within its word; `words` when there are not that many zeros, with `*rank` set to
+// the zeros still to find. Reads exactly `8 * words` bytes.
+static inline size_t calldir_zero_word(const void *bytes, size_t words, uint64_t *rank) {
+#if defined(__x86_64__)
+  if (calldir_has_popcnt()) return calldir_zero_word_popcnt(bytes, words, rank);
+#endif
+  return calldir_zero_word_portable(bytes, words, rank);
+}
+
+// The position (0 ... 63) of the set bit of 0-based rank `rank` in `bits`.
+// Precondition: `rank` is below the number of set bits (otherwise some position up to 64).
+static inline int calldir_select(uint64_t bits, uint64_t rank) {
+#if defined(__x86_64__)
+  if (calldir_has_popcnt()) return calldir_select_popcnt(bits, rank);
+#endif
+  return calldir_select_portable(bits, rank);
+}
+
+#endif
