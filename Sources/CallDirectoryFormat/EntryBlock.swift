@@ -153,7 +153,7 @@
   /// fixed-size parts do not fit: the throwing initializer without the error, for the lookups'
   /// quick path over a block that has passed its checks.
   /// - Complexity: O(1).
-  @inlinable
+  @inlinable @inline(__always)
   package init?(
     _ payload: ByteView, entryCount: Int, lowBits: Int, labelBits: Int, identification: Bool, labelFields: Int? = nil
   ) {

@@ -123,7 +123,7 @@
   /// does not place it (`blockRange(_:)` and `entryCount(ofBlock:)` then say why).
   /// Precondition: `0 <= block < blockCount`.
   /// - Complexity: O(1), no allocation: the lookups' way to a block that has passed its checks.
-  @inlinable
+  @inlinable @inline(__always)
   package func extent(ofBlock block: Int) -> (bytes: Range<Int>, entries: Int)? {
     let start = storedOffset(ofBlock: block)
     let end = block &+ 1 < blockCount ? storedOffset(ofBlock: block &+ 1) : UInt64(dataLength)
@@ -136,7 +136,7 @@
   }
 
   /// The stored offset of block `block` in the data section (version 2: its low 48 bits).
-  @inlinable
+  @inlinable @inline(__always)
   func storedOffset(ofBlock block: Int) -> UInt64 {
     let raw = unsafe records.uncheckedUInt64LE(at: block &* FormatConstants.entryIndexRecordSize &+ 8)
     return countedBlocks ? raw & Self.offsetMask : raw

@@ -16,6 +16,9 @@
   @usableFromInline package let records: ByteView
   /// The range blocks, when the ranges are stored in them.
   @usableFromInline package let blocks: RangeBlocks?
+  /// Whether the ranges are in blocks (`blocks` is not `nil`): a lookup tests this flag, where
+  /// testing the optional itself copies its hundred-odd bytes first.
+  @usableFromInline package let inBlocks: Bool
   /// Where the range section lies in the file (offset 0 for an absent one): errors about its
   /// records are placed there.
   @usableFromInline package let place: FilePlace
@@ -26,6 +29,7 @@
     self.labelled = labelled
     records = ByteView()
     blocks = nil
+    inBlocks = false
     place = FilePlace(offset: 0)
   }
 
@@ -37,6 +41,7 @@
     labelled = blocks.labelled
     records = ByteView()
     self.blocks = blocks
+    inBlocks = true
     place = blocks.index.place
   }
 
@@ -59,6 +64,7 @@
     self.labelled = labelled
     records = try section.dropFirst(FormatConstants.rangeHeaderSize, in: place)
     blocks = nil
+    inBlocks = false
     self.place = place
   }
 

@@ -10,7 +10,7 @@ extension EliasFanoView {
   ///
   /// - Complexity: O(high bytes / 8) word operations, plus O(1) per offset sharing `target`'s
   ///   high part.
-  @inlinable
+  @inlinable @inline(__always)
   package func find(_ target: UInt64) -> Int? {
     let highPart = target >> UInt64(lowBits)
     let bitLength = high.count &* 8  // high.count <= the payload cap, so no overflow

@@ -37,7 +37,7 @@ extension CallDirectoryReader {
     try checkLookupParts(.blocking)
     // Ranges first: a valid file has no entry inside a range of its kind (Spec/FORMAT.md 10), so
     // the order changes no answer, and a number a range holds then costs one search, not two.
-    if number > 0 && withLookupRanges(.blocking, { $0.range(containing: UInt64(number)) }) != nil { return true }
+    if number > 0 && range(.blocking, containing: UInt64(number)) != nil { return true }
     return try find(number, in: .blocking) != nil
   }
 
@@ -49,7 +49,7 @@ extension CallDirectoryReader {
   /// - Complexity: O(log n + log r), plus the first-use checks of `isBlocked(_:)`.
   public func labelId(for number: Int64) throws(FormatError) -> UInt32? {
     try checkLookupParts(.identification)
-    var found = number > 0 ? withLookupRanges(.identification, { $0.labelId(containing: UInt64(number)) }).map(UInt64.init) : nil
+    var found = number > 0 ? range(.identification, containing: UInt64(number)).map { UInt64($0.labelId) } : nil
     if found == nil { found = try find(number, in: .identification) }
     guard let id = found else { return nil }
     guard id < UInt64(labelCount) else {

@@ -10,7 +10,7 @@ extension EntryIndex {
   ///
   /// A damaged index that is not ascending gives some block or `nil`, never a trap or a hang.
   /// - Complexity: O(log blockCount).
-  @inlinable
+  @inlinable @inline(__always)
   package func block(containing number: UInt64) -> Int? {
     // The top's samples are the groups' first numbers: the block is in the group whose sample is
     // the last at or below `number` (a damaged top gives some block or none, as a damaged index).
@@ -21,7 +21,7 @@ extension EntryIndex {
 
   /// The last block of `blocks` whose first number is at most `number`.
   /// Precondition: `blocks` lies within `0 ..< blockCount`.
-  @inlinable
+  @inlinable @inline(__always)
   package func block(containing number: UInt64, in blocks: Range<Int>) -> Int? {
     // Halving with the comparison turned into an addition, not a branch: a search's comparisons
     // are unpredictable, and a mispredicted branch costs more than the step.
@@ -41,7 +41,7 @@ extension TopIndex {
   /// The records `lowerBound ..< upperBound` to search for `number`: the last group whose sample
   /// is at most `number`, or `nil` when `number` is below every sample.
   /// - Complexity: O(log count), within the samples.
-  @inlinable
+  @inlinable @inline(__always)
   package func group(containing number: UInt64, blockCount: Int) -> Range<Int>? {
     // Branch-free halving, as in `EntryIndex.block(containing:in:)`.
     var group = 0  // invariant: the group is in group ..< group + length, or none

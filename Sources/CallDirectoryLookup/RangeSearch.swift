@@ -1,15 +1,37 @@
 import CallDirectoryFormat
+import CallDirectoryReader
+
+extension CallDirectoryReader {
+  /// The range of `kind` holding `number` (its index among the kind's ranges and its label id, 0
+  /// for blocking), or `nil`: a binary search over the fixed records, or over the range blocks'
+  /// index and then one block's boundaries. The caller has run `checkLookupParts(kind)`.
+  ///
+  /// A method of the reader, not of the range table, so that the table is read in place: a
+  /// call that takes the table as its `self` makes the caller copy it (two hundred-odd bytes)
+  /// on every lookup, ranges or not.
+  /// - Complexity: O(log r) for r ranges; O(1) for a kind without any.
+  @inline(__always)
+  func range(_ kind: EntryKind, containing number: UInt64) -> (index: Int, labelId: UInt32)? {
+    let (count, inBlocks) = withLookupRanges(kind) { ($0.count, $0.inBlocks) }
+    guard count > 0 else { return nil }
+    if inBlocks { return rangeInBlocks(kind, containing: number) }
+    return withLookupRanges(kind) { ranges in ranges.record(containing: number).map { ($0, ranges.labelId($0)) } }
+  }
+
+  /// `range(_:containing:)` for ranges stored in blocks, out of line: the block table is copied
+  /// only by the lookups that search it.
+  @inline(never)
+  func rangeInBlocks(_ kind: EntryKind, containing number: UInt64) -> (index: Int, labelId: UInt32)? {
+    withLookupRanges(kind) { $0.blocks?.range(containing: number) }
+  }
+}
 
 extension RangeTable {
-  /// The index of the range containing `number`, or `nil`.
-  ///
-  /// Binary search over the records' first numbers (O(log r)), or over the range index's blocks
-  /// and then one block's boundaries; reads are bounds-checked when the table is unchecked.
-  @inlinable
-  package func range(containing number: UInt64) -> Int? {
-    // Most lists have no ranges: the block table (some hundred bytes) is not even looked at.
-    guard count > 0 else { return nil }
-    if let blocks { return blocks.range(containing: number)?.index }
+  /// The index of the fixed record whose range contains `number`, or `nil`: a binary search over
+  /// the records' first numbers. Reads are bounds-checked when the table is unchecked.
+  /// - Complexity: O(log count).
+  @inlinable @inline(__always)
+  package func record(containing number: UInt64) -> Int? {
     var low = 0
     var high = count  // ranges < low start at or below `number`, ranges >= high above it
     while low < high {
@@ -18,15 +40,6 @@ extension RangeTable {
     }
     guard low > 0, number <= last(low &- 1) else { return nil }
     return low &- 1
-  }
-
-  /// The label id of the range containing `number` (0 for blocking ranges), or `nil`: one search,
-  /// and for range blocks one block read.
-  @inlinable
-  package func labelId(containing number: UInt64) -> UInt32? {
-    guard count > 0 else { return nil }
-    if let blocks { return blocks.range(containing: number)?.labelId }
-    return range(containing: number).map(labelId)
   }
 }
 

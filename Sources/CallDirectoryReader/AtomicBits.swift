@@ -31,7 +31,7 @@ import Synchronization
   ///
   /// Relaxed ordering is enough: a set bit vouches for bytes nobody writes while the reader
   /// lives (a read-only mapping or a private copy), not for memory the setting thread wrote.
-  @inlinable
+  @inlinable @inline(__always)
   func contains(_ index: Int) -> Bool {
     guard index >= 0 && index < count else { return false }
     return unsafe words[index >> 6].load(ordering: .relaxed) & (1 << UInt64(index & 63)) != 0

@@ -11,7 +11,7 @@ extension CallDirectoryReader {
   /// - Throws: `FormatError` for the first part that fails, with its place; the same error again
   ///   on later calls, without checking again.
   /// - Complexity: O(index + ranges) the first time; one atomic load after.
-  @inlinable
+  @inlinable @inline(__always)
   package func checkLookupParts(_ kind: EntryKind) throws(FormatError) {
     if checks.havePassed(ReadChecks.Part.lookup(kind)) { return }
     try checkLookupPartsOnce(kind)
@@ -22,14 +22,14 @@ extension CallDirectoryReader {
   ///
   /// Lent, not returned: a lookup reads the reader's own copy in place, where a returned one
   /// would be copied (a hundred-odd bytes) on every lookup.
-  @inlinable
+  @inlinable @inline(__always)
   package func withLookupIndex<R>(_ kind: EntryKind, _ body: (borrowing EntryIndex) -> R) -> R {
     kind == .blocking ? body(layout.blockingIndex) : body(layout.identificationIndex)
   }
 
   /// Calls `body` with the range table of `kind`, for a lookup after `checkLookupParts(_:)`;
   /// lent as the index is.
-  @inlinable
+  @inlinable @inline(__always)
   package func withLookupRanges<R>(_ kind: EntryKind, _ body: (borrowing RangeTable) -> R) -> R {
     if kind == .blocking { return body(layout.blockingRanges) }
     return body(layout.identificationRanges)
@@ -42,7 +42,7 @@ extension CallDirectoryReader {
   /// Package-only: the lookups' quick way to a block they have read before, which builds none of
   /// the checked views the first read builds. Precondition: `0 <= block < blockCount`.
   /// - Complexity: O(1), one atomic load, no allocation.
-  @inlinable
+  @inlinable @inline(__always)
   package func passedEntryBlock(_ kind: EntryKind, _ block: Int) -> (bytes: ByteView, entries: Int)? {
     guard checks.hasPassed(kind, block: block), let extent = withLookupIndex(kind, { $0.extent(ofBlock: block) }) else {
       return nil

@@ -43,7 +43,7 @@ import Synchronization
   }
 
   /// Whether every part in `parts` (bits of `Part`) has passed, or the whole file has.
-  @inlinable
+  @inlinable @inline(__always)
   package func havePassed(_ parts: UInt32) -> Bool {
     let passed = passed.load(ordering: .relaxed)
     return passed & Part.wholeFile.bit != 0 || passed & parts == parts
@@ -62,7 +62,7 @@ import Synchronization
   }
 
   /// Whether entry block `block` of `kind` has passed its check (or the whole file has).
-  @inlinable
+  @inlinable @inline(__always)
   package func hasPassed(_ kind: EntryKind, block: Int) -> Bool {
     // The block's own bit first: set for every block a warm lookup lands on. Each set is a
     // noncopyable value read in place: no reference is copied, so no count is taken.

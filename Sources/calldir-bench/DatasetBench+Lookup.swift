@@ -16,6 +16,7 @@ extension DatasetBench {
     }
     let array = SortedArrayPeer(
       numbers: dataset.numbers, labelIndices: dataset.labelIndices, labels: dataset.labels, returnsLabel: false)
+    let eytzinger = EytzingerPeer(sorted: dataset.numbers, labelIndices: dataset.labelIndices)
     let batch = configuration.lookupBatch
     let identification = dataset.kind == .identification
     // SQLite answers in microseconds: a quarter of the queries keeps its passes within seconds.
@@ -54,6 +55,7 @@ extension DatasetBench {
         ours(reader, "", queries),
         LookupContender("sorted [Int64], binary search", array, queries: queries, batch: batch),
         LookupContender("mmapped sorted Int64 file, binary search", mapped, queries: queries, batch: batch),
+        LookupContender("Eytzinger [Int64], prefetch 4 levels", eytzinger, queries: queries, batch: batch),
       ] + (plain.map { [ours($0, ", deflate off", queries)] } ?? [])
         + sqlitePeers.map { LookupContender($0.name, $0.peer, queries: fewer, batch: batch) }
     }
@@ -80,7 +82,7 @@ extension DatasetBench {
     summary.hitP50Ratio = hitTimings[0].batchMeans.median / hitTimings[1].batchMeans.median
     summary.missP50Ratio = missTimings[0].batchMeans.median / missTimings[1].batchMeans.median
     summary.lookupP50 = (hitTimings[0].batchMeans.median, missTimings[0].batchMeans.median)
-    let sqliteBase = 3 + (plain == nil ? 0 : 1)
+    let sqliteBase = 4 + (plain == nil ? 0 : 1)
     for (offset, entry) in sqlitePeers.enumerated() {
       let index = sqliteBase + offset
       let p50s = (hitTimings[index].batchMeans.median, missTimings[index].batchMeans.median)
@@ -92,7 +94,7 @@ extension DatasetBench {
       }
     }
     if plain != nil {
-      summary.plainRatios = (hitTimings[3].mean / hitTimings[1].mean, missTimings[3].mean / missTimings[1].mean)
+      summary.plainRatios = (hitTimings[4].mean / hitTimings[1].mean, missTimings[4].mean / missTimings[1].mean)
     }
     let repetitions = configuration.lookupRepetitions
     table.note(
@@ -104,6 +106,7 @@ extension DatasetBench {
         + "single: each lookup between its own two clock reads, one clock read (\(Format.nanoseconds(clockNanoseconds)) ns) included;"
     )
     table.note("mean = all batched time / all batched lookups; single lookups use the first half of the queries")
+    instructionCounts(hits: hits, misses: misses, into: &table)
     let wrong = wrongAnswers(reader, hits: hits, misses: misses)
     if wrong > 0 { table.note("WARNING: calldir answered \(wrong) of the queries wrongly or threw") }
     let wrongSQLite = sqlitePeers.map { entry in
@@ -148,6 +151,26 @@ extension DatasetBench {
       "\(Format.grouped(labelHits.count)) random hits, batches of \(configuration.labelBatch); "
         + "\(reader.labelCount) labels in \(reader.layout.labelIndex.blockCount) label blocks")
     summary.labelNanoseconds = labelTimings[0].mean
+  }
+
+  /// The instructions per lookup of calldir and the in-memory peers, counted by callgrind over
+  /// 4,096 hits and as many misses, interleaved (a row of dashes without Valgrind).
+  private func instructionCounts(hits: [Int64], misses: [Int64], into table: inout Table) {
+    let queries = zip(hits.prefix(4_096), misses.prefix(4_096)).flatMap { [$0, $1] }
+    var peers: [(String, InstructionCount.Peer)] = [
+      (dataset.kind == .blocking ? "calldir isBlocked" : "calldir labelId(for:)",
+        dataset.kind == .blocking ? .calldir : .calldirLabelId),
+      ("sorted [Int64], binary search", .array), ("Eytzinger [Int64], prefetch 4 levels", .eytzinger),
+    ]
+    if dataset.kind == .identification { peers.append(("calldir label(for:)", .calldirLabel)) }
+    let counts = InstructionCount.count(
+      peers.map(\.1), directory: scratch + "/" + dataset.name + ".calldir", numbers: scratch + "/" + dataset.name + ".i64",
+      queries: queries, scratch: scratch)
+    table.section("instructions per lookup (callgrind, 50% hits)", ["instructions", "vs array"])
+    for (index, peer) in peers.enumerated() {
+      let ratio = counts[index].flatMap { count in counts[1].map { count / $0 } }
+      table.row([peer.0, counts[index].map { Format.fixed($0, 0) } ?? "-", ratio.map(Format.ratio) ?? "-"])
+    }
   }
 
   /// How many hits calldir does not find and misses it does find (or where it throws).
