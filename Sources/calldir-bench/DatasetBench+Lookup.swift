@@ -158,8 +158,10 @@ extension DatasetBench {
   private func instructionCounts(hits: [Int64], misses: [Int64], into table: inout Table) {
     let queries = zip(hits.prefix(4_096), misses.prefix(4_096)).flatMap { [$0, $1] }
     var peers: [(String, InstructionCount.Peer)] = [
-      (dataset.kind == .blocking ? "calldir isBlocked" : "calldir labelId(for:)",
-        dataset.kind == .blocking ? .calldir : .calldirLabelId),
+      (
+        dataset.kind == .blocking ? "calldir isBlocked" : "calldir labelId(for:)",
+        dataset.kind == .blocking ? .calldir : .calldirLabelId
+      ),
       ("sorted [Int64], binary search", .array), ("Eytzinger [Int64], prefetch 4 levels", .eytzinger),
     ]
     if dataset.kind == .identification { peers.append(("calldir label(for:)", .calldirLabel)) }
