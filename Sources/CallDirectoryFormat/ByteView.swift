@@ -121,6 +121,15 @@ import CProcessor
     }
   }
 
+  /// Hints that the 64-byte line holding byte `offset` (clamped to the view) is about to be
+  /// read: `prefetch(offset:length:)` for one line, without its loop.
+  /// - Complexity: O(1).
+  @inlinable @inline(__always)
+  package func prefetchLine(at offset: Int) {
+    guard let base = unsafe base, count > 0 else { return }
+    unsafe calldir_prefetch(base + min(max(offset, 0), count &- 1))
+  }
+
   /// The bytes as an array (for tests, checksums of small regions and diagnostics).
   @usableFromInline package var bytes: [UInt8] {
     guard count > 0, let base = unsafe base else { return [] }

@@ -13,7 +13,6 @@ extension EliasFanoView {
   @inlinable @inline(__always)
   package func find(_ target: UInt64) -> Int? {
     let highPart = target >> UInt64(lowBits)
-    let bitLength = high.count &* 8  // high.count <= the payload cap, so no overflow
     // Position just after the `highPart`-th zero: where offsets with this high part begin.
     var position = 0
     if highPart > 0 {
@@ -21,18 +20,27 @@ extension EliasFanoView {
       position = zero &+ 1
     }
     let targetLow = lowBits == 0 ? 0 : target & ((1 << UInt64(lowBits)) &- 1)
-    while position < bitLength {
-      let word = high.wordLE(at: position >> 3) >> UInt64(position & 7)
-      guard word & 1 == 1 else { return nil }
+    // The offsets with this high part are the run of ones from `position`: read a word of it at
+    // once, then their low parts, which ascend.
+    while true {
+      let shift = position & 7
+      // Ones from `position`: at most 64 - shift, since the shift brings in zeros at the top
+      // (and bits past the end read as zero).
+      let run = (~(high.wordLE(at: position >> 3) >> UInt64(shift))).trailingZeroBitCount
       // Ones before `position` = position - zeros before it, and the zeros before it are `highPart`.
-      let element = position &- Int(truncatingIfNeeded: highPart)
-      guard element >= 0 && element < count else { return nil }
-      let lowPart = BitPacking.field(low, bitOffset: element &* lowBits, width: lowBits)
-      if lowPart == targetLow { return element &+ 1 }
-      if lowPart > targetLow { return nil }
-      position &+= 1
+      let first = position &- Int(truncatingIfNeeded: highPart)
+      guard first >= 0 else { return nil }
+      let end = min(first &+ run, count)
+      var element = first
+      while element < end {
+        let lowPart = BitPacking.field(low, bitOffset: element &* lowBits, width: lowBits)
+        if lowPart >= targetLow { return lowPart == targetLow ? element &+ 1 : nil }
+        element &+= 1
+      }
+      // The run goes on past this word only when it filled the word.
+      guard run == 64 &- shift, end < count else { return nil }
+      position &+= run
     }
-    return nil
   }
 }
 

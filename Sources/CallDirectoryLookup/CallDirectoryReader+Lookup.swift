@@ -94,10 +94,17 @@ extension CallDirectoryReader {
       index.block(containing: UInt64(number)).map { ($0, UInt64(number) &- index.firstNumber(ofBlock: $0)) }
     }
     guard let (block, target) = found else { return nil }
-    // The frame, the high bits at the block's end and the low part the search lands on are read
-    // one after another, each read's place known from the one before: ask for all of it at once.
     if let passed = passedEntryBlock(kind, block) {
-      passed.bytes.prefetch(offset: 0, length: DirectoryLayout.prefetchBytes)
+      // The frame, the high bits at the block's end and then one low part are read one after
+      // another, each read's place known from the one before: ask for their lines at once, the
+      // frame's, the last three (the high bits of a full block of dense numbers) and, for the low
+      // parts, the middle one. A loop over every line of the block costs more than it saves.
+      let bytes = passed.bytes
+      bytes.prefetchLine(at: 0)
+      bytes.prefetchLine(at: bytes.count >> 1)
+      bytes.prefetchLine(at: bytes.count &- 192)
+      bytes.prefetchLine(at: bytes.count &- 128)
+      bytes.prefetchLine(at: bytes.count &- 64)
       switch PassedBlockSearch.labelId(
         of: target, inBlock: passed.bytes, entries: passed.entries, identification: kind == .identification)
       {
