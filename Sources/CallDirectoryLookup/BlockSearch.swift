@@ -31,7 +31,16 @@ extension EliasFanoView {
       let first = position &- Int(truncatingIfNeeded: highPart)
       guard first >= 0 else { return nil }
       let end = min(first &+ run, count)
+      // The first of the run whose low part is at least the target's: halving while the run is
+      // long (clustered numbers put dozens in one), then one by one.
       var element = first
+      var length = end &- first
+      while length > 4 {
+        let half = length >> 1
+        let lowPart = BitPacking.field(low, bitOffset: (element &+ half &- 1) &* lowBits, width: lowBits)
+        if lowPart < targetLow { element &+= half }
+        length &-= half
+      }
       while element < end {
         let lowPart = BitPacking.field(low, bitOffset: element &* lowBits, width: lowBits)
         if lowPart >= targetLow { return lowPart == targetLow ? element &+ 1 : nil }

@@ -14,7 +14,9 @@ import Synchronization
 /// every block has been decoded without one dropped, the blocks become one array of every label
 /// by id (`whole`), which a stream reads directly instead of copying labels into a table of its
 /// own. Safe to share between threads.
-@usableFromInline
+// @safe: the one unsafe member is the published table's reference, which `settle` retains once
+// and `deinit` releases, and which `withSettled` lends only while the cache is alive.
+@usableFromInline @safe
 final class LabelCache: Sendable {
   /// The default budget, 5 MiB: what the labels of the blocks kept cost in memory
   /// (`LabelMemory`), about the table of a 50,000-label directory of 20- to 30-byte labels
@@ -61,6 +63,38 @@ final class LabelCache: Sendable {
   private let checks: ReadChecks
   private let budget: Int
   private let state = Mutex(State())
+  /// The whole table once it is whole, which it then stays for the reader's life: published
+  /// once, so that a label is read without the lock (which, with the copy of the array it
+  /// guards, cost a warm `label(for:)` more than its number search).
+  private let settled = unsafe Atomic<Unmanaged<Settled>?>(nil)
+
+  /// The whole table, as `settled` holds it.
+  private final class Settled: Sendable {
+    let labels: [String]
+    init(_ labels: [String]) { self.labels = labels }
+  }
+
+  /// Publishes `whole` (when it is the whole table) for the lock-free reads, once: the cache
+  /// owns the published table until it ends.
+  private func settle(_ whole: [String]) {
+    guard !whole.isEmpty, unsafe settled.load(ordering: .acquiring) == nil else { return }
+    let table = unsafe Unmanaged.passRetained(Settled(whole))
+    if unsafe !settled.compareExchange(expected: nil, desired: table, ordering: .acquiringAndReleasing).exchanged {
+      unsafe table.release()  // another thread published first
+    }
+  }
+
+  /// Calls `body` with the published table, or `nil` before there is one; no lock, no count taken.
+  @inline(__always)
+  private func withSettled<R>(_ body: ([String]?) -> R) -> R {
+    guard let table = unsafe settled.load(ordering: .acquiring) else { return body(nil) }
+    // The cache keeps the table alive until its deinit, and `self` is alive during this call.
+    return unsafe table._withUnsafeGuaranteedRef { body($0.labels) }
+  }
+
+  deinit {
+    if let table = unsafe settled.load(ordering: .acquiring) { unsafe table.release() }
+  }
 
   init(layout: DirectoryLayout, checks: ReadChecks? = nil, budget: Int = LabelCache.defaultBudget) {
     self.layout = layout
@@ -77,8 +111,8 @@ final class LabelCache: Sendable {
   /// - Throws: `FormatError` with file offsets, `.labelIdOutOfRange` when there is no label `id`.
   /// - Complexity: O(log label blocks); O(block size) when its block is not cached.
   func label(_ id: Int) throws(FormatError) -> String {
-    let whole = whole()
-    if id >= 0 && id < whole.count { return whole[id] }
+    let found = withSettled { labels in labels.flatMap { id >= 0 && id < $0.count ? $0[id] : nil } }
+    if let found { return found }
     let (first, labels) = try block(containing: id)
     return labels[labels.startIndex + (id - first)]
   }
@@ -89,7 +123,7 @@ final class LabelCache: Sendable {
   /// - Complexity: O(1): the array is shared, not copied.
   @usableFromInline
   func whole() -> [String] {
-    state.withLock { $0.whole }
+    withSettled { $0 } ?? state.withLock { $0.whole }
   }
 
   /// What the cache holds now and has held at most, in `LabelMemory`'s bytes, and how many label
@@ -130,7 +164,7 @@ final class LabelCache: Sendable {
     }
     // Every index record was checked on the way: the labels are the table's.
     guard labels.count == index.labelCount else { return [] }
-    return state.withLock { state in
+    let table = state.withLock { state in
       if state.whole.isEmpty {
         state.whole = labels
         state.blocks = []
@@ -139,6 +173,8 @@ final class LabelCache: Sendable {
       }
       return state.whole
     }
+    settle(table)
+    return table
   }
 
   /// `loadWhole` when some blocks are cached already: the others are decoded into the block
@@ -195,6 +231,7 @@ final class LabelCache: Sendable {
       }
       if !state.overBudget && state.order.count == blockCount { state.makeWhole(labelCount: layout.labelIndex.labelCount) }
     }
+    settle(whole())
     return (first, labels[...])
   }
 }

@@ -107,6 +107,7 @@ extension DatasetBench {
     )
     table.note("mean = all batched time / all batched lookups; single lookups use the first half of the queries")
     instructionCounts(hits: hits, misses: misses, into: &table)
+    threads(reader, array: array, eytzinger: eytzinger, hits: hits, misses: misses, into: &table)
     let wrong = wrongAnswers(reader, hits: hits, misses: misses)
     if wrong > 0 { table.note("WARNING: calldir answered \(wrong) of the queries wrongly or threw") }
     let wrongSQLite = sqlitePeers.map { entry in
@@ -173,6 +174,31 @@ extension DatasetBench {
       let ratio = counts[index].flatMap { count in counts[1].map { count / $0 } }
       table.row([peer.0, counts[index].map { Format.fixed($0, 0) } ?? "-", ratio.map(Format.ratio) ?? "-"])
     }
+  }
+
+  /// Lookups a second on one and on two threads sharing one reader (or one array), hits and
+  /// misses interleaved.
+  private func threads(
+    _ reader: CallDirectoryReader, array: SortedArrayPeer, eytzinger: EytzingerPeer, hits: [Int64], misses: [Int64],
+    into table: inout Table
+  ) {
+    let queries = zip(hits, misses).flatMap { [$0, $1] }
+    func rates<Peer: LookupPeer & Sendable>(_ peer: Peer) -> (one: Double, two: Double) {
+      (ThreadedLookups.rate(peer, queries, threads: 1, sink: sink), ThreadedLookups.rate(peer, queries, threads: 2, sink: sink))
+    }
+    let ours = dataset.kind == .blocking ? rates(BlockedLookup(reader: reader)) : rates(LabelIdLookup(reader: reader))
+    let peers = [
+      (dataset.kind == .blocking ? "calldir isBlocked, one reader" : "calldir labelId(for:), one reader", ours),
+      ("sorted [Int64], binary search", rates(array)), ("Eytzinger [Int64], prefetch 4 levels", rates(eytzinger)),
+    ]
+    table.section("threads: million lookups a second (50% hits)", ["1 thread", "2 threads", "2 vs 1", "2 vs Eytzinger"])
+    for (name, rate) in peers {
+      table.row([
+        name, Format.fixed(rate.one, 2), Format.fixed(rate.two, 2), Format.ratio(rate.two / rate.one),
+        Format.ratio(rate.two / peers[2].1.two),
+      ])
+    }
+    table.note("each thread looks every query up from its own offset; median of 5 runs after 1 warm-up")
   }
 
   /// How many hits calldir does not find and misses it does find (or where it throws).

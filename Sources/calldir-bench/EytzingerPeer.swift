@@ -7,7 +7,7 @@ import CProcessor
 /// Node `k` (1-based) has children `2k` and `2k + 1`; an in-order walk of the tree gives the
 /// numbers ascending. The search descends to a leaf, then undoes the right turns it took after
 /// its last left turn: what is left is the first node not below the number.
-struct EytzingerPeer: LookupPeer {
+struct EytzingerPeer: LookupPeer, Sendable {
   /// The tree, `nodes[0]` unused, then 16 nodes of padding so that a prefetch's clamped address
   /// is inside the array however small the tree.
   private let nodes: [Int64]

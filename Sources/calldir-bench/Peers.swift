@@ -16,7 +16,7 @@ protocol LookupPeer {
 }
 
 /// `CallDirectoryReader.isBlocked(_:)` on a mapped file.
-struct BlockedLookup: LookupPeer {
+struct BlockedLookup: LookupPeer, Sendable {
   let reader: CallDirectoryReader
 
   func find(_ number: Int64) -> Int {
@@ -25,7 +25,7 @@ struct BlockedLookup: LookupPeer {
 }
 
 /// `CallDirectoryReader.labelId(for:)` on a mapped file: the number search of identification.
-struct LabelIdLookup: LookupPeer {
+struct LabelIdLookup: LookupPeer, Sendable {
   let reader: CallDirectoryReader
 
   func find(_ number: Int64) -> Int {
@@ -44,7 +44,7 @@ struct LabelLookup: LookupPeer {
 
 /// The in-memory peer: a sorted `[Int64]` with a hand-written lower-bound binary search, and for
 /// identification a parallel array of label indices into a `[String]`.
-struct SortedArrayPeer: LookupPeer {
+struct SortedArrayPeer: LookupPeer, Sendable {
   /// The numbers, ascending.
   let numbers: [Int64]
   /// The label index of each number (empty for blocking).
