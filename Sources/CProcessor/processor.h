@@ -32,23 +32,6 @@ static inline uint64_t calldir_word_le(const unsigned char *bytes) {
   return word;
 }
 
-// The word scan of `calldir_zero_word`: the words of `bytes` in order, the zeros of each counted
-// off `*rank` until a word holds more zeros than are left. One body, compiled twice below.
-#define CALLDIR_ZERO_WORD_BODY                                      \
-  const unsigned char *at = (const unsigned char *)bytes;           \
-  uint64_t left = *rank;                                            \
-  for (size_t word = 0; word < words; word++) {                     \
-    uint64_t zeros = ~calldir_word_le(at + 8 * word);               \
-    uint64_t count = (uint64_t)__builtin_popcountll(zeros);         \
-    if (left < count) {                                             \
-      *rank = left;                                                 \
-      return word;                                                  \
-    }                                                               \
-    left -= count;                                                  \
-  }                                                                 \
-  *rank = left;                                                     \
-  return words;
-
 // The select of `calldir_select`, without a loop over the bits before the one wanted: the set
 // bits of each byte (the first steps of a popcount), their running sums in each byte (one
 // multiply), the byte where the sum passes `rank` (the bytes whose sums are at most `rank`,
@@ -69,20 +52,41 @@ static inline uint64_t calldir_word_le(const unsigned char *bytes) {
   for (uint64_t skip = rank - before; skip > 0 && in != 0; skip--) in &= in - 1;     \
   return in == 0 ? 64 : (int)(8 * byte) + __builtin_ctz(in);
 
-static inline size_t calldir_zero_word_portable(const void *bytes, size_t words, uint64_t *rank) {
-  CALLDIR_ZERO_WORD_BODY
-}
+// The search of `calldir_select_zero`: the zeros of each little-endian word counted off `rank`
+// until a word holds more zeros than are left, the last, partial word read byte by byte and
+// masked to the length, then the select in that word (`SELECT`, compiled alike). One body,
+// compiled twice below.
+#define CALLDIR_SELECT_ZERO_BODY(SELECT)                                  \
+  const unsigned char *at = (const unsigned char *)bytes;                 \
+  size_t words = length / 8, tail = length % 8;                           \
+  for (size_t word = 0; word < words; word++) {                           \
+    uint64_t zeros = ~calldir_word_le(at + 8 * word);                     \
+    uint64_t count = (uint64_t)__builtin_popcountll(zeros);               \
+    if (rank < count) return (int64_t)(64 * word) + SELECT(zeros, rank);  \
+    rank -= count;                                                        \
+  }                                                                       \
+  if (tail == 0) return -1;                                               \
+  uint64_t last = 0;                                                      \
+  for (size_t byte = 0; byte < tail; byte++)                              \
+    last |= (uint64_t)at[8 * words + byte] << (8 * byte);                 \
+  uint64_t zeros = ~last & ((1ULL << (8 * tail)) - 1);                    \
+  if (rank >= (uint64_t)__builtin_popcountll(zeros)) return -1;           \
+  return (int64_t)(64 * words) + SELECT(zeros, rank);
 
 static inline int calldir_select_portable(uint64_t bits, uint64_t rank) { CALLDIR_SELECT_BODY }
 
-#if defined(__x86_64__)
-__attribute__((target("popcnt"))) static inline size_t calldir_zero_word_popcnt(
-    const void *bytes, size_t words, uint64_t *rank) {
-  CALLDIR_ZERO_WORD_BODY
+static inline int64_t calldir_select_zero_portable(const void *bytes, size_t length, uint64_t rank) {
+  CALLDIR_SELECT_ZERO_BODY(calldir_select_portable)
 }
 
+#if defined(__x86_64__)
 __attribute__((target("popcnt"))) static inline int calldir_select_popcnt(uint64_t bits, uint64_t rank) {
   CALLDIR_SELECT_BODY
+}
+
+__attribute__((target("popcnt"))) static inline int64_t calldir_select_zero_popcnt(
+    const void *bytes, size_t length, uint64_t rank) {
+  CALLDIR_SELECT_ZERO_BODY(calldir_select_popcnt)
 }
 
 // Whether the processor has POPCNT (CPUID leaf 1, ECX bit 23), asked once. A race between two
@@ -99,15 +103,14 @@ static inline int calldir_has_popcnt(void) {
 }
 #endif
 
-// The index of the first of the `words` little-endian words at `bytes` that holds the zero bit of
-// 0-based rank `*rank` (counting from the first word's lowest bit), with `*rank` set to that
-// zero's rank within its word; `words` when there are not that many zeros, with `*rank` set to
-// the zeros still to find. Reads exactly `8 * words` bytes.
-static inline size_t calldir_zero_word(const void *bytes, size_t words, uint64_t *rank) {
+// The bit position of the zero bit of 0-based rank `rank` among the `8 * length` bits of the
+// `length` bytes at `bytes` (bit i is bit i % 8 of byte i / 8), or -1 when there are not that many
+// zeros. Reads exactly `length` bytes.
+static inline int64_t calldir_select_zero(const void *bytes, size_t length, uint64_t rank) {
 #if defined(__x86_64__)
-  if (calldir_has_popcnt()) return calldir_zero_word_popcnt(bytes, words, rank);
+  if (calldir_has_popcnt()) return calldir_select_zero_popcnt(bytes, length, rank);
 #endif
-  return calldir_zero_word_portable(bytes, words, rank);
+  return calldir_select_zero_portable(bytes, length, rank);
 }
 
 // The position (0 ... 63) of the set bit of 0-based rank `rank` in `bits`.

@@ -62,27 +62,14 @@ extension EliasFanoView {
 
   /// The bit position of the zero with 0-based rank `rank` in the high vector, if there is one.
   ///
-  /// A popcount walk over the whole words (`calldir_zero_word`, which counts with POPCNT where
-  /// the processor has it: the walk is most of a warm lookup's work), then the last, partial word
-  /// masked to the vector's length.
-  @usableFromInline
+  /// A popcount walk over the vector's words, then a select in the word that holds it: one call
+  /// of `calldir_select_zero`, which counts with POPCNT where the processor has it (the walk is
+  /// most of a warm lookup's work) and reads no byte past the vector.
+  @inlinable @inline(__always)
   package func positionOfZero(_ rank: UInt64) -> Int? {
-    var remaining = rank
-    let fullWords = high.count >> 3
-    var word = 0
-    if let base = unsafe high.base, fullWords > 0 {
-      // Reads the first 8 * fullWords <= count bytes of the view, no more.
-      word = unsafe calldir_zero_word(base, fullWords, &remaining)
-      if word < fullWords {
-        return word &<< 6 &+ EliasFanoView.select(remaining, in: ~(unsafe high.uncheckedUInt64LE(at: word &<< 3)))
-      }
-    }
-    let tailBits = (high.count & 7) &* 8
-    guard tailBits > 0 else { return nil }
-    // Bits past the end read as zero, so `~` sets them: mask them out.
-    let zeros = ~high.wordLE(at: word &<< 3) & ((1 << UInt64(tailBits)) &- 1)
-    guard remaining < UInt64(zeros.nonzeroBitCount) else { return nil }
-    return word &<< 6 &+ EliasFanoView.select(remaining, in: zeros)
+    guard let base = unsafe high.base else { return nil }
+    let position = unsafe calldir_select_zero(base, high.count, rank)
+    return position < 0 ? nil : Int(position)
   }
 
   /// The position of the set bit of 0-based rank `rank` in `bits`.
