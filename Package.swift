@@ -3,7 +3,8 @@
 //
 // Dependencies point one way; each target lists exactly the modules its files import.
 //   Leaves: Crypto (SHA-256 and Ed25519 over plain bytes: libsodium or CryptoKit), System (POSIX
-//   calls), and Format (constants, section parsers, codecs, errors; zlib and a prefetch hint).
+//   calls), and Format (constants, section parsers, codecs, errors; zlib, and CProcessor for the
+//   prefetch hint and POPCNT).
 //   Format, Crypto, System <- Writer, Reader
 //   Reader <- Verifier (+ System), Lookup, Feed
 //   Listing (number normaliser, CSV, gzip): Format, System
