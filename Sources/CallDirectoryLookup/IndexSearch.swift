@@ -23,8 +23,8 @@ extension EntryIndex {
   /// Precondition: `blocks` lies within `0 ..< blockCount`.
   @inlinable @inline(__always)
   package func block(containing number: UInt64, in blocks: Range<Int>) -> Int? {
-    // Halving with the comparison turned into an addition, not a branch: a search's comparisons
-    // are unpredictable, and a mispredicted branch costs more than the step.
+    // Halving a fixed number of times (log2 of the range), each step adding half or nothing: no
+    // exit that depends on the data, and a loop the optimizer keeps short.
     var base = blocks.lowerBound  // invariant: the answer is in base ..< base + length, or none
     var length = blocks.count
     guard length > 0, firstNumber(ofBlock: base) <= number else { return nil }
@@ -43,7 +43,7 @@ extension TopIndex {
   /// - Complexity: O(log count), within the samples.
   @inlinable @inline(__always)
   package func group(containing number: UInt64, blockCount: Int) -> Range<Int>? {
-    // Branch-free halving, as in `EntryIndex.block(containing:in:)`.
+    // Halving a fixed number of times, as in `EntryIndex.block(containing:in:)`.
     var group = 0  // invariant: the group is in group ..< group + length, or none
     var length = count
     guard length > 0, sample(0) <= number else { return nil }

@@ -3,6 +3,7 @@ import CProcessor
 /// The practical limit of an in-memory search: the sorted numbers in Eytzinger (breadth-first)
 /// order, searched without a data-dependent branch, with a prefetch of the nodes four levels
 /// down so that the memory latency of one level overlaps the comparisons of the next four.
+/// Numbers must be below 2^62, as every phone number is (the descent subtracts two of them).
 ///
 /// Node `k` (1-based) has children `2k` and `2k + 1`; an in-order walk of the tree gives the
 /// numbers ascending. The search descends to a leaf, then undoes the right turns it took after
@@ -51,7 +52,9 @@ struct EytzingerPeer: LookupPeer, Sendable {
         let below = min(node &* 16, tree.count &- 16)
         unsafe calldir_prefetch(tree.baseAddress! + below)
         unsafe calldir_prefetch(tree.baseAddress! + (below &+ 8))
-        node = 2 &* node &+ (unsafe tree[node] < number ? 1 : 0)
+        // 1 when the node is below the number, as arithmetic the optimizer cannot turn into a
+        // branch (a comparison it does): the difference of two numbers below 2^62 cannot wrap.
+        node = 2 &* node &+ Int(truncatingIfNeeded: UInt64(bitPattern: unsafe tree[node] &- number) >> 63)
       }
       // The trailing ones are right turns taken after the last left turn: undo them and that turn.
       node >>= (~node).trailingZeroBitCount &+ 1
