@@ -89,7 +89,7 @@ extension CallDirectoryReader {
   @inline(__always)  // each caller's kind is a constant: the choices between the two kinds fold away
   private func find(_ number: Int64, in kind: EntryKind) throws(FormatError) -> UInt64? {
     guard number > 0 else { return nil }
-    let found = withLookupIndex(kind) { index in
+    let found = withIndex(kind) { index in
       // The block's first number is at most `number`: the offset cannot wrap.
       index.block(containing: UInt64(number)).map { ($0, UInt64(number) &- index.firstNumber(ofBlock: $0)) }
     }

@@ -12,17 +12,17 @@ extension CallDirectoryReader {
   /// - Complexity: O(log r) for r ranges; O(1) for a kind without any.
   @inline(__always)
   func range(_ kind: EntryKind, containing number: UInt64) -> (index: Int, labelId: UInt32)? {
-    let (count, inBlocks) = withLookupRanges(kind) { ($0.count, $0.inBlocks) }
+    let (count, inBlocks) = withRanges(kind) { ($0.count, $0.inBlocks) }
     guard count > 0 else { return nil }
     if inBlocks { return rangeInBlocks(kind, containing: number) }
-    return withLookupRanges(kind) { ranges in ranges.record(containing: number).map { ($0, ranges.labelId($0)) } }
+    return withRanges(kind) { ranges in ranges.record(containing: number).map { ($0, ranges.labelId($0)) } }
   }
 
   /// `range(_:containing:)` for ranges stored in blocks, out of line: the block table is copied
   /// only by the lookups that search it.
   @inline(never)
   func rangeInBlocks(_ kind: EntryKind, containing number: UInt64) -> (index: Int, labelId: UInt32)? {
-    withLookupRanges(kind) { $0.blocks?.range(containing: number) }
+    withRanges(kind) { $0.blocks?.range(containing: number) }
   }
 }
 

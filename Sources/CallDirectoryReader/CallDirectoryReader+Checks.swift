@@ -6,7 +6,7 @@ extension CallDirectoryReader {
   /// holds a number), its range table (its CRC and every record) and, for identification, the
   /// label index (its CRC).
   ///
-  /// Package-only: with `lookupIndex(_:)`, `lookupRanges(_:)` and
+  /// Package-only: with `withIndex(_:_:)`, `withRanges(_:_:)` and
   /// `checkedEntryBlock(_:_:prefetching:)`, the one way in for the lookups, which call it first.
   /// - Throws: `FormatError` for the first part that fails, with its place; the same error again
   ///   on later calls, without checking again.
@@ -23,14 +23,14 @@ extension CallDirectoryReader {
   /// Lent, not returned: a lookup reads the reader's own copy in place, where a returned one
   /// would be copied (a hundred-odd bytes) on every lookup.
   @inlinable @inline(__always)
-  package func withLookupIndex<R>(_ kind: EntryKind, _ body: (borrowing EntryIndex) -> R) -> R {
+  package func withIndex<R>(_ kind: EntryKind, _ body: (borrowing EntryIndex) -> R) -> R {
     kind == .blocking ? body(layout.blockingIndex) : body(layout.identificationIndex)
   }
 
   /// Calls `body` with the range table of `kind`, for a lookup after `checkLookupParts(_:)`;
   /// lent as the index is.
   @inlinable @inline(__always)
-  package func withLookupRanges<R>(_ kind: EntryKind, _ body: (borrowing RangeTable) -> R) -> R {
+  package func withRanges<R>(_ kind: EntryKind, _ body: (borrowing RangeTable) -> R) -> R {
     if kind == .blocking { return body(layout.blockingRanges) }
     return body(layout.identificationRanges)
   }
@@ -44,7 +44,7 @@ extension CallDirectoryReader {
   /// - Complexity: O(1), one atomic load, no allocation.
   @inlinable @inline(__always)
   package func passedEntryBlock(_ kind: EntryKind, _ block: Int) -> (bytes: ByteView, entries: Int)? {
-    guard checks.hasPassed(kind, block: block), let extent = withLookupIndex(kind, { $0.extent(ofBlock: block) }) else {
+    guard checks.hasPassed(kind, block: block), let extent = withIndex(kind, { $0.extent(ofBlock: block) }) else {
       return nil
     }
     let data = kind == .blocking ? layout.dataOffsets.blocking : layout.dataOffsets.identification
