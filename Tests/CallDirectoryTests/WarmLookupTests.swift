@@ -8,7 +8,7 @@ import Testing
 /// place, no checked views), its first the checked one: both must give the model's answers, for
 /// every codec path (raw and deflated blocks, ranges, labels, one-entry blocks, the extremes).
 @Suite struct WarmLookupTests {
-  /// A seeded list: sparse and dense runs (dense runs are deflated), one-entry gaps, ranges of
+  /// A seeded list: sparse runs and runs of consecutive numbers (which deflate), ranges of
   /// both kinds, labels shared Zipf-like, and the numbers at the top of the Int64 range.
   struct Model {
     var blocked: Set<Int64> = []
@@ -21,9 +21,16 @@ import Testing
       var random = SeededGenerator(seed: seed)
       var next: Int64 = 1 + Int64(random.next() % 1_000)
       for run in 0..<40 {
-        let dense = run % 3 == 0
+        // Two runs of consecutive blocked numbers, long enough to fill 512-entry blocks whose
+        // payloads deflate to under half; the other runs sparse, blocked and labelled.
+        if run % 20 == 0 {
+          for _ in 0..<1_100 {
+            next += 1
+            blocked.insert(next)
+          }
+        }
         for _ in 0..<Int(random.next() % 300) {
-          next += dense ? 1 + Int64(random.next() % 2) : 1 + Int64(random.next() % 5_000_000)
+          next += 1 + Int64(random.next() % 5_000_000)
           if random.next() % 2 == 0 {
             blocked.insert(next)
           } else {
@@ -75,6 +82,14 @@ import Testing
   func everyVisitAgreesWithTheModel(seed: UInt64, entriesPerBlock: Int) throws {
     let model = Model(seed: seed)
     let reader = try CallDirectoryReader(bytes: try model.encoded(entriesPerBlock: entriesPerBlock))
+    if entriesPerBlock == 512 {
+      // The deflated path is exercised: some blocking block is stored deflated.
+      let layout = reader.layout
+      let deflated = try (0..<layout.blockingIndex.blockCount).count {
+        try layout.entryBlock(.blocking, $0).block.codec == .deflate
+      }
+      #expect(deflated > 0)
+    }
     // Three passes: the first lands on most blocks for the first time, the later ones find them passed.
     for _ in 0..<3 {
       for number in model.probes {
