@@ -46,7 +46,9 @@ package enum CLI {
             + "\(FormatVersion.readable.map { "\($0).x" }.joined(separator: " and "))"
             + ", writes \(FormatVersion.major).\(FormatVersion.minor(paged: false)), "
             + "\(FormatVersion.major).\(FormatVersion.minor(paged: true)) for files whose entry data is longer than a page, "
-            + "and \(FormatVersion.major).\(FormatVersion.minor(paged: true, rangeBlocks: true)) for files with range blocks)")
+            + "\(FormatVersion.major).\(FormatVersion.minor(paged: true, rangeBlocks: true)) for files with range blocks, "
+            + "and \(FormatVersion.major).\(FormatVersion.minor(paged: true, prefixedLabels: true)) for files with prefix-coded labels)"
+        )
         return ExitCode.success
       case .pack(let options): return try Pack(options: options, console: console).run()
       case .unpack(let file, let output, let expand, let format, let quiet):

@@ -68,6 +68,7 @@ extension Command {
             }
             state.entriesPerBlock = value
           }),
+        Table.Option(names: ["--no-prefix-labels"], action: .flag { $0.prefixCodedLabels = false }),
         Table.Option(
           names: ["--format", "-f"],
           action: .value { (state, text) throws(UsageError) in state.format = try listingFormat(text, command: "pack") }),

@@ -64,6 +64,9 @@ package enum Command: Sendable, Equatable {
     package var rejectInvalid = false
     /// Entries per entry block.
     package var entriesPerBlock: Int = DirectoryBuilder.Options().entriesPerBlock
+    /// Whether a label table of several blocks is prefix-coded (version 2.3); off
+    /// (`--no-prefix-labels`) for readers before 2.3.
+    package var prefixCodedLabels = DirectoryBuilder.Options().prefixCodedLabels
     /// The text form of listing and identify inputs (`--format`); `nil` when each file's name
     /// decides (`.tsv`, `.jsonl`, else CSV).
     package var format: ListingFormat?

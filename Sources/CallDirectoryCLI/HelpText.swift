@@ -106,6 +106,9 @@ enum HelpText {
       --rejects FILE         write the skipped lines to FILE as they were written, each
                              input's header line first, to be fixed and fed again (implies -k)
       --entries-per-block N  entries per block, 1...4096 (default 512)
+      --no-prefix-labels     keep labels in offset-table blocks (LDAT), which readers of format
+                             2.0 to 2.2 read; by default a table of several blocks is
+                             prefix-coded (LPFX, format 2.3), about a third smaller
       -f, --format FORMAT    csv, tsv or jsonl for listings and identify files (default: by the
                              file name's ending, else csv); needed for standard input
       --json                 write what was read, skipped and merged as one JSON object

@@ -10,6 +10,7 @@ struct Pack {
     let started = MonotonicClock.nanoseconds()
     var directoryOptions = DirectoryBuilder.Options()
     directoryOptions.entriesPerBlock = options.entriesPerBlock
+    directoryOptions.prefixCodedLabels = options.prefixCodedLabels
     directoryOptions.listVersion = options.listVersion
     directoryOptions.onLabelConflict = options.onConflict.policy(keepGoing: options.keepGoing)
     // Read first, so that a wrong key path fails before the inputs are parsed.

@@ -21,10 +21,11 @@
 //   through `wordLE(at:)`, which reads byte by byte inside the view.
 // - `ByteView` and `ByteView+Order`: the checked reads call these after `contains(offset:length:)`
 //   or inside `min(count, other.count)`.
-// - Outside the format layer (`ChangesetHeader`, `ChangesetReader`, `Varint`, `CarriedSections`,
+// - `Varint`: `offset < count` before each byte it reads.
+// - Outside the format layer (`ChangesetHeader`, `ChangesetReader`, `CarriedSections`,
 //   `ChangesetDiff`, `LabelDecoder`, `Verifier+PageLayout`): a guard or a comment just before each
 //   use gives its proof: a header or footer length checked, a block's length checked against the
-//   file when the changeset was opened, `offset < count` for a varint's byte, or an index over
+//   file when the changeset was opened, or an index over
 //   `0 ..< count` of a view made by the checked `slice(offset:length:)`.
 //
 // The views themselves point into a mapping or a buffer that their owner (the reader, a block's

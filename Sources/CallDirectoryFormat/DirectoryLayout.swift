@@ -45,6 +45,8 @@ public enum EntryKind: String, Sendable, CaseIterable {
   @usableFromInline package let identificationIndex: EntryIndex
   /// The label index.
   @usableFromInline package let labelIndex: LabelIndex
+  /// How the label blocks hold their labels: in `LDAT` or, from version 2.3, in `LPFX`.
+  @usableFromInline package let labelCoding: LabelCoding
   /// The blocking ranges (empty when the file has no `BRNG` section).
   @usableFromInline package let blockingRanges: RangeTable
   /// The identification ranges (empty when the file has no `IRNG` section).
@@ -100,7 +102,12 @@ public enum EntryKind: String, Sendable, CaseIterable {
     }
     let blockingData = try view(.blockingData)
     let identificationData = try view(.identificationData)
-    let labelData = try view(.labelData)
+    // The label blocks are in one of two sections, never both (`Spec/FORMAT.md` 9.1).
+    if header.section(.labelData) != nil && header.section(.labelPrefixData) != nil {
+      throw FormatError(unplaced: .sectionLayout("both LDAT and LPFX hold label blocks"))
+    }
+    labelCoding = header.section(.labelPrefixData) != nil ? .prefixed : .offsets
+    let labelData = try view(labelCoding.section)
     self.file = file
     self.header = header
     let counted = header.major >= 2
@@ -230,9 +237,9 @@ public enum EntryKind: String, Sendable, CaseIterable {
   /// - Throws: `FormatError` with file offsets.
   @usableFromInline package func labelBlock(_ number: Int, labelCount: Int) throws(FormatError) -> LabelBlock {
     let range = try labelIndex.blockRange(number)
-    let place = FilePlace(.labelData, at: dataOffsets.labels &+ range.lowerBound)
+    let place = FilePlace(labelCoding.section, at: dataOffsets.labels &+ range.lowerBound)
     return try LabelBlock(
       parsing: try file.slice(offset: place.offset, length: range.count, in: place), at: place, number: number,
-      labelCount: labelCount)
+      labelCount: labelCount, coding: labelCoding)
   }
 }

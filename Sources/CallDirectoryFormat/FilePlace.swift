@@ -47,6 +47,7 @@ extension SectionType {
     case .identificationData: "IDAT"
     case .identificationIndex: "IIDX"
     case .labelData: "LDAT"
+    case .labelPrefixData: "LPFX"
     case .labelIndex: "LIDX"
     case .blockingRanges: "BRNG"
     case .identificationRanges: "IRNG"

@@ -9,14 +9,14 @@
   /// (each index record carries its block's count), so that a block can end at a wide gap.
   @usableFromInline package static let major: UInt16 = 2
   /// The highest minor version writers write: 2.1 added the index headers' copies and padding
-  /// (version 2.0 has every section of version 1.2), 2.2 the range blocks. A writer writes the lowest minor version
-  /// whose sections the file has.
-  @usableFromInline package static let minor: UInt16 = 2
+  /// (version 2.0 has every section of version 1.2), 2.2 the range blocks, 2.3 the prefix-coded
+  /// label blocks. A writer writes the lowest minor version whose sections the file has.
+  @usableFromInline package static let minor: UInt16 = 3
 
-  /// The minor version of a file written with or without range blocks and the page layout: 2.2,
-  /// 2.1 or 2.0.
-  @usableFromInline package static func minor(paged: Bool, rangeBlocks: Bool = false) -> UInt16 {
-    rangeBlocks ? 2 : paged ? 1 : 0
+  /// The minor version of a file written with or without prefix-coded labels, range blocks and
+  /// the page layout: 2.3, 2.2, 2.1 or 2.0.
+  @usableFromInline package static func minor(paged: Bool, rangeBlocks: Bool = false, prefixedLabels: Bool = false) -> UInt16 {
+    prefixedLabels ? 3 : rangeBlocks ? 2 : paged ? 1 : 0
   }
   /// The major versions a reader reads: 1 (blocks of exactly `B` entries, all but the last) and 2.
   @usableFromInline package static let readable: ClosedRange<UInt16> = 1...2

@@ -14,6 +14,9 @@ public enum SectionType: String, Sendable, CaseIterable {
   case identificationIndex = "IIDX"
   /// The label strings, in label blocks.
   case labelData = "LDAT"
+  /// The label strings, in prefix-coded label blocks (version 2.3; required; in place of `LDAT`,
+  /// `Spec/FORMAT.md` 9.1).
+  case labelPrefixData = "LPFX"
   /// The index over the label blocks.
   case labelIndex = "LIDX"
   /// Blocking ranges (version 1.1; present only when there are some).
@@ -80,6 +83,7 @@ public enum SectionType: String, Sendable, CaseIterable {
     case .identificationData: 0x5441_4449  // "IDAT"
     case .identificationIndex: 0x5844_4949  // "IIDX"
     case .labelData: 0x5441_444C  // "LDAT"
+    case .labelPrefixData: 0x5846_504C  // "LPFX"
     case .labelIndex: 0x5844_494C  // "LIDX"
     case .blockingRanges: 0x474E_5242  // "BRNG"
     case .identificationRanges: 0x474E_5249  // "IRNG"

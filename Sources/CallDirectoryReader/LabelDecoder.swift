@@ -47,12 +47,13 @@ package enum LabelDecoder {
   /// checked as `decode` checks them, without making a `String` of any (the verifier's pass).
   /// The bytes are valid only during the call.
   /// - Returns: the offset table's ends, read from the payload the labels came from (a deflated
-  ///   block is inflated once).
+  ///   block is inflated once); `nil` for a prefix-coded block, which has no table and whose
+  ///   decoding checks that its labels fill the payload.
   /// - Throws: `FormatError` with file offsets, or what `body` throws.
   @discardableResult
   package static func forEachLabel(
     layout: DirectoryLayout, block: Int, _ body: (Int, ByteView) throws(FormatError) -> Void
-  ) throws(FormatError) -> TableEnds {
+  ) throws(FormatError) -> TableEnds? {
     let index = layout.labelIndex
     let first = index.firstLabel(ofBlock: block)
     let next =
@@ -63,49 +64,79 @@ package enum LabelDecoder {
         .malformedIndex("label block \(block) covers labels \(first)..<\(next)"), at: at)
     }
     let labelBlock = try layout.labelBlock(block, labelCount: next - first)
-    let place = labelBlock.block.place
     try labelBlock.block.checkChecksum()
-    return try labelBlock.block.withPayload { (payload) throws(FormatError) -> TableEnds in
-      let count = next - first
-      // Labels tile the bytes from o[0] to o[q], so they are all valid UTF-8 exactly when those
-      // bytes are and no label starts with a continuation byte (none then ends inside a
-      // character): one pass over the block instead of one call a label. A block that fails
-      // is checked label by label, to name the label at fault.
-      let tableBytes = (count &+ 1) &* 4
-      var allValid = false
-      if let start = payload.uint32LE(at: 0), let end = payload.uint32LE(at: count &* 4),
-        start <= end,
-        let bytes = try? payload.slice(offset: tableBytes &+ Int(start), length: Int(end &- start))
-      {
-        allValid = UTF8Validation.isValid(bytes)
-      }
-      // Every label is checked before the first is handed out. A label that starts with a
-      // continuation byte means the one before ends inside a character: the labels are then
-      // checked one by one, so that the error names the first label at fault.
-      var position = 0
-      while position < count {
-        let bytes = try labelBlock.label(at: position, in: payload)
-        guard Limits.isValidLabelLength(bytes.count) else {
-          throw place.error(.badLabelLength(id: first + position, length: bytes.count))
+    let count = next - first
+    return try labelBlock.block.withPayload { (payload) throws(FormatError) -> TableEnds? in
+      switch labelBlock.coding {
+      case .offsets:
+        // Labels tile the bytes from o[0] to o[q]: those bytes, for one UTF-8 check of them all.
+        let tableBytes = (count &+ 1) &* 4
+        var all: ByteView?
+        if let start = payload.uint32LE(at: 0), let end = payload.uint32LE(at: count &* 4), start <= end {
+          all = try? payload.slice(offset: tableBytes &+ Int(start), length: Int(end &- start))
         }
-        if allValid {
-          if unsafe bytes.uncheckedByte(at: 0) & 0xC0 == 0x80 {
-            allValid = false
-            position = 0
-            continue
+        try visit(count, all: all, first: first, labelBlock) { (position) throws(FormatError) in
+          try labelBlock.label(at: position, in: payload)
+        } body: { (position, label) throws(FormatError) in
+          try body(position, label)
+        }
+        // `label(at:)` proved that the count + 1 offsets fit in the payload.
+        return TableEnds(
+          first: payload.uint32LE(at: 0) ?? 0, last: payload.uint32LE(at: count &* 4) ?? 0,
+          labelBytes: payload.count &- tableBytes)
+      case .prefixed:
+        let (text, ends) = try labelBlock.prefixedLabels(in: payload)
+        // Array.withUnsafeBytes rethrows untyped: carry the typed error out through a Result.
+        let result = unsafe text.withUnsafeBytes { raw in
+          Result { () throws(FormatError) in
+            let all = unsafe ByteView(raw)
+            // `ends` ascend from 0 to `text.count`: every slice lies inside `all`.
+            try visit(count, all: all, first: first, labelBlock) { (position) throws(FormatError) in
+              let start = position == 0 ? 0 : ends[position &- 1]
+              return try all.slice(offset: start, length: ends[position] &- start)
+            } body: { (position, label) throws(FormatError) in
+              try body(position, label)
+            }
           }
-        } else if !UTF8Validation.isValid(bytes) {
-          throw place.error(.invalidUTF8(id: first + position))
         }
-        position &+= 1
+        try result.get()
+        return nil
       }
-      for position in 0..<count {
-        try body(position, try labelBlock.label(at: position, in: payload))
+    }
+  }
+
+  /// Checks every one of a block's `count` labels (its length and UTF-8), then hands each to
+  /// `body`: no label is handed out before the last is checked.
+  ///
+  /// Labels tile `all`, so they are all valid UTF-8 exactly when `all` is and no label starts
+  /// with a continuation byte (none then ends inside a character): one pass over the block
+  /// instead of one call a label. When that fails, the labels are checked one by one, so that
+  /// the error names the first label at fault.
+  private static func visit(
+    _ count: Int, all: ByteView?, first: Int, _ labelBlock: LabelBlock, label: (Int) throws(FormatError) -> ByteView,
+    body: (Int, ByteView) throws(FormatError) -> Void
+  ) throws(FormatError) {
+    let place = labelBlock.block.place
+    var allValid = all.map(UTF8Validation.isValid) ?? false
+    var position = 0
+    while position < count {
+      let bytes = try label(position)
+      guard Limits.isValidLabelLength(bytes.count) else {
+        throw place.error(.badLabelLength(id: first + position, length: bytes.count))
       }
-      // `label(at:)` proved that the count + 1 offsets fit in the payload.
-      return TableEnds(
-        first: payload.uint32LE(at: 0) ?? 0, last: payload.uint32LE(at: count &* 4) ?? 0,
-        labelBytes: payload.count &- tableBytes)
+      if allValid {
+        if unsafe bytes.uncheckedByte(at: 0) & 0xC0 == 0x80 {
+          allValid = false
+          position = 0
+          continue
+        }
+      } else if !UTF8Validation.isValid(bytes) {
+        throw place.error(.invalidUTF8(id: first + position))
+      }
+      position &+= 1
+    }
+    for position in 0..<count {
+      try body(position, try label(position))
     }
   }
 }

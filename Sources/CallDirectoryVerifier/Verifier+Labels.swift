@@ -11,7 +11,9 @@ extension VerificationPass {
   mutating func checkLabels() {
     let index = layout.labelIndex
     let indexSection = layout.section(.labelIndex)
-    checkUnindexedData(.labelData, blockCount: index.blockCount)
+    let section = layout.labelCoding.section
+    checkUnindexedData(section, blockCount: index.blockCount)
+    if layout.labelCoding == .prefixed { checkVersion(atLeast: 3, for: section.rawValue) }
     // The last label checked, as bytes: comparing bytes is the table's order, and no String is made.
     var previous: [UInt8]?
     var decodedLabels = 0
@@ -41,7 +43,7 @@ extension VerificationPass {
       var unordered: [Int] = []
       var labelsInBlock = 0
       var last = previous
-      let ends: LabelDecoder.TableEnds
+      let ends: LabelDecoder.TableEnds?
       do {
         // Labels of one block are compared in place (they share the payload, which lives only
         // during the walk); only the block's last label is copied, for the next block's first.
@@ -67,15 +69,15 @@ extension VerificationPass {
         decodedAll = false
         continue
       }
-      checkOffsetTableEnds(block, ends)
+      if let ends { checkOffsetTableEnds(block, ends) }
       for position in unordered where !problems.isOverflowing {
         problems.record(
-          FormatError(.labelsNotAscending(id: first &+ position), at: place, section: SectionType.labelData.rawValue))
+          FormatError(.labelsNotAscending(id: first &+ position), at: place, section: section.rawValue))
       }
       previous = last
       decodedLabels &+= labelsInBlock  // bounded by the label count
     }
-    if decodedAll { checksummedBlocks.insert(.labelData) }
+    if decodedAll { checksummedBlocks.insert(section) }
     if decodedAll && decodedLabels != index.labelCount {
       problems.record(
         FormatError(
@@ -97,7 +99,7 @@ extension VerificationPass {
   /// Checks what the label decoder does not need: that the offset table starts at 0 and ends at
   /// the end of the label bytes, so no byte of the block is outside every label.
   private mutating func checkOffsetTableEnds(_ block: Int, _ ends: LabelDecoder.TableEnds) {
-    let place = FilePlace(.labelData, at: layout.labelBlockOffset(block))
+    let place = FilePlace(.labelData, at: layout.labelBlockOffset(block))  // an offset table: LDAT
     func report(_ reason: String) {
       problems.record(place.error(.malformedBlock(block: block, reason: reason), at: FormatConstants.blockHeaderSize))
     }

@@ -9,15 +9,8 @@ extension VerificationPass {
     let file = layout.file
     let header = layout.header
     let types: [SectionType] = [.indexHeaders, .blockingPadding, .identificationPadding]
-    if let present = types.first(where: { header.section($0) != nil }), (header.major, header.minor) < (2, 1) {
-      // Version 1 never has them (section 17), so its fault is the major version; a 2.0 file's is
-      // the minor version (section 6.2).
-      let (field, value, at) =
-        header.major < 2 ? ("major", header.major, 8) : ("minor", header.minor, 10)
-      problems.record(
-        FormatError(
-          .invalidField(field: "\(field) version of a file with \(present.rawValue) (2.1 or later)", value: UInt64(value)), at: at
-        ))
+    if let present = types.first(where: { header.section($0) != nil }) {
+      checkVersion(atLeast: 1, for: present.rawValue)
     }
     if let copies = layout.header.section(.indexHeaders) {
       for (type, size) in [
@@ -46,5 +39,17 @@ extension VerificationPass {
           FormatError(.nonzeroReserved(field: "padding"), at: Int(entry.offset) &+ position, section: type.rawValue))
       }
     }
+  }
+
+  /// Records a problem when the file's version is below 2.`minor`, which introduced `what`.
+  /// Version 1 never has a section of version 2 (section 17), so its fault is the major version;
+  /// a version 2 file's is the minor version (section 11).
+  mutating func checkVersion(atLeast minor: UInt16, for what: String) {
+    let header = layout.header
+    guard (header.major, header.minor) < (2, minor) else { return }
+    let (field, value, at) = header.major < 2 ? ("major", header.major, 8) : ("minor", header.minor, 10)
+    problems.record(
+      FormatError(
+        .invalidField(field: "\(field) version of a file with \(what) (2.\(minor) or later)", value: UInt64(value)), at: at))
   }
 }

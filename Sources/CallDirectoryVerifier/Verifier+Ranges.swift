@@ -10,11 +10,7 @@ extension VerificationPass {
     if let blocks = table.blocks {
       // Range blocks (version 2.2): every block's CRC, code and ranges, in order; the first
       // problem, since a later block's ranges are read against the one before it.
-      if layout.header.major < 2 || (layout.header.major == 2 && layout.header.minor < 2) {
-        problems.record(
-          FormatError(
-            .invalidField(field: "minor version of a file with range blocks", value: UInt64(layout.header.minor)), at: 10))
-      }
+      checkVersion(atLeast: 2, for: "range blocks")
       if let problem = blocks.check(labelCount: layout.labelIndex.labelCount) { problems.record(problem) }
       return
     }

@@ -117,10 +117,10 @@ public enum Verifier {
         { () -> (ProblemList, Bool) in
           var labels = VerificationPass(layout: layout, problems: ProblemList(limit: limit), progress: nil)
           labels.checkLabels()
-          return (labels.problems, labels.checksummedBlocks.contains(.labelData))
+          return (labels.problems, labels.checksummedBlocks.contains(layout.labelCoding.section))
         })
       pass.problems.append(labels.0)
-      if labels.1 { pass.checksummedBlocks.insert(.labelData) }
+      if labels.1 { pass.checksummedBlocks.insert(layout.labelCoding.section) }
     } else {
       pass.checkEntries(.blocking)
       pass.checkEntries(.identification)
@@ -167,7 +167,7 @@ struct VerificationPass {
   var checksummedBlocks: Set<SectionType> = []
 
   /// The sections of blocks, whose checksums `checkDataChecksums` compares.
-  static let dataSections: [SectionType] = [.blockingData, .identificationData, .labelData]
+  static let dataSections: [SectionType] = [.blockingData, .identificationData, .labelData, .labelPrefixData]
 
   /// Whether `entry` is one of `dataSections`.
   static func isDataSection(_ entry: SectionEntry) -> Bool { dataSections.contains { $0.code == entry.type } }
@@ -181,9 +181,10 @@ struct VerificationPass {
     for type in Self.dataSections where !problems.isOverflowing {
       guard let entry = layout.header.section(type) else { continue }
       let entries = layout.index(type == .blockingData ? .blocking : .identification)
-      let blockCount = type == .labelData ? layout.labelIndex.blockCount : entries.blockCount
+      let labels = type == layout.labelCoding.section
+      let blockCount = labels ? layout.labelIndex.blockCount : entries.blockCount
       func range(_ block: Int) -> Range<Int>? {
-        type == .labelData ? try? layout.labelIndex.blockRange(block) : try? entries.blockRange(block)
+        labels ? try? layout.labelIndex.blockRange(block) : try? entries.blockRange(block)
       }
       var derived: UInt32? = nil
       if checksummedBlocks.contains(type) {

@@ -18,7 +18,8 @@ import CallDirectoryFormat
 //   BDAT  blocking entry blocks
 //   IPAD  zeros up to the next multiple of 4096                when IDAT is longer than 4096
 //   IDAT  identification entry blocks
-//   LDAT  label blocks
+//   LDAT  label blocks, or
+//   LPFX  prefix-coded label blocks, for more than one block      (version 2.3)
 //   then the trailing sections (VERS, SIGN)
 //
 // A file is paged when BDAT or IDAT is longer than a page: it is version 2.1 and has HDRS.
@@ -70,7 +71,7 @@ struct DirectoryContents {
         }
       }
     }
-    let (labelData, labelIndex) = LabelSections.encode(labels, options: options)
+    let (labelData, labelIndex, labelCoding) = LabelSections.encode(labels, options: options)
     var sections: [(SectionType, Bytes)] = []
     for (index, top) in [(blocking.index, SectionType.blockingTop), (identification.index, .identificationTop)] {
       let records = index[FormatConstants.entryIndexHeaderSize...]
@@ -109,7 +110,7 @@ struct DirectoryContents {
       if PageAlignment.isPaged(dataLength: data.count) { sections.append((padding, .array([]))) }
       sections.append((type, .buffer(data)))
     }
-    sections.append((.labelData, .array(labelData)))
+    sections.append((labelCoding.section, .array(labelData)))
     var extra = trailing
     if let version = options.listVersion {
       extra.insert(RawSection(type: .listVersion, bytes: ListVersionSection(version: version).encoded), at: 0)
@@ -119,7 +120,8 @@ struct DirectoryContents {
       extra.append(RawSection(type: .signature, bytes: SignatureDigest.placeholder(key: key)))
     }
     let count = sections.count + extra.count
-    let minor = FormatVersion.minor(paged: paged, rangeBlocks: ranges.contains { $0.0.isRangeBlocks })
+    let minor = FormatVersion.minor(
+      paged: paged, rangeBlocks: ranges.contains { $0.0.isRangeBlocks }, prefixedLabels: labelCoding == .prefixed)
     var offset = UInt64(FileHeader.size(sectionCount: count))
     var table: [SectionEntry] = []
     for position in sections.indices {
@@ -171,15 +173,17 @@ struct DirectoryContents {
 
 }
 
-/// The label data and index sections (`Spec/FORMAT.md`, section 8).
+/// The label data and index sections (`Spec/FORMAT.md`, sections 8, 9 and 9.1).
 enum LabelSections {
-  /// Labels grouped into blocks of about `labelBlockTarget` bytes, and the index of those blocks.
-  static func encode(_ labels: SortedLabels, options: DirectoryBuilder.Options) -> (data: [UInt8], index: [UInt8]) {
-    var data: [UInt8] = []
-    var records: [UInt8] = []
-    var blockCount = 0
+  /// Labels grouped into blocks of about `labelBlockTarget` bytes (as an offset table and the
+  /// labels would take), the index of those blocks, and how the blocks code their labels:
+  /// prefix-coded when there is more than one block and the options allow it.
+  static func encode(
+    _ labels: SortedLabels, options: DirectoryBuilder.Options
+  ) -> (data: [UInt8], index: [UInt8], coding: LabelCoding) {
+    // Each block's labels, as a range of label ids.
+    var blocks: [Range<Int>] = []
     var start = 0
-    let deflater = Deflater()
     while start < labels.count {
       var end = start
       var size = 4  // the first offset
@@ -187,20 +191,30 @@ enum LabelSections {
         size += 4 + labels.length(end)
         end += 1
       }
-      records.appendUInt32LE(UInt32(start))
-      records.appendUInt32LE(0)
-      records.appendUInt64LE(UInt64(data.count))
-      let text = labels.text[labels.start(start)..<labels.ends[end - 1]]
-      data.append(
-        contentsOf: LabelBlock.encode(
-          text: text, ends: labels.ends[start..<end], allowDeflate: options.allowDeflate, using: deflater))
-      blockCount += 1
+      blocks.append(start..<end)
       start = end
     }
+    // A table of one block gains a few bytes a label from prefixes and stays readable by every
+    // version 2 reader in LDAT.
+    let coding: LabelCoding = options.prefixCodedLabels && blocks.count > 1 ? .prefixed : .offsets
+    var data: [UInt8] = []
     var index: [UInt8] = []
     index.appendUInt32LE(UInt32(labels.count))
-    index.appendUInt32LE(UInt32(blockCount))
-    index.append(contentsOf: records)
-    return (data, index)
+    index.appendUInt32LE(UInt32(blocks.count))
+    let deflater = Deflater()
+    for block in blocks {
+      index.appendUInt32LE(UInt32(block.lowerBound))
+      index.appendUInt32LE(0)
+      index.appendUInt64LE(UInt64(data.count))
+      let text = labels.text[labels.start(block.lowerBound)..<labels.ends[block.upperBound - 1]]
+      let ends = labels.ends[block]
+      switch coding {
+      case .offsets:
+        data += LabelBlock.encode(text: text, ends: ends, allowDeflate: options.allowDeflate, using: deflater)
+      case .prefixed:
+        data += LabelBlock.encodePrefixed(text: text, ends: ends, allowDeflate: options.allowDeflate, using: deflater)
+      }
+    }
+    return (data, index, coding)
   }
 }

@@ -49,7 +49,8 @@ import Testing
       options.entriesPerBlock = perBlock
       let file = try contents.encoded(options: options)
       let reader = try CallDirectoryReader(bytes: file)
-      #expect(reader.version == (2, 1))
+      // Version 2.1, or 2.3 where the labels take more than one block (Spec/FORMAT.md 9.1).
+      #expect(reader.version == (2, reader.layout.labelIndex.blockCount > 1 ? 3 : 1))
       #expect(try Contents.read(reader) == contents.canonical)
       #expect(Verifier.verify(file).isValid)
       let page = PageAlignment.pageSize

@@ -91,10 +91,11 @@ import Testing
     exerciseReader(bytes, probes: VerifierSamples.probes)
   }
 
-  @Test func labelBlockThatInflatesFarPastItsCap() throws {
-    var file = try CraftedFile(try VerifierSamples.smallFile())
+  @Test(arguments: [false, true])
+  func labelBlockThatInflatesFarPastItsCap(prefixCoded: Bool) throws {
+    var file = try CraftedFile(try VerifierSamples.smallFile(prefixCoded: prefixCoded))
     Self.replace(
-      &file, data: .labelData, index: .labelIndex, headerSize: FormatConstants.labelIndexHeaderSize,
+      &file, data: file.labelSection, index: .labelIndex, headerSize: FormatConstants.labelIndexHeaderSize,
       recordSize: FormatConstants.labelIndexRecordSize, blocks: file.labelBlockRanges(), block: 0,
       declared: UInt32(FormatConstants.maximumLabelPayload), stream: Self.bombStream)
     let bytes = file.bytes

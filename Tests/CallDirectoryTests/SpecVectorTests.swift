@@ -84,35 +84,57 @@ import Testing
     let report = Verifier.verify(file, options: VerificationOptions())
     #expect(report.isValid, "\(report.problems)")
     let repacked = try CallDirectoryReader(bytes: try Self.pack(listing: listing, entriesPerBlock: vector.entriesPerBlock))
-    // Version 2.0, or 2.2 where range blocks are shorter than records (Spec/FORMAT.md 10.1).
+    // Version 2.0, 2.2 where range blocks are shorter than records (Spec/FORMAT.md 10.1), 2.3
+    // where the labels take more than one block (9.1).
     #expect(repacked.version.major == FormatVersion.major)
     #expect(
       repacked.version.minor
         == FormatVersion.minor(
           paged: false,
-          rangeBlocks: repacked.layout.ranges(.identification).blocks != nil || repacked.layout.ranges(.blocking).blocks != nil))
+          rangeBlocks: repacked.layout.ranges(.identification).blocks != nil || repacked.layout.ranges(.blocking).blocks != nil,
+          prefixedLabels: repacked.layout.labelIndex.blockCount > 1))
     #expect(try Self.unpack(repacked) == listing)
   }
 
-  /// The hex dump in `Spec/FORMAT.md` section 14.1 is the bytes of `tiny.calldir`.
-  @Test func specHexDumpMatchesTinyVector() throws {
+  /// The bytes a hex dump of `Spec/FORMAT.md` shows of vector `name` (between
+  /// `<!-- hexdump NAME -->` and `<!-- end hexdump -->`), and the file offset of the first.
+  static func specHexDump(of name: String) throws -> (offset: Int, bytes: [UInt8]) {
     let spec = try String(contentsOf: Self.root.appendingPathComponent("Spec/FORMAT.md"), encoding: .utf8)
-    guard let start = spec.range(of: "<!-- hexdump tiny.calldir -->"), let end = spec.range(of: "<!-- end hexdump -->") else {
-      Issue.record("FORMAT.md has no hex dump markers")
-      return
-    }
+    let start = try #require(spec.range(of: "<!-- hexdump \(name) -->"), "FORMAT.md has no dump of \(name)")
+    let end = try #require(spec[start.upperBound...].range(of: "<!-- end hexdump -->"))
+    var first: Int?
     var dumped: [UInt8] = []
     for line in spec[start.upperBound..<end.lowerBound].split(separator: "\n") {
       // Lines look like: `0000  89 43 44 ...  | comment`; take the hex pairs between the offset and `|`.
       let body = line.split(separator: "|", maxSplits: 1).first ?? ""
       let fields = body.split(separator: " ")
-      guard fields.count > 1, fields[0].count == 4, Int(fields[0], radix: 16) != nil else { continue }
+      guard fields.count > 1, fields[0].count == 4, let offset = Int(fields[0], radix: 16) else { continue }
+      #expect(offset == (first ?? offset) + dumped.count, "\(name): the line at \(fields[0]) does not follow the one before")
+      first = first ?? offset
       for pair in fields.dropFirst() {
         guard pair.count == 2, let byte = UInt8(pair, radix: 16) else { break }
         dumped.append(byte)
       }
     }
+    return (first ?? 0, dumped)
+  }
+
+  /// The hex dump in `Spec/FORMAT.md` section 15.1 is the bytes of `tiny.calldir`.
+  @Test func specHexDumpMatchesTinyVector() throws {
+    let dump = try Self.specHexDump(of: "tiny.calldir")
     let file = try [UInt8](Data(contentsOf: Self.vectors.appendingPathComponent("tiny.calldir")))
-    #expect(dumped == file)
+    #expect(dump.offset == 0)
+    #expect(dump.bytes == file)
+  }
+
+  /// The prefix-coded block in `Spec/FORMAT.md` section 9.1 is the last label block of
+  /// `prefixed.calldir`, at the offset the dump gives.
+  @Test func specPrefixCodedBlockMatchesItsVector() throws {
+    let dump = try Self.specHexDump(of: "prefixed.calldir")
+    let file = try [UInt8](Data(contentsOf: Self.vectors.appendingPathComponent("prefixed.calldir")))
+    let reader = try CallDirectoryReader(bytes: file)
+    let last = reader.layout.labelIndex.blockCount - 1
+    #expect(dump.offset == reader.layout.labelBlockOffset(last))
+    #expect(dump.bytes.count == 35 && Array(file[dump.offset...]) == dump.bytes)
   }
 }

@@ -105,7 +105,7 @@ import Testing
       Issue.record("expected the label block's checksum error, got \(String(describing: error))")
       return
     }
-    #expect(failed == last && error?.section == "LDAT")
+    #expect(failed == last && error?.section == "LPFX")
     #expect(seen == 0)
     #expect(damaged.labelCache.whole().isEmpty)
   }

@@ -2,9 +2,9 @@ import CallDirectory
 import Testing
 
 @Suite struct VerifierDamageTests {
-  @Test(arguments: [0x01, 0x80, 0xFF] as [UInt8])
-  func everySingleByteChangeIsReported(mask: UInt8) throws {
-    let bytes = try VerifierSamples.smallFile()
+  @Test(arguments: [0x01, 0x80, 0xFF] as [UInt8], [false, true])
+  func everySingleByteChangeIsReported(mask: UInt8, prefixCoded: Bool) throws {
+    let bytes = try VerifierSamples.smallFile(prefixCoded: prefixCoded)
     var missed: [Int] = []
     for offset in bytes.indices {
       var damaged = bytes
@@ -31,8 +31,9 @@ import Testing
     #expect(missed == [])
   }
 
-  @Test func everyTruncationIsReported() throws {
-    let bytes = try VerifierSamples.smallFile()
+  @Test(arguments: [false, true])
+  func everyTruncationIsReported(prefixCoded: Bool) throws {
+    let bytes = try VerifierSamples.smallFile(prefixCoded: prefixCoded)
     for length in 0..<bytes.count {
       let prefix = Array(bytes[..<length])
       let report = Verifier.verify(prefix)
@@ -75,18 +76,19 @@ import Testing
     #expect(problems.contains { $0.error.kind.isSectionChecksumMismatch && $0.error.section == "BDAT" })
   }
 
-  @Test func damageInTwoLabelBlocksGivesTwoPlacedProblems() throws {
-    let bytes = try VerifierSamples.smallFile()
+  @Test(arguments: [false, true])
+  func damageInTwoLabelBlocksGivesTwoPlacedProblems(prefixCoded: Bool) throws {
+    let bytes = try VerifierSamples.smallFile(prefixCoded: prefixCoded)
     let file = try CraftedFile(bytes)
     let ranges = file.labelBlockRanges()
     try #require(ranges.count >= 3)
-    let base = file.offset(of: .labelData)
+    let base = file.offset(of: file.labelSection)
     var damaged = bytes
     damaged[base + ranges[0].upperBound - 2] ^= 0x40
     damaged[base + ranges[2].upperBound - 3] ^= 0x40
     let problems = Verifier.verify(damaged).problems.filter { !$0.error.kind.isSectionChecksumMismatch }
     #expect(problems.map(\.error.offset) == [base + ranges[0].upperBound - 4, base + ranges[2].upperBound - 4])
-    #expect(problems.allSatisfy { $0.error.section == "LDAT" })
+    #expect(problems.allSatisfy { $0.error.section == file.labelSection.rawValue })
   }
 
   @Test func damageInEverySectionIsReportedPerSection() throws {
@@ -142,9 +144,9 @@ import Testing
   /// A stream over a damaged file throws or gives the file's own entries, never other ones:
   /// every block is checked by its checksum, and each block's first number, which lies in the
   /// index, by the index section's.
-  @Test(arguments: [0x01, 0x80] as [UInt8])
-  func streamsNeverHandOutDamagedEntries(mask: UInt8) throws {
-    let bytes = try VerifierSamples.smallFile()
+  @Test(arguments: [0x01, 0x80] as [UInt8], [false, true])
+  func streamsNeverHandOutDamagedEntries(mask: UInt8, prefixCoded: Bool) throws {
+    let bytes = try VerifierSamples.smallFile(prefixCoded: prefixCoded)
     func entries(_ bytes: [UInt8]) -> (blocking: [Int64], identification: [Int64], ids: [UInt32])? {
       guard let reader = try? CallDirectoryReader(bytes: bytes) else { return nil }
       var blocking: [Int64] = []
@@ -200,13 +202,14 @@ extension FormatError.Kind {
 @Suite struct VerifierResealedDamageTests {
   /// Random damage behind fresh checksums reaches the structural checks. Whatever the verifier
   /// says must hold: a file it passes streams and answers every lookup of what it streams.
-  @Test func resealedRandomDamageNeverContradictsTheVerifier() throws {
+  @Test(arguments: [false, true])
+  func resealedRandomDamageNeverContradictsTheVerifier(prefixCoded: Bool) throws {
     let seed: UInt64 = 0x5EA1_ED00
     var random = SeededGenerator(seed: seed)
-    let original = try CraftedFile(try VerifierSamples.smallFile())
+    let original = try CraftedFile(try VerifierSamples.smallFile(prefixCoded: prefixCoded))
     let dataRanges: [SectionType: [Range<Int>]] = [
       .blockingData: original.blockRanges(.blocking), .identificationData: original.blockRanges(.identification),
-      .labelData: original.labelBlockRanges(),
+      original.labelSection: original.labelBlockRanges(),
     ]
     var passed = 0
     for iteration in 0..<1000 {
@@ -243,22 +246,23 @@ extension FormatError.Kind {
 /// The label table is checked on a second thread by default: the report must be the one the
 /// serial order gives, problem for problem, cap included.
 @Suite struct VerifierConcurrencyTests {
-  @Test(arguments: [1, 3, 1000])
-  func concurrentReportsAreTheSerialOnes(cap: Int) throws {
+  @Test(arguments: [1, 3, 1000], [false, true])
+  func concurrentReportsAreTheSerialOnes(cap: Int, prefixCoded: Bool) throws {
     var random = SeededGenerator(seed: 0xC0C0 &+ UInt64(cap))
-    let original = try CraftedFile(try VerifierSamples.smallFile())
+    let original = try CraftedFile(try VerifierSamples.smallFile(prefixCoded: prefixCoded))
     let labelBlocks = original.labelBlockRanges()
+    let labels = original.labelSection
     for iteration in 0..<200 {
       var file = original
       // Damage in the labels, the entries, or both, sometimes behind fresh block checksums.
       for _ in 0..<Int.random(in: 1...4, using: &random) {
-        let type = [SectionType.labelData, .identificationData, .blockingData, .labelIndex].randomElement(using: &random)!
+        let type = [labels, .identificationData, .blockingData, .labelIndex].randomElement(using: &random)!
         let count = file[type].count
         guard count > 0 else { continue }
         let at = Int.random(in: 0..<count, using: &random)
         file.patch(type, at: at, [file[type][at] ^ UInt8.random(in: 1...255, using: &random)])
-        if type == .labelData, Bool.random(using: &random), let block = labelBlocks.first(where: { $0.contains(at) }) {
-          file.resealBlock(in: .labelData, block)
+        if type == labels, Bool.random(using: &random), let block = labelBlocks.first(where: { $0.contains(at) }) {
+          file.resealBlock(in: labels, block)
         }
       }
       var options = VerificationOptions()

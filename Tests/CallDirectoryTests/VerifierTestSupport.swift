@@ -76,6 +76,11 @@ struct CraftedFile {
       end: self[kind.sections.data].count)
   }
 
+  /// The section that holds the label blocks: `LPFX` when the file has one, else `LDAT`.
+  var labelSection: SectionType {
+    sections.contains { $0.type == SectionType.labelPrefixData.code } ? .labelPrefixData : .labelData
+  }
+
   /// The label blocks' ranges in the label data section.
   func labelBlockRanges() -> [Range<Int>] {
     let index = self[.labelIndex]
@@ -84,7 +89,7 @@ struct CraftedFile {
       (0..<blocks).map {
         Int(index.uint64LE(at: FormatConstants.labelIndexHeaderSize + $0 * FormatConstants.labelIndexRecordSize + 8))
       },
-      end: self[.labelData].count)
+      end: self[labelSection].count)
   }
 
   private static func ranges(_ starts: [Int], end: Int) -> [Range<Int>] {
@@ -164,14 +169,16 @@ enum VerifierSamples {
 
   /// A few hundred bytes with several blocks of each kind, one deflated entry block and one
   /// deflated label block: blocking sections from a writer with 256 entries per block, the rest
-  /// from one with 4 and small label blocks.
-  static func smallFile() throws -> [UInt8] {
+  /// from one with 4 and small label blocks. The label blocks are in `LDAT`, whose offset tables
+  /// the hostile tests patch, unless `prefixCoded` (`LPFX`, as the canonical writer makes them).
+  static func smallFile(prefixCoded: Bool = false) throws -> [UInt8] {
     var blockingOptions = DirectoryBuilder.Options()
     blockingOptions.entriesPerBlock = 256
     let blockingFile = try CraftedFile(Contents(blocking: blocking).encoded(options: blockingOptions))
     var otherOptions = DirectoryBuilder.Options()
     otherOptions.entriesPerBlock = 4
     otherOptions.labelBlockTarget = 64
+    otherOptions.prefixCodedLabels = prefixCoded
     var file = try CraftedFile(Contents(identification: identification).encoded(options: otherOptions))
     file[.blockingData] = blockingFile[.blockingData]
     file[.blockingIndex] = blockingFile[.blockingIndex]

@@ -1,10 +1,9 @@
-import CallDirectoryFormat
-
-/// Unsigned LEB128 (`Spec/CHANGESET.md`, section 6.1): seven bits a byte, least significant group
-/// first, the high bit set on every byte but the last.
-enum Varint {
+/// Unsigned LEB128 (`Spec/CHANGESET.md`, section 6.1, and the prefix-coded label blocks of
+/// `Spec/FORMAT.md` section 9.1): seven bits a byte, least significant group first, the high bit
+/// set on every byte but the last.
+package enum Varint {
   /// Appends `value` in its shortest encoding.
-  static func append(_ value: UInt64, to bytes: inout [UInt8]) {
+  package static func append(_ value: UInt64, to bytes: inout [UInt8]) {
     var rest = value
     while rest >= 0x80 {
       bytes.append(UInt8(truncatingIfNeeded: rest) | 0x80)
@@ -19,7 +18,7 @@ enum Varint {
   /// padded encoding (a last byte of zero after the first) is refused, so each value has exactly
   /// one encoding.
   /// - Returns: the value, or `nil` when the bytes are not a canonical varint.
-  static func read(_ bytes: ByteView, at offset: inout Int) -> UInt64? {
+  package static func read(_ bytes: ByteView, at offset: inout Int) -> UInt64? {
     guard offset >= 0, offset < bytes.count else { return nil }
     let first = unsafe bytes.uncheckedByte(at: offset)
     if first < 0x80 {  // one-byte fast path
