@@ -87,6 +87,9 @@ struct DirectorySummary {
     signer = statistics.signer?.id
   }
 
+  /// Whether the label blocks are prefix-coded (`LPFX`, format 2.3).
+  var prefixCodedLabels: Bool { sections.contains { $0.type == "LPFX" } }
+
   var bytesPerEntry: Double {
     let entries = blocking.entries + identification.entries
     return entries == 0 ? 0 : Double(size) / Double(entries)
@@ -101,7 +104,7 @@ struct DirectorySummary {
       "size:            \(counted(size, "byte"))",
       "blocking:        \(describe(blocking))",
       "identification:  \(describe(identification))",
-      "labels:          \(labels) distinct, in \(counted(labelBlocks, "block"))",
+      "labels:          \(labels) distinct, in \(counted(labelBlocks, prefixCodedLabels ? "prefix-coded block" : "block"))",
       "bytes per entry: \(format(bytesPerEntry))",
       "sections:",
     ]
@@ -125,7 +128,10 @@ struct DirectorySummary {
       ("file", .string(Inputs.displayName(file))), ("version", .string("\(version.0).\(version.1)")),
       ("listVersion", .unsigned(listVersion)), ("signer", signer.map { .string($0) } ?? .null), ("size", .int(size)),
       ("blocking", kind(blocking)), ("identification", kind(identification)),
-      ("labels", .object([("count", .int(labels)), ("blocks", .int(labelBlocks))])),
+      (
+        "labels",
+        .object([("count", .int(labels)), ("blocks", .int(labelBlocks)), ("prefixCoded", .bool(prefixCodedLabels))])
+      ),
       ("bytesPerEntry", .double((bytesPerEntry * 1000).rounded() / 1000)),
       (
         "sections",

@@ -37,6 +37,8 @@ import Testing
     #expect(offsetsInfo.labels == ["LDAT"] && offsetsInfo.version == "2.0")
     #expect(prefixedInfo.size < offsetsInfo.size)
     for path in [prefixed, offsets] { #expect(calldir("verify", path).status == 0, "\(path)") }
+    #expect(calldir("info", prefixed).output.contains("labels:          600 distinct, in 6 prefix-coded blocks"))
+    #expect(calldir("info", offsets).output.contains("labels:          600 distinct, in 6 blocks"))
     let unpacked = calldir("unpack", prefixed)
     #expect(unpacked.status == 0)
     #expect(unpacked.output == calldir("unpack", offsets).output)
