@@ -11,6 +11,8 @@ struct PlanValidity {
   static let placesShown = 5
 
   let reject: Bool
+  /// The plan, held: reading `NumberingPlan.shared` for every number copies its tables' references.
+  private let plan = NumberingPlan.shared
   /// The numbers found invalid.
   private(set) var count = 0
   /// The first ``placesShown`` of them: `FILE:LINE (+NUMBER)`.
@@ -21,7 +23,7 @@ struct PlanValidity {
   /// - Complexity: O(1).
   mutating func check(_ entry: ListingEntry, file: String) throws(ListingError) {
     let number = entry.numbers.lowerBound
-    guard entry.numbers.upperBound == number, !NumberingPlan.shared.hasValidLength(number) else { return }
+    guard entry.numbers.upperBound == number, !plan.hasValidLength(number) else { return }
     let written = formatInternational(number)
     if reject {
       throw ListingError(

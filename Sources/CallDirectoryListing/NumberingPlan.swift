@@ -20,8 +20,11 @@ public struct NumberingPlan: Sendable {
   private let regionsByName: [String: Int]
   private let regionsByCode: [Int: [Int]]
   /// Indexed by calling code (0 ... 999): bit *n* set when some region of the code has national
-  /// numbers of *n* digits; 0 for an unassigned code. An array, since pack checks every number.
+  /// numbers of *n* digits, and bit 0 (no national number is 0 digits long) when the code is
+  /// assigned; 0 for an unassigned code. An array, since pack checks every number.
   private let lengthsByCode: [UInt32]
+  /// 10^0 ... 10^18: a number's digits counted and split without a division a digit.
+  private let powersOfTen: [Int64] = (0...18).map { (0..<$0).reduce(Int64(1)) { value, _ in value * 10 } }
 
   init(table: String) {
     var regions: [NumberingRegion] = []
@@ -36,6 +39,7 @@ public struct NumberingPlan: Sendable {
       if region.name != NumberingRegion.nonGeographic { byName[region.name] = index }
       byCode[region.callingCode, default: []].append(index)
       guard (1...999).contains(region.callingCode) else { continue }
+      lengths[region.callingCode] |= 1
       for length in region.possibleLengths where length < 32 { lengths[region.callingCode] |= 1 << length }
     }
     regionsByName = byName
@@ -71,19 +75,13 @@ public struct NumberingPlan: Sendable {
   /// - Complexity: O(1).
   public func callingCode(of number: Int64) -> (code: Int, nationalDigits: Int)? {
     guard number > 0 else { return nil }
-    var digits = 0
-    var rest = number
-    while rest > 0 {
-      digits += 1
-      rest /= 10
-    }
-    var divisor: Int64 = 1
-    for _ in 0..<max(0, digits - 1) { divisor *= 10 }
-    // divisor = 10^(digits-1); the code's k digits are number / 10^(digits-k).
+    // Pack checks every number: compares, not a division a digit.
+    var digits = 1
+    while digits < powersOfTen.count && number >= powersOfTen[digits] { digits += 1 }
+    // The code's k digits are number / 10^(digits - k).
     for length in 1...3 where length < digits {
-      let code = Int(number / divisor)  // below 1000: at most three digits
-      if lengthsByCode[code] != 0 || regionsByCode[code] != nil { return (code, digits - length) }
-      divisor /= 10
+      let code = Int(number / powersOfTen[digits - length])  // below 1000: at most three digits
+      if lengthsByCode[code] != 0 { return (code, digits - length) }
     }
     return nil
   }

@@ -70,6 +70,37 @@ import Testing
     #expect(!plan.hasValidLength(99_912_345))  // 999 is no calling code
   }
 
+  /// `callingCode(of:)` against a model that reads the number's decimal digits: the first one,
+  /// two or three of them that some region has, the rest national; at every magnitude from one
+  /// digit to Int64.max, and for every calling code's own numbers.
+  @Test func callingCodesFollowTheDigits() {
+    let plan = NumberingPlan.shared
+    func model(_ number: Int64) -> (code: Int, nationalDigits: Int)? {
+      guard number > 0 else { return nil }
+      let digits = Array(String(number))
+      for length in 1...3 where length < digits.count {
+        if let code = Int(String(digits[..<length])), plan.isAssigned(callingCode: code) {
+          return (code, digits.count - length)
+        }
+      }
+      return nil
+    }
+    var random = SeededGenerator(seed: 0xC0DE)
+    var numbers: [Int64] = [0, -1, 1, 9, 10, 44, 441, 999_999, Int64.max, Int64.max - 1, 1_000_000_000_000_000_000]
+    for digits in 1...19 {
+      let low: Int64 = digits == 1 ? 1 : (1..<digits).reduce(1) { value, _ in value * 10 }
+      let high = digits == 19 ? Int64.max : low * 10 - 1
+      for _ in 0..<200 { numbers.append(Int64.random(in: low...high, using: &random)) }
+      numbers += [low, high]
+    }
+    for code in 1...999 { numbers += [Int64(code) * 10_000_000_000 + 5_550_100, Int64(code)] }
+    for number in numbers {
+      let found = plan.callingCode(of: number)
+      let expected = model(number)
+      #expect(found?.code == expected?.code && found?.nationalDigits == expected?.nationalDigits, "\(number)")
+    }
+  }
+
   /// Each row with its region as the default, and `+` forms with no default as well.
   @Test(arguments: try rows())
   func readsAsLibphonenumber(_ row: Row) throws {
