@@ -123,7 +123,8 @@ extension FormatError.Kind {
     case .sectionLayout(let reason): return "bad section layout: \(reason)"
     case .duplicateSection(let type): return "duplicate section \(type)"
     case .missingSection(let type): return "missing required section \(type)"
-    case .unknownRequiredSection(let type): return "unknown required section \(type)"
+    case .unknownRequiredSection(let type):
+      return "unknown required section \(type) (a later format version's: a newer calldir reads the file)"
     case .sectionChecksumMismatch(let stored, let computed):
       return "section checksum mismatch (stored \(hex(stored)), computed \(hex(computed)))"
     case .invalidField(let field, let value): return "invalid \(field): \(value)"

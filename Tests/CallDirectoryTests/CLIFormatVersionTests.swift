@@ -2,9 +2,10 @@ import CallDirectory
 import Foundation
 import Testing
 
-/// `calldir pack` prefix-codes a label table of several blocks (format 2.3) unless told
-/// `--no-prefix-labels`, which keeps the labels readable by readers before 2.3.
-@Suite struct CLIPrefixLabelsTests {
+/// Format versions at the command line: `calldir pack` prefix-codes a label table of several
+/// blocks (format 2.3) unless told `--no-prefix-labels`, which keeps the labels readable by
+/// readers before 2.3; a file of a later version than this reader's says what it needs.
+@Suite struct CLIFormatVersionTests {
   /// A listing whose 600 labels share long prefixes, several label blocks' worth.
   static func listing() -> String {
     "kind,number,label\n"
@@ -49,5 +50,21 @@ import Testing
     let result = calldir("pack", "--no-prefix-labels=yes", "x.csv", "-o", "y.calldir")
     #expect(result.status == 2)
     #expect(result.error.hasPrefix("calldir: "), "\(result.error)")
+  }
+
+  /// A required section this reader does not know: refused, naming it and what reads it.
+  @Test func aFileOfALaterVersionSaysWhatReadsIt() throws {
+    let scratch = try ScratchDirectory()
+    var file = try CraftedFile(try Contents(blocking: [12_025_550_100]).encoded())
+    file.sections.append(.init(type: 0x5A5A_5A5A, flags: 1, bytes: [1, 2, 3]))  // "ZZZZ", required
+    let path = scratch.path("later.calldir")
+    try Data(file.bytes).write(to: URL(fileURLWithPath: path))
+    for arguments in [["verify", path], ["lookup", path, "+12025550100"], ["unpack", path]] {
+      let result = calldir(arguments)
+      #expect(result.status == 1, "\(arguments)")
+      #expect(
+        result.error.contains("unknown required section ZZZZ (a later format version's: a newer calldir reads the file)"),
+        "\(arguments): \(result.error)")
+    }
   }
 }
