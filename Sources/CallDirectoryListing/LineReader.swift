@@ -218,7 +218,7 @@ public struct LineReader: ~Copyable {
     }
     try check(first - lineStart)
     let last = buffer[first...].lastIndex(of: 0x0A) ?? first
-    linesScanned += Self.lineFeeds(in: buffer.span.extracting(first..<(last + 1)))
+    linesScanned += LineFeeds.count(in: buffer.span.extracting(first..<(last + 1)))
     lineStart = last + 1
     lastBreak = lineStart
     linesToBreak = linesScanned
@@ -230,29 +230,6 @@ public struct LineReader: ~Copyable {
   private func check(_ length: Int) throws(LineReaderError) {
     guard length > maximumLineLength else { return }
     throw LineReaderError(file: name, kind: .lineTooLong(line: linesBefore + linesScanned + 1, limit: maximumLineLength))
-  }
-
-  /// The count of LFs in `bytes`, eight bytes at a time.
-  private static func lineFeeds(in bytes: Span<UInt8>) -> Int {
-    let raw = unsafe bytes.bytes
-    let low7: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
-    let lineFeeds: UInt64 = 0x0A0A_0A0A_0A0A_0A0A
-    var count = 0
-    var offset = 0
-    // `offset <= byteCount - 8` in subtraction form, so that nothing wraps.
-    while raw.byteCount - offset >= 8 {
-      // In bounds by the loop's condition; any 8 bytes are a valid UInt64.
-      let word = unsafe raw.unsafeLoadUnaligned(fromByteOffset: offset, as: UInt64.self) ^ lineFeeds
-      // Each zero byte of `word` (an LF) gets its high bit set, and no other byte does: adding
-      // 0x7F to the low seven bits sets the high bit of every byte with any of them set.
-      count &+= (~(((word & low7) &+ low7) | word | low7)).nonzeroBitCount
-      offset &+= 8
-    }
-    while offset < bytes.count {
-      count &+= bytes[offset] == 0x0A ? 1 : 0
-      offset &+= 1
-    }
-    return count
   }
 
   // MARK: Lines

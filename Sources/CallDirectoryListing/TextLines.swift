@@ -20,8 +20,7 @@ struct TextLines {
   /// - Complexity: O(length of the line).
   mutating func next() -> (range: Range<Int>, line: Int)? {
     guard start < bytes.count else { return nil }
-    var end = start
-    while end < bytes.count && bytes[end] != 0x0A { end += 1 }
+    let end = LineFeeds.first(in: bytes.span, from: start)
     var last = end
     // Only a CR that an LF follows ends a line: one at the very end of the input is text, which
     // each reader then judges (as the CSV reader does).
