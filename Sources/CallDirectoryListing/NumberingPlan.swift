@@ -75,9 +75,10 @@ public struct NumberingPlan: Sendable {
   /// - Complexity: O(1).
   public func callingCode(of number: Int64) -> (code: Int, nationalDigits: Int)? {
     guard number > 0 else { return nil }
-    // Pack checks every number: compares, not a division a digit.
-    var digits = 1
-    while digits < powersOfTen.count && number >= powersOfTen[digits] { digits += 1 }
+    // Pack checks every number: its digits from its bit length (log10 2 is about 1233 / 4096,
+    // which gives the digits or one less), not a division a digit.
+    let estimate = ((64 &- number.leadingZeroBitCount) &* 1233) >> 12  // 0 ... 18
+    let digits = estimate &+ (number >= powersOfTen[estimate] ? 1 : 0)
     // The code's k digits are number / 10^(digits - k).
     for length in 1...3 where length < digits {
       let code = Int(number / powersOfTen[digits - length])  // below 1000: at most three digits
