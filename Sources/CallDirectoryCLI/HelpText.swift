@@ -117,11 +117,12 @@ enum HelpText {
       --list-version N       write the provider's list version N (a whole number; give each
                              published list a higher one); consumers refuse older versions
       --memory MIB           the memory for entries (default 256): half holds them, half sorts
-                             a run before it is spilled beside the output. Peak memory stays
-                             within MIB + 40 MiB, plus 128 KiB per spilled run and the
-                             distinct labels; any number of entries packs in this bound, every
-                             input being read in pieces (measured, 20 M numbers: 288 MB at
-                             256, 100 MB at 64, 41 MB at 16, 25 MB at 4)
+                             a run before it is spilled beside the output, then reads the
+                             runs back (more runs than it holds are merged in passes first).
+                             Peak memory stays within MIB + 40 MiB plus the distinct labels;
+                             any number of entries packs in this bound, every input being
+                             read in pieces (measured, 20 M numbers: 288 MB at 256, 100 MB at
+                             64, 41 MB at 16, 25 MB at 4, 39 MB at 1)
       --gzip-limit MIB       the most a gzip input may inflate to (default 4096); more is an
                              error, reached in time proportional to the limit
 

@@ -68,20 +68,28 @@ struct ArraySource<Record>: SortedSource {
 
 /// An external sort: records gather in memory; when there are `limit` of them they are sorted
 /// and spilled to a spool file as a run; at the end the runs and what remains in memory are
-/// merged, so memory is `limit` records plus a 64 KiB window per run, whatever the count.
+/// merged. At most `fanIn` runs are read at once, each through a window (`MergedRuns`): more
+/// are first merged `fanIn` at a time into longer runs, so memory is `limit` records plus
+/// `fanIn` windows, whatever the count.
 struct ExternalSorter<Record: SpoolRecord> {
   private var buffer: [Record] = []
   private var runs: [SpoolFile] = []
   /// The records held in memory before a spill.
   let limit: Int
+  /// The most runs merged at once.
+  let fanIn: Int
   private let directory: String
   /// The records added.
   private(set) var count = 0
 
-  init(limit: Int, directory: String) {
+  init(limit: Int, directory: String, fanIn: Int = .max) {
     self.limit = max(1, limit)
+    self.fanIn = max(2, fanIn)
     self.directory = directory
   }
+
+  /// The most runs whose windows fit in `bytes` of memory, at least 2.
+  static func fanIn(memory bytes: Int) -> Int { max(2, bytes / MergedRuns<Record>.memoryPerRun) }
 
   /// The bytes the records in memory take.
   var bufferedBytes: Int { buffer.count * MemoryLayout<Record>.stride }
@@ -115,15 +123,52 @@ struct ExternalSorter<Record: SpoolRecord> {
     buffer.removeAll(keepingCapacity: true)
   }
 
-  /// Every record added, in ascending order.
-  consuming func merged() -> MergedRuns<Record> {
+  /// Every record added, in ascending order: runs past `fanIn` are first merged, `fanIn` at a
+  /// time and oldest first, into runs of their own (each such pass reads and writes its records
+  /// once, so every record is copied about log base `fanIn` of the run count times).
+  /// - Throws: `WriterError.system` when a run cannot be read or written.
+  consuming func merged() throws(WriterError) -> MergedRuns<Record> {
     Record.sort(&buffer)
-    return MergedRuns(runs: runs, remainder: buffer)
+    var runs = self.runs
+    self.runs = []
+    var passes = 0
+    while runs.count > fanIn {
+      let group = Array(runs.prefix(fanIn))
+      runs.removeFirst(fanIn)
+      runs.append(try Self.merge(group, directory: directory))
+      passes += 1
+    }
+    return MergedRuns(runs: runs, remainder: buffer, passes: passes)
+  }
+
+  /// The records of `runs` merged into one new run.
+  private static func merge(_ runs: [SpoolFile], directory: String) throws(WriterError) -> SpoolFile {
+    var source = MergedRuns<Record>(runs: runs, remainder: [])
+    let merged: SpoolFile
+    do { merged = try SpoolFile(in: directory) } catch { throw .system(error) }
+    func write(_ bytes: [UInt8]) throws(WriterError) {
+      do { try merged.append(bytes) } catch { throw .system(error) }
+    }
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(1 << 16)
+    while let record = try source.next() {
+      record.append(to: &bytes)
+      if bytes.count >= 1 << 16 {
+        try write(bytes)
+        bytes.removeAll(keepingCapacity: true)
+      }
+    }
+    try write(bytes)
+    return merged
   }
 }
 
 /// The k-way merge of sorted runs: each run is read through a window of 64 KiB.
 struct MergedRuns<Record: SpoolRecord>: SortedSource {
+  /// What a run costs while it is merged: its window, and the one a refill reads before it
+  /// replaces it.
+  static var memoryPerRun: Int { 2 << 16 }
+
   private struct Cursor {
     let run: SpoolFile
     var offset = 0
@@ -135,8 +180,11 @@ struct MergedRuns<Record: SpoolRecord>: SortedSource {
   private var remainder: ArraySource<Record>
   private var remainderHead: Record?
   private var started = false
+  /// The passes that merged runs into longer ones before this merge (`ExternalSorter.fanIn`).
+  let passes: Int
 
-  init(runs: [SpoolFile], remainder: [Record]) {
+  init(runs: [SpoolFile], remainder: [Record], passes: Int = 0) {
+    self.passes = passes
     cursors = runs.map { Cursor(run: $0) }
     heads = Array(repeating: nil, count: runs.count)
     self.remainder = ArraySource(remainder)

@@ -6,8 +6,10 @@ import CallDirectorySystem
 /// Entries gather in memory up to `memoryLimit` bytes; then the larger kind is sorted and spilled
 /// to a run in an unlinked spool file in `temporaryDirectory`. When the file is written the runs
 /// are merged and streamed through `AscendingDirectoryWriter`, which spools the encoded sections, so
-/// the whole job holds about `memoryLimit` bytes of entries, 64 KiB per run, the distinct labels,
-/// the ranges and the index (16 bytes per block of entries), whatever the number of entries.
+/// the whole job holds about `memoryLimit` bytes of entries, as much again for the sort's scratch
+/// and then for the runs' read windows (128 KiB a run: more runs than fit are first merged into
+/// longer ones, in passes), the distinct labels, the ranges and the index (16 bytes per block of
+/// entries), whatever the number of entries.
 /// Disk: about 8 bytes per blocking entry and 16 per identification entry for the runs, plus the
 /// output, in `temporaryDirectory`.
 ///
@@ -47,8 +49,13 @@ import CallDirectorySystem
     self.options = options
     self.temporaryDirectory = temporaryDirectory
     self.memoryLimit = max(1 << 12, memoryLimit)
-    blocking = ExternalSorter(limit: .max, directory: temporaryDirectory)
-    identification = ExternalSorter(limit: .max, directory: temporaryDirectory)
+    // The runs are merged after the last sort, whose scratch (as large as the entries, in
+    // `calldir pack`'s budget) is free by then: their windows may take as much.
+    blocking = ExternalSorter(
+      limit: .max, directory: temporaryDirectory, fanIn: ExternalSorter<Int64>.fanIn(memory: self.memoryLimit))
+    identification = ExternalSorter(
+      limit: .max, directory: temporaryDirectory,
+      fanIn: ExternalSorter<IdentificationEntry>.fanIn(memory: self.memoryLimit))
   }
 
   /// The entries added so far, duplicates included (ranges not counted).
@@ -136,9 +143,9 @@ import CallDirectorySystem
     signingWith key: SigningKey? = nil, into sink: ([UInt8]) throws(WriterError) -> Void
   ) throws(WriterError) -> CanonicalStatistics {
     var writer = try AscendingDirectoryWriter(options: options, labels: labels, temporaryDirectory: temporaryDirectory)
-    var numbers = Self.takeAll(&blocking, directory: temporaryDirectory).merged()
+    var numbers = try Self.takeAll(&blocking, directory: temporaryDirectory).merged()
     try writer.add(blocking: &numbers, ranges: DirectoryBuilder.sorted(blockingRanges))
-    var entries = Self.takeAll(&identification, directory: temporaryDirectory).merged()
+    var entries = try Self.takeAll(&identification, directory: temporaryDirectory).merged()
     try writer.add(identification: &entries, ranges: DirectoryBuilder.sorted(identificationRanges))
     try writer.finishRuns()
     let statistics = writer.statistics
@@ -149,7 +156,7 @@ import CallDirectorySystem
   /// The sorter's records, moved out of it: the sorter left behind is empty, so that sorting
   /// what is in memory does not copy it (two owners of one array would).
   private static func takeAll<Record>(_ sorter: inout ExternalSorter<Record>, directory: String) -> ExternalSorter<Record> {
-    var taken = ExternalSorter<Record>(limit: sorter.limit, directory: directory)
+    var taken = ExternalSorter<Record>(limit: sorter.limit, directory: directory, fanIn: sorter.fanIn)
     swap(&taken, &sorter)
     return taken
   }

@@ -4,6 +4,7 @@ import Foundation
 import Testing
 
 @testable import CallDirectoryCLI
+@testable import CallDirectoryWriter
 
 @Suite("External sort")
 struct ExternalSortTests {
@@ -37,6 +38,31 @@ struct ExternalSortTests {
     #expect(statistics.duplicates >= 3_000)
     #expect(statistics.covered > 0 && statistics.rangesMerged == 1)
     #expect(try FileManager.default.contentsOfDirectory(atPath: directory).isEmpty)
+  }
+
+  /// Runs past the fan-in are merged in passes, never more than `fanIn` at once, and the records
+  /// come out as one sorted sequence: a model of the passes' count, duplicates kept (the writer
+  /// merges them later), at fan-ins from 2 up, and with no pass when the runs fit.
+  @Test("Runs past the fan-in merge in passes", arguments: [(2, 33), (3, 100), (7, 50), (64, 40), (8, 8)])
+  func runsMergeInPasses(fanIn: Int, runCount: Int) throws {
+    let scratch = try ScratchDirectory()
+    var random = SeededGenerator(seed: UInt64(fanIn * 1_000 + runCount))
+    var sorter = ExternalSorter<Int64>(limit: 100, directory: scratch.url.path, fanIn: fanIn)
+    var numbers = (0..<(runCount * 100 + 37)).map { _ in Int64.random(in: 1...5_000, using: &random) }
+    numbers += [1, Int64.max - 1, Int64.max - 1]
+    for number in numbers { try sorter.append(number) }
+    // The passes of a queue that merges its first `fanIn` runs into one at its end.
+    var runs = numbers.count / 100
+    var passes = 0
+    while runs > fanIn {
+      runs -= fanIn - 1
+      passes += 1
+    }
+    var merged = try sorter.merged()
+    #expect(merged.passes == passes, "fan-in \(fanIn), \(runCount) runs")
+    var out: [Int64] = []
+    while let number = try merged.next() { out.append(number) }
+    #expect(out == numbers.sorted(), "fan-in \(fanIn), \(runCount) runs")
   }
 
   @Test("Line pieces end at line breaks and count the lines they hold", arguments: [1, 7, 64, 1 << 20])
