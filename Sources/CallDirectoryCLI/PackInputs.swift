@@ -71,9 +71,9 @@ struct PackInputs {
       // What `body` throws names the file's line already: kept apart from the parser's errors,
       // whose lines count from the piece.
       var bodyError: ListingError?
-      func eachEntry(_ entry: ListingEntry, _ label: Span<UInt8>) throws(ListingError) {
+      func eachEntry(_ entry: ListingEntry, _ label: Span<UInt8>, offset: Int) throws(ListingError) {
         do throws(ListingError) {
-          try body(ListingEntry(kind: entry.kind, numbers: entry.numbers, line: entry.line + lineOffset), label, path)
+          try body(ListingEntry(kind: entry.kind, numbers: entry.numbers, line: entry.line + offset), label, path)
         } catch {
           bodyError = error
           throw error
@@ -85,14 +85,8 @@ struct PackInputs {
             "\(path) is a call directory: give it as an input of its own, not with --block, --allow or --identify",
             command: "pack")
         }
-        try forEachDirectoryEntry(path, eachEntry)
+        try forEachDirectoryEntry(path) { (entry, label) throws(ListingError) in try eachEntry(entry, label, offset: 0) }
         continue
-      }
-      func each(_ record: ListingRecord) throws(ListingError) {
-        let label = record.labelUTF8 ?? []
-        // An allow list is a block list whose numbers are exceptions.
-        let kind = role == .allowList ? .exception : record.kind
-        try eachEntry(ListingEntry(kind: kind, numbers: record.numbers, line: record.line), label.span)
       }
       func parse(_ read: () throws(ListingError) -> Int) throws(CommandFailure) {
         do throws(ListingError) { skipped += try read() } catch {
@@ -112,6 +106,17 @@ struct PackInputs {
         // What `body` threw names the file's line already; the parser's own errors count lines
         // from the piece.
         let offset = lineOffset
+        // The piece's line offset is passed, not read from `lineOffset`: a variable the nested
+        // functions capture is checked for exclusive access at run time, on every entry.
+        func each(_ record: ListingRecord) throws(ListingError) {
+          let label = record.labelUTF8 ?? []
+          // An allow list is a block list whose numbers are exceptions.
+          let kind = role == .allowList ? .exception : record.kind
+          try eachEntry(ListingEntry(kind: kind, numbers: record.numbers, line: record.line), label.span, offset: offset)
+        }
+        func eachInPiece(_ entry: ListingEntry, _ label: Span<UInt8>) throws(ListingError) {
+          try eachEntry(entry, label, offset: offset)
+        }
         var badLine: BadLineHandler?
         if let onBadLine {
           badLine = { (error, range, header) throws(ListingError) in
@@ -134,11 +139,11 @@ struct PackInputs {
           case (.listing, _):
             return try ListingParser.forEachEntry(
               bytes: bytes, file: path, parser: listings, format: format == .tsv ? .tsv : .csv, state: &table,
-              onBadLine: badLine, eachEntry)
+              onBadLine: badLine, eachInPiece)
           case (.identify, _):
             return try IdentifyCSVParser.forEachEntry(
               bytes: bytes, file: path, parser: people, format: format == .tsv ? .tsv : .csv, state: &table,
-              onBadLine: badLine, eachEntry)
+              onBadLine: badLine, eachInPiece)
           }
         }
         atStart = false
