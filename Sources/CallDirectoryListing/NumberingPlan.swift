@@ -59,7 +59,9 @@ public struct NumberingPlan: Sendable {
   }
 
   /// Whether some region has `callingCode`. O(1).
-  public func isAssigned(callingCode: Int) -> Bool { regionsByCode[callingCode] != nil }
+  public func isAssigned(callingCode: Int) -> Bool {
+    (1...999).contains(callingCode) && lengthsByCode[callingCode] != 0
+  }
 
   /// The region whose rules a calling code's national numbers are read by (`US` for 1, `RU`
   /// for 7), or `nil` for a code no region has.
@@ -82,7 +84,7 @@ public struct NumberingPlan: Sendable {
     // The code's k digits are number / 10^(digits - k).
     for length in 1...3 where length < digits {
       let code = Int(number / powersOfTen[digits - length])  // below 1000: at most three digits
-      if lengthsByCode[code] != 0 { return (code, digits - length) }
+      if isAssigned(callingCode: code) { return (code, digits - length) }
     }
     return nil
   }

@@ -231,6 +231,18 @@ struct VerificationPass {
           at: Int(section.offset), section: type.rawValue))
     }
   }
+
+  /// Records a problem when the file's version is below 2.`minor`, which introduced `what`.
+  /// Version 1 never has a section of version 2 (section 17), so its fault is the major version;
+  /// a version 2 file's is the minor version (section 11).
+  mutating func checkVersion(atLeast minor: UInt16, for what: String) {
+    let header = layout.header
+    guard (header.major, header.minor) < (2, minor) else { return }
+    let (field, value, at) = header.major < 2 ? ("major", header.major, 8) : ("minor", header.minor, 10)
+    problems.record(
+      FormatError(
+        .invalidField(field: "\(field) version of a file with \(what) (2.\(minor) or later)", value: UInt64(value)), at: at))
+  }
 }
 
 extension VerificationReport {

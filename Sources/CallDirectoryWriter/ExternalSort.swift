@@ -129,8 +129,7 @@ struct ExternalSorter<Record: SpoolRecord> {
   /// - Throws: `WriterError.system` when a run cannot be read or written.
   consuming func merged() throws(WriterError) -> MergedRuns<Record> {
     Record.sort(&buffer)
-    var runs = self.runs
-    self.runs = []
+    var runs = runs
     var passes = 0
     while runs.count > fanIn {
       let group = Array(runs.prefix(fanIn))

@@ -79,7 +79,7 @@ import Testing
       guard number > 0 else { return nil }
       let digits = Array(String(number))
       for length in 1...3 where length < digits.count {
-        if let code = Int(String(digits[..<length])), plan.isAssigned(callingCode: code) {
+        if let code = Int(String(digits[..<length])), !plan.regions(callingCode: code).isEmpty {
           return (code, digits.count - length)
         }
       }
@@ -94,6 +94,7 @@ import Testing
       numbers += [low, high]
     }
     for code in 1...999 { numbers += [Int64(code) * 10_000_000_000 + 5_550_100, Int64(code)] }
+    for code in -1...1_200 { #expect(plan.isAssigned(callingCode: code) == !plan.regions(callingCode: code).isEmpty, "\(code)") }
     for number in numbers {
       let found = plan.callingCode(of: number)
       let expected = model(number)
