@@ -102,6 +102,7 @@ struct PackInputs {
       var reader = try open(path, quotedFields: !numbersOnly && format == .csv)
       var table = TableReadState()
       var atStart = true
+      let noLabel: [UInt8] = []  // a block list's entries have no label
       while let (bytes, lines) = try piece(of: &reader) {
         // What `body` threw names the file's line already; the parser's own errors count lines
         // from the piece.
@@ -110,9 +111,7 @@ struct PackInputs {
         // functions capture is checked for exclusive access at run time, on every entry.
         func each(_ record: ListingRecord) throws(ListingError) {
           let label = record.labelUTF8 ?? []
-          // An allow list is a block list whose numbers are exceptions.
-          let kind = role == .allowList ? .exception : record.kind
-          try eachEntry(ListingEntry(kind: kind, numbers: record.numbers, line: record.line), label.span, offset: offset)
+          try eachEntry(ListingEntry(kind: record.kind, numbers: record.numbers, line: record.line), label.span, offset: offset)
         }
         func eachInPiece(_ entry: ListingEntry, _ label: Span<UInt8>) throws(ListingError) {
           try eachEntry(entry, label, offset: offset)
@@ -129,8 +128,13 @@ struct PackInputs {
         try parse { () throws(ListingError) -> Int in
           switch (role, format) {
           case (.blockList, _), (.allowList, _):
-            return try BlockListParser.parse(
-              bytes: bytes, file: path, parser: people, atStart: atStart, onBadLine: badLine, each: each)
+            // An allow list is a block list whose numbers are exceptions.
+            let kind: ListingKind = role == .allowList ? .exception : .blocking
+            return try BlockListParser.forEachEntry(
+              bytes: bytes, file: path, parser: people, atStart: atStart, onBadLine: badLine
+            ) { (entry) throws(ListingError) in
+              try eachEntry(ListingEntry(kind: kind, numbers: entry.numbers, line: entry.line), noLabel.span, offset: offset)
+            }
           case (_, .jsonl):
             // A JSON Lines record names its kind, so one reader serves listings and identify files.
             return try ListingJSONLines.parse(

@@ -18,7 +18,9 @@ import CallDirectoryFormat
 ///       print(record.line, record.numbers)  // 2 12025550100...12025550100, then 3 12025550100...12025550199
 ///     }
 public enum BlockListParser {
-  /// Parses `bytes`, handing each number to `body` in input order.
+  /// Parses `bytes`, handing each number to `body` in input order as a blocking
+  /// ``ListingEntry`` (a block list has no labels): the form a pack reads, with no record made
+  /// a line.
   ///
   /// - Parameters:
   ///   - bytes: The whole input, UTF-8.
@@ -33,9 +35,9 @@ public enum BlockListParser {
   /// - Returns: The count of blank and comment lines skipped.
   /// - Complexity: O(*n*) in the input; allocates nothing per line unless it throws.
   @discardableResult
-  public static func parse(
+  public static func forEachEntry(
     bytes: [UInt8], file: String, parser: PhoneNumberParser, atStart: Bool = true, onBadLine: BadLineHandler? = nil,
-    each body: (ListingRecord) throws(ListingError) -> Void
+    _ body: (ListingEntry) throws(ListingError) -> Void
   ) throws(ListingError) -> Int {
     var skipped = 0
     var lines = TextLines(bytes, atStart: atStart)
@@ -56,7 +58,7 @@ public enum BlockListParser {
           } else {
             numbers = try parseNumbers(bytes[first..<last], with: parser, file: file, line: line)
           }
-          try body(ListingRecord(kind: .blocking, numbers: numbers, label: nil, line: line))
+          try body(ListingEntry(kind: .blocking, numbers: numbers, line: line))
         } catch {
           guard let onBadLine else { throw error }
           try onBadLine(error, withoutLineBreak(range, in: bytes), nil)
@@ -66,6 +68,23 @@ public enum BlockListParser {
       }
     }
     return skipped
+  }
+
+  /// Parses `bytes`, handing each number to `body` in input order as a ``ListingRecord``, as
+  /// ``forEachEntry(bytes:file:parser:atStart:onBadLine:_:)`` does.
+  ///
+  /// - Throws: ``ListingError`` at the first bad line, naming `file`, the line and the text.
+  /// - Returns: The count of blank and comment lines skipped.
+  /// - Complexity: O(*n*) in the input.
+  @discardableResult
+  public static func parse(
+    bytes: [UInt8], file: String, parser: PhoneNumberParser, atStart: Bool = true, onBadLine: BadLineHandler? = nil,
+    each body: (ListingRecord) throws(ListingError) -> Void
+  ) throws(ListingError) -> Int {
+    try forEachEntry(bytes: bytes, file: file, parser: parser, atStart: atStart, onBadLine: onBadLine) {
+      (entry) throws(ListingError) in
+      try body(ListingRecord(kind: entry.kind, numbers: entry.numbers, labelUTF8: nil, line: entry.line))
+    }
   }
 
   /// Parses `bytes` into an array of records.

@@ -81,11 +81,18 @@ struct ExternalSorter<Record: SpoolRecord> {
   private let directory: String
   /// The records added.
   private(set) var count = 0
+  /// The records the buffer makes room for at the first append.
+  let initialCapacity: Int
 
-  init(limit: Int, directory: String, fanIn: Int = .max) {
+  /// - Parameter initialCapacity: the records to make room for at the first append. Room is
+  ///   address space: a page is touched only when records reach it. Growing by doubling instead
+  ///   copies every record once more and touches the old pages as well as the new (a tenth of
+  ///   the time of a pack of 10M shuffled lines).
+  init(limit: Int, directory: String, fanIn: Int = .max, initialCapacity: Int = 0) {
     self.limit = max(1, limit)
     self.fanIn = max(2, fanIn)
     self.directory = directory
+    self.initialCapacity = max(0, initialCapacity)
   }
 
   /// The most runs whose windows fit in `bytes` of memory, at least 2.
@@ -95,6 +102,7 @@ struct ExternalSorter<Record: SpoolRecord> {
   var bufferedBytes: Int { buffer.count * MemoryLayout<Record>.stride }
 
   mutating func append(_ record: Record) throws(WriterError) {
+    if buffer.capacity == 0 { buffer.reserveCapacity(initialCapacity) }
     buffer.append(record)
     count += 1
     if buffer.count >= limit { try spill() }

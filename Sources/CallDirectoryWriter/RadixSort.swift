@@ -37,7 +37,9 @@ enum RadixSort {
     // `source` must own the values alone: a second reference would make the first write
     // into it, after the swap below, copy the whole array, a third buffer at the peak.
     values = []
-    var target = [Int64](repeating: 0, count: count)
+    // Left uninitialized: the first pass that runs writes every element before any is read (a
+    // pass runs, since values out of order differ in some byte).
+    var target = unsafe [Int64](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
     var starts = [Int](repeating: 0, count: 256)
     for byte in 0..<8 {
       let base = byte &* 256

@@ -51,11 +51,16 @@ import CallDirectorySystem
     self.memoryLimit = max(1 << 12, memoryLimit)
     // The runs are merged after the last sort, whose scratch (as large as the entries, in
     // `calldir pack`'s budget) is free by then: their windows may take as much.
+    // Each buffer makes room for the budget, up to 128 MiB, at its first entry: address space,
+    // not memory, and a bound that asks no more of the system than a default pack.
+    let room = min(self.memoryLimit, 128 << 20)
     blocking = ExternalSorter(
-      limit: .max, directory: temporaryDirectory, fanIn: ExternalSorter<Int64>.fanIn(memory: self.memoryLimit))
+      limit: .max, directory: temporaryDirectory, fanIn: ExternalSorter<Int64>.fanIn(memory: self.memoryLimit),
+      initialCapacity: room / MemoryLayout<Int64>.stride)
     identification = ExternalSorter(
       limit: .max, directory: temporaryDirectory,
-      fanIn: ExternalSorter<IdentificationEntry>.fanIn(memory: self.memoryLimit))
+      fanIn: ExternalSorter<IdentificationEntry>.fanIn(memory: self.memoryLimit),
+      initialCapacity: room / MemoryLayout<IdentificationEntry>.stride)
   }
 
   /// The entries added so far, duplicates included (ranges not counted).
@@ -156,6 +161,7 @@ import CallDirectorySystem
   /// The sorter's records, moved out of it: the sorter left behind is empty, so that sorting
   /// what is in memory does not copy it (two owners of one array would).
   private static func takeAll<Record>(_ sorter: inout ExternalSorter<Record>, directory: String) -> ExternalSorter<Record> {
+    // No room made: nothing is added to the sorter left behind.
     var taken = ExternalSorter<Record>(limit: sorter.limit, directory: directory, fanIn: sorter.fanIn)
     swap(&taken, &sorter)
     return taken

@@ -61,7 +61,7 @@ extension DatasetBench {
         entries = try ListingPack.pack(path, shape: shape, to: output)
         return entries
       }
-      row("end to end from the \(shape.rawValue) text: read, parse, build, write", entries, endToEnd)
+      row("end to end from the \(shape.rawValue) text: read, parse, sort, build, write (as calldir pack)", entries, endToEnd)
       if shape == .csv { summary.packListingRate = Double(entries) / endToEnd.median }
     }
     row("[Int64].sorted() of the shuffled numbers alone (a floor)", dataset.count, sortOnly)

@@ -2,7 +2,8 @@ import CallDirectory
 import Foundation
 
 /// Packing a text listing end to end, as `calldir pack` does on one core: read the file, parse
-/// every line, add each entry to a `DirectoryBuilder`, encode, write.
+/// every line, add each entry to a `SortingDirectoryWriter` with pack's default budget (half of
+/// `--memory 256` for entries), sort, encode, write.
 enum ListingPack {
   /// The shape of the text.
   enum Shape: String {
@@ -16,16 +17,9 @@ enum ListingPack {
   /// - Throws: `BenchError` when the file cannot be read or written or a line is refused.
   static func pack(_ input: String, shape: Shape, to output: String) throws -> Int {
     let bytes = try Files.read(input)
-    var builder = DirectoryBuilder()
+    let directory = (output as NSString).deletingLastPathComponent
+    var builder = try SortingDirectoryWriter(temporaryDirectory: directory.isEmpty ? "." : directory, memoryLimit: 128 << 20)
     var entries = 0
-    func add(_ record: ListingRecord) throws(ListingError) {
-      entries += 1
-      do {
-        try builder.block(record.numbers)  // a block list's records are all blocking
-      } catch {
-        throw ListingError(file: input, line: record.line, message: "\(error)")
-      }
-    }
     switch shape {
     case .csv:
       // As `calldir pack` reads a CSV listing: each label lent as a span of the input.
@@ -41,9 +35,17 @@ enum ListingPack {
           throw ListingError(file: input, line: entry.line, message: "\(error)")
         }
       }
-    case .blockList: try BlockListParser.parse(bytes: bytes, file: input, parser: PhoneNumberParser(), each: add)
+    case .blockList:
+      try BlockListParser.forEachEntry(bytes: bytes, file: input, parser: PhoneNumberParser()) { (entry) throws(ListingError) in
+        entries += 1
+        do {
+          try builder.block(entry.numbers)  // a block list's entries are all blocking
+        } catch {
+          throw ListingError(file: input, line: entry.line, message: "\(error)")
+        }
+      }
     }
-    try builder.write(to: output)
+    _ = try builder.write(to: output)
     return entries
   }
 

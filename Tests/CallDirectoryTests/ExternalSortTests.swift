@@ -43,11 +43,16 @@ struct ExternalSortTests {
   /// Runs past the fan-in are merged in passes, never more than `fanIn` at once, and the records
   /// come out as one sorted sequence: a model of the passes' count, duplicates kept (the writer
   /// merges them later), at fan-ins from 2 up, and with no pass when the runs fit.
-  @Test("Runs past the fan-in merge in passes", arguments: [(2, 33), (3, 100), (7, 50), (64, 40), (8, 8)])
-  func runsMergeInPasses(fanIn: Int, runCount: Int) throws {
+  /// The room made at the first append (`initialCapacity`) changes nothing but the buffer's
+  /// growth: none, less than a run, a run and more than a run.
+  @Test(
+    "Runs past the fan-in merge in passes",
+    arguments: [(2, 33, 0), (3, 100, 10), (7, 50, 100), (64, 40, 5_000), (8, 8, 0)])
+  func runsMergeInPasses(fanIn: Int, runCount: Int, initialCapacity: Int) throws {
     let scratch = try ScratchDirectory()
     var random = SeededGenerator(seed: UInt64(fanIn * 1_000 + runCount))
-    var sorter = ExternalSorter<Int64>(limit: 100, directory: scratch.url.path, fanIn: fanIn)
+    var sorter = ExternalSorter<Int64>(
+      limit: 100, directory: scratch.url.path, fanIn: fanIn, initialCapacity: initialCapacity)
     var numbers = (0..<(runCount * 100 + 37)).map { _ in Int64.random(in: 1...5_000, using: &random) }
     numbers += [1, Int64.max - 1, Int64.max - 1]
     for number in numbers { try sorter.append(number) }

@@ -37,6 +37,29 @@ struct ListingBlockListParserTests {
     #expect(records.allSatisfy { $0.kind == .blocking && $0.label == nil })
   }
 
+  @Test("Entries, the form a pack reads, are the records without a label, bad lines skipped alike")
+  func entriesAreTheRecords() throws {
+    let text = "# spam\n+1 202 555 0100\n\nnot a number\n+1 202 555 01##\n  12025550101  \r\n+1 202 555 0100 # note\n"
+    var entries: [ListingEntry] = []
+    var entryErrors: [Int] = []
+    let skipped = try BlockListParser.forEachEntry(
+      bytes: Support.bytes(text), file: "b", parser: PhoneNumberParser(),
+      onBadLine: { (error, _, _) throws(ListingError) in entryErrors.append(error.line) }
+    ) { (entry) throws(ListingError) in entries.append(entry) }
+    var records: [ListingRecord] = []
+    var recordErrors: [Int] = []
+    let recordSkipped = try BlockListParser.parse(
+      bytes: Support.bytes(text), file: "b", parser: PhoneNumberParser(),
+      onBadLine: { (error, _, _) throws(ListingError) in recordErrors.append(error.line) }
+    ) { records.append($0) }
+    #expect(entries.map(\.line) == [2, 5, 6])
+    #expect(entries.allSatisfy { $0.kind == .blocking })
+    #expect(records == entries.map { ListingRecord(kind: .blocking, numbers: $0.numbers, labelUTF8: nil, line: $0.line) })
+    #expect(entries[1].numbers == 12_025_550_100...12_025_550_199)
+    #expect(entryErrors == [4, 7] && recordErrors == entryErrors)
+    #expect(skipped == 2 && recordSkipped == skipped)
+  }
+
   @Test("The parser's default country applies")
   func defaultCountry() throws {
     #expect(
