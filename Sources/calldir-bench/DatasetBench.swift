@@ -45,6 +45,8 @@ struct DatasetBench {
     if dataset.kind == .blocking {
       try Files.write(ListingPack.blockList(dataset.numbers), to: base + ".txt")
       listings.append((.blockList, base + ".txt"))
+      try Files.write(ListingPack.blockList(dataset.packNumbers), to: base + ".shuffled.txt")
+      listings.append((.shuffledBlockList, base + ".shuffled.txt"))
     }
     let reader: CallDirectoryReader
     do { reader = try CallDirectoryReader(path: base + ".calldir") } catch {

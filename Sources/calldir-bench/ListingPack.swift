@@ -9,8 +9,10 @@ enum ListingPack {
   enum Shape: String {
     /// The `kind,number,label` CSV that `calldir unpack` writes (`ListingParser`).
     case csv
-    /// One number a line (`BlockListParser`), what block-list feeds publish.
+    /// One number a line (`BlockListParser`), what block-list feeds publish, in ascending order.
     case blockList = "block list"
+    /// The same, in random order: every number goes through the sort.
+    case shuffledBlockList = "shuffled block list"
   }
 
   /// Packs the listing at `input` into `output`; returns the number of entries parsed.
@@ -35,7 +37,7 @@ enum ListingPack {
           throw ListingError(file: input, line: entry.line, message: "\(error)")
         }
       }
-    case .blockList:
+    case .blockList, .shuffledBlockList:
       try BlockListParser.forEachEntry(bytes: bytes, file: input, parser: PhoneNumberParser()) { (entry) throws(ListingError) in
         entries += 1
         do {
