@@ -73,10 +73,39 @@ static inline uint64_t calldir_word_le(const unsigned char *bytes) {
   if (rank >= (uint64_t)__builtin_popcountll(zeros)) return -1;           \
   return (int64_t)(64 * words) + SELECT(zeros, rank);
 
+// The same search from the last byte back, for a zero of rank `rank` counted from the end: eight
+// bytes at a time ending at the last byte, then the bytes before the last whole window, masked.
+// Half the walk of the search from the start, for the zeros in the vector's second half. One body,
+// compiled twice below.
+#define CALLDIR_SELECT_ZERO_BACKWARD_BODY(SELECT)                                      \
+  const unsigned char *at = (const unsigned char *)bytes;                              \
+  size_t end = length;                                                                 \
+  while (end >= 8) {                                                                   \
+    uint64_t zeros = ~calldir_word_le(at + end - 8);                                   \
+    uint64_t count = (uint64_t)__builtin_popcountll(zeros);                            \
+    if (rank < count) return (int64_t)(8 * (end - 8)) + SELECT(zeros, count - 1 - rank); \
+    rank -= count;                                                                     \
+    end -= 8;                                                                          \
+  }                                                                                    \
+  if (end == 0) return -1;                                                             \
+  uint64_t first = 0; /* bytes 0 ... end - 1, end below 8 */                           \
+  if (length >= 8) {                                                                   \
+    first = calldir_word_le(at);                                                       \
+  } else {                                                                             \
+    for (size_t byte = 0; byte < end; byte++) first |= (uint64_t)at[byte] << (8 * byte); \
+  }                                                                                    \
+  uint64_t zeros = ~first & ((1ULL << (8 * end)) - 1);                                 \
+  uint64_t count = (uint64_t)__builtin_popcountll(zeros);                              \
+  return rank < count ? SELECT(zeros, count - 1 - rank) : -1;
+
 static inline int calldir_select_portable(uint64_t bits, uint64_t rank) { CALLDIR_SELECT_BODY }
 
 static inline int64_t calldir_select_zero_portable(const void *bytes, size_t length, uint64_t rank) {
   CALLDIR_SELECT_ZERO_BODY(calldir_select_portable)
+}
+
+static inline int64_t calldir_select_zero_backward_portable(const void *bytes, size_t length, uint64_t rank) {
+  CALLDIR_SELECT_ZERO_BACKWARD_BODY(calldir_select_portable)
 }
 
 #if defined(__x86_64__)
@@ -87,6 +116,11 @@ __attribute__((target("popcnt"))) static inline int calldir_select_popcnt(uint64
 __attribute__((target("popcnt"))) static inline int64_t calldir_select_zero_popcnt(
     const void *bytes, size_t length, uint64_t rank) {
   CALLDIR_SELECT_ZERO_BODY(calldir_select_popcnt)
+}
+
+__attribute__((target("popcnt"))) static inline int64_t calldir_select_zero_backward_popcnt(
+    const void *bytes, size_t length, uint64_t rank) {
+  CALLDIR_SELECT_ZERO_BACKWARD_BODY(calldir_select_popcnt)
 }
 
 // Whether the processor has POPCNT (CPUID leaf 1, ECX bit 23), asked once. A race between two
@@ -111,6 +145,19 @@ static inline int64_t calldir_select_zero(const void *bytes, size_t length, uint
   if (calldir_has_popcnt()) return calldir_select_zero_popcnt(bytes, length, rank);
 #endif
   return calldir_select_zero_portable(bytes, length, rank);
+}
+
+// The bit position of the zero bit of 0-based rank `rank` among the `8 * length` bits at `bytes`,
+// as `calldir_select_zero`, walked from whichever end is nearer: `zeros` is the count of zero bits
+// there (the caller knows the ones: `8 * length` minus them). A wrong count makes the answer
+// another zero's position or -1, never a read outside the `length` bytes.
+static inline int64_t calldir_select_zero_nearer(const void *bytes, size_t length, uint64_t rank, uint64_t zeros) {
+  if (rank >= zeros) return -1;
+  if (rank < zeros / 2) return calldir_select_zero(bytes, length, rank);
+#if defined(__x86_64__)
+  if (calldir_has_popcnt()) return calldir_select_zero_backward_popcnt(bytes, length, zeros - 1 - rank);
+#endif
+  return calldir_select_zero_backward_portable(bytes, length, zeros - 1 - rank);
 }
 
 // The position (0 ... 63) of the set bit of 0-based rank `rank` in `bits`.

@@ -62,13 +62,16 @@ extension EliasFanoView {
 
   /// The bit position of the zero with 0-based rank `rank` in the high vector, if there is one.
   ///
-  /// A popcount walk over the vector's words, then a select in the word that holds it: one call
-  /// of `calldir_select_zero`, which counts with POPCNT where the processor has it (the walk is
-  /// most of a warm lookup's work) and reads no byte past the vector.
+  /// A popcount walk over the vector's words, from the end nearer the zero, then a select in the
+  /// word that holds it: one call of `calldir_select_zero_nearer`, which counts with POPCNT where
+  /// the processor has it (the walk is most of a warm lookup's work) and reads no byte past the
+  /// vector. The vector's zeros are its bits less its `count` ones (a valid block's); bytes with
+  /// another count of ones give some zero's position or `nil`, as any damaged block's do.
   @inlinable @inline(__always)
   package func positionOfZero(_ rank: UInt64) -> Int? {
     guard let base = unsafe high.base else { return nil }
-    let position = unsafe calldir_select_zero(base, high.count, rank)
+    let zeros = UInt64(high.count) &* 8 &- UInt64(min(max(count, 0), high.count &* 8))
+    let position = unsafe calldir_select_zero_nearer(base, high.count, rank, zeros)
     return position < 0 ? nil : Int(position)
   }
 

@@ -23,21 +23,32 @@ import Testing
     try builder.identify(5...(5 + count - 1), label: "Range")
     let feed = try DirectoryFeed(try CallDirectoryReader(bytes: try builder.encoded()), limit: .max)
     #expect(try feed.plan().additions == Int(2 * count + 1))
-    var sink = RuleCheckingSink(cap: .max)
-    sink.recording = false
-    let before = residentAnonymousKiB()
-    try feed.feedWhole(into: &sink)
-    let after = residentAnonymousKiB()
-    #expect(sink.additions == Int(2 * count + 1))
-    #expect(sink.violations == [])
+    /// The growth of resident memory over one feed of every number, in KiB, or `nil` where
+    /// /proc cannot say.
+    func feedGrowth() throws -> Int? {
+      var sink = RuleCheckingSink(cap: .max)
+      sink.recording = false
+      let before = residentAnonymousKiB()
+      try feed.feedWhole(into: &sink)
+      let after = residentAnonymousKiB()
+      #expect(sink.additions == Int(2 * count + 1))
+      #expect(sink.violations == [])
+      guard let before, let after else { return nil }
+      print("RssAnon before \(before) KiB, after \(after) KiB")
+      return after - before
+    }
+    let bound = 32 * 1_024
+    var growth = try feedGrowth()
+    // Other tests run in this process at the same time, and their memory counts too: a growth
+    // past the bound is measured once more, beside other tests by then (a feed that holds the
+    // numbers it hands out grows by 48 MB each time it runs).
+    if let first = growth, first >= bound { growth = try feedGrowth() }
     // A sanitizer's allocator keeps freed memory in quarantine, so under one the resident size
     // grows with what the tests running beside this one free: the bound says nothing there.
     let environment = ProcessInfo.processInfo.environment
     let sanitized = environment["ASAN_OPTIONS"] != nil || environment["TSAN_OPTIONS"] != nil
-    if let before, let after, !sanitized {
-      print("RssAnon before \(before) KiB, after \(after) KiB")
-      // Loose: other tests run in this process at the same time.
-      #expect(after - before < 32 * 1_024)
+    if let growth, !sanitized {
+      #expect(growth < bound)
     }
   }
 }

@@ -142,13 +142,40 @@ import Testing
         #expect(EliasFanoView.select(UInt64(rank), in: bits) == position)
       }
     }
+    // The search walks from the nearer end: every rank of vectors of every length, sparse and
+    // dense, from the start and from the end.
     for length in 0..<40 {
-      let high = (0..<length).map { _ in UInt8(truncatingIfNeeded: random.next() & random.next()) }
-      let zeros = (0..<length * 8).filter { high[$0 >> 3] >> UInt8($0 & 7) & 1 == 0 }
+      for density in 0..<3 {
+        let high = (0..<length).map { _ in
+          let word = density == 0 ? random.next() & random.next() : density == 1 ? random.next() : random.next() | random.next()
+          return UInt8(truncatingIfNeeded: word)
+        }
+        let zeros = (0..<length * 8).filter { high[$0 >> 3] >> UInt8($0 & 7) & 1 == 0 }
+        unsafe high.withUnsafeBytes { raw in
+          let view = EliasFanoView(count: length * 8 - zeros.count, lowBits: 0, low: ByteView(), high: unsafe ByteView(raw))
+          for rank in 0..<zeros.count + 3 {
+            #expect(view.positionOfZero(UInt64(rank)) == (rank < zeros.count ? zeros[rank] : nil), "\(length) \(rank)")
+          }
+        }
+      }
+    }
+  }
+
+  /// A count of ones the bytes do not have (a damaged block's) makes the search answer some
+  /// zero's position or nothing, from either end, never a position outside the vector.
+  @Test func aWrongCountOfOnesGivesSomeZeroOrNothing() {
+    var random = SeededGenerator(seed: 78)
+    for length in [1, 7, 8, 9, 16, 33] {
+      let high = (0..<length).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+      let zeros = Set((0..<length * 8).filter { high[$0 >> 3] >> UInt8($0 & 7) & 1 == 0 })
       unsafe high.withUnsafeBytes { raw in
-        let view = EliasFanoView(count: 0, lowBits: 0, low: ByteView(), high: unsafe ByteView(raw))
-        for rank in 0..<zeros.count + 3 {
-          #expect(view.positionOfZero(UInt64(rank)) == (rank < zeros.count ? zeros[rank] : nil), "\(length) \(rank)")
+        for claimed in [-5, 0, 1, length * 4, length * 8, length * 8 + 9, Int.max] {
+          let view = EliasFanoView(count: claimed, lowBits: 0, low: ByteView(), high: unsafe ByteView(raw))
+          for rank in [0, 1, length * 2, length * 4 - 1, length * 8, Int(UInt32.max)] {
+            if let position = view.positionOfZero(UInt64(rank)) {
+              #expect(zeros.contains(position), "\(length) \(claimed) \(rank): \(position)")
+            }
+          }
         }
       }
     }
