@@ -113,20 +113,10 @@ struct ExternalSorter<Record: SpoolRecord> {
     guard !buffer.isEmpty else { return }
     Record.sort(&buffer)
     do {
-      let run = try SpoolFile(in: directory)
-      var bytes: [UInt8] = []
-      bytes.reserveCapacity(1 << 16)
-      for record in buffer {
-        record.append(to: &bytes)
-        if bytes.count >= 1 << 16 {
-          try run.append(bytes)
-          bytes.removeAll(keepingCapacity: true)
-        }
-      }
-      try run.append(bytes)
-      runs.append(run)
-    } catch {
-      throw .system(error)
+      // Gone before the buffer is emptied, so that emptying it keeps its room instead of
+      // copying a buffer two owners share.
+      var sorted = ArraySource(buffer)
+      runs.append(try Self.run(of: &sorted, directory: directory))
     }
     buffer.removeAll(keepingCapacity: true)
   }
@@ -142,19 +132,21 @@ struct ExternalSorter<Record: SpoolRecord> {
     while runs.count > fanIn {
       let group = Array(runs.prefix(fanIn))
       runs.removeFirst(fanIn)
-      runs.append(try Self.merge(group, directory: directory))
+      var source = MergedRuns<Record>(runs: group, remainder: [])
+      runs.append(try Self.run(of: &source, directory: directory))
       passes += 1
     }
     return MergedRuns(runs: runs, remainder: buffer, passes: passes)
   }
 
-  /// The records of `runs` merged into one new run.
-  private static func merge(_ runs: [SpoolFile], directory: String) throws(WriterError) -> SpoolFile {
-    var source = MergedRuns<Record>(runs: runs, remainder: [])
-    let merged: SpoolFile
-    do { merged = try SpoolFile(in: directory) } catch { throw .system(error) }
+  /// A new run of the records of `source`, written to a spool file in `directory` 64 KiB at a
+  /// time: a spill's sorted buffer, or a pass's merge of older runs.
+  private static func run<Source: SortedSource>(of source: inout Source, directory: String) throws(WriterError) -> SpoolFile
+  where Source.Record == Record {
+    let run: SpoolFile
+    do { run = try SpoolFile(in: directory) } catch { throw .system(error) }
     func write(_ bytes: [UInt8]) throws(WriterError) {
-      do { try merged.append(bytes) } catch { throw .system(error) }
+      do { try run.append(bytes) } catch { throw .system(error) }
     }
     var bytes: [UInt8] = []
     bytes.reserveCapacity(1 << 16)
@@ -166,7 +158,7 @@ struct ExternalSorter<Record: SpoolRecord> {
       }
     }
     try write(bytes)
-    return merged
+    return run
   }
 }
 
