@@ -22,8 +22,12 @@ let swift6: [SwiftSetting] = [
   .treatAllWarnings(as: .error),
   .enableUpcomingFeature("MemberImportVisibility"),
 ]
-// The package's own code also marks every unsafe construct.
-let strict: [SwiftSetting] = swift6 + [.strictMemorySafety()]
+// The package's own code also marks every unsafe construct, and declares how long its byte views
+// live (`@_lifetime`): a view of a file's bytes is `~Escapable`, so the compiler, not a comment,
+// keeps it inside the life of the reader that mapped them. Lifetime annotations are still an
+// experimental feature of Swift 6.2 and 6.3, one the language's steering group has undertaken not
+// to break without two releases' notice; the standard library's `Span` is built on it.
+let strict: [SwiftSetting] = swift6 + [.strictMemorySafety(), .enableExperimentalFeature("Lifetimes")]
 
 // The iOS samples (Samples/CallDirectoryExtension, Samples/HostApp) are Xcode sources: on Apple
 // platforms they are built in an app's project, against the real CallKit and SwiftUI. On Linux,

@@ -35,11 +35,11 @@ enum ChangesetDiff {
       baseLength: UInt64(old.fileSize), resultLength: UInt64(new.fileSize), base: old.contentHash, result: new.contentHash)
     // NEW's optional sections (list version, signature) go along, so that patch rebuilds NEW whole;
     // not the top indexes, which the writer derives from the entries again.
-    let carried = new.layout.header.sections.filter {
+    let carried = new.shape.header.sections.filter {
       $0.flags & SectionFlags.required == 0 && SectionType(rawValue: $0.typeName)?.isDerived != true
     }.map { entry in
-      let bytes = (try? new.layout.file.slice(offset: Int(entry.offset), length: Int(entry.length))) ?? ByteView()
-      return RawSection(type: entry.type, flags: entry.flags, bytes: (0..<bytes.count).map { unsafe bytes.uncheckedByte(at: $0) })
+      let bytes = new.file.sliceOrEmpty(offset: Int(entry.offset), length: Int(entry.length))
+      return RawSection(type: entry.type, flags: entry.flags, bytes: bytes.bytes)
     }
     try checkCarriable(carried)
     if !carried.isEmpty { header.flags |= ChangesetLayout.carriesSectionsFlag }

@@ -59,7 +59,7 @@ struct ChangesetHeader: Equatable {
       throw FormatError(.badMagic, at: 0)
     }
     let stored = unsafe file.uncheckedUInt32LE(at: size &- 4)
-    let computed = CRC32.checksum((try? file.slice(offset: 0, length: size &- 4)) ?? ByteView())
+    let computed = CRC32.checksum(file.sliceOrEmpty(offset: 0, length: size &- 4))
     let major = unsafe file.uncheckedUInt16LE(at: 8)
     minor = unsafe file.uncheckedUInt16LE(at: 10)
     // The version comes before the checksum so that a later major version is named as such.

@@ -55,9 +55,9 @@ extension ChangesetReader {
         throw ChangesetError(.notAuthentic(.unknownKey(signature.publicKey)))
       }
       // Everything before the signature field: all but the signature and the trailer CRC after it.
-      let file = signedView
+      let file = self.file
       let unsigned = ChangesetLayout.trailerSize - SignatureSection.signatureOffset
-      let signed = (try? file.slice(offset: 0, length: file.count - unsigned)) ?? ByteView()
+      let signed = file.sliceOrEmpty(offset: 0, length: file.count - unsigned)
       let message = Self.signatureDomain + (unsafe signed.withUnsafeBytes { unsafe SHA256Digest.hash($0) })
       guard Ed25519.isValid(signature: signature.signature, of: message, publicKey: signature.publicKey.bytes) else {
         throw ChangesetError(.notAuthentic(.badSignature(signature.publicKey)))

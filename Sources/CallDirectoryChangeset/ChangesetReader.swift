@@ -28,7 +28,9 @@ public final class ChangesetReader: Sendable {
   ///   `.format` naming what is wrong with its header, footer or block framing.
   /// - Complexity: O(blocks).
   public init(path: String) throws(ChangesetError) {
+    let storage: FileStorage
     do { storage = try FileStorage(mapping: path) } catch { throw ChangesetError(.system(error)) }
+    self.storage = storage
     (header, footer, listStarts, carried, signature) = try Self.open(storage.view)
   }
 
@@ -36,7 +38,8 @@ public final class ChangesetReader: Sendable {
   /// - Throws: `ChangesetError.format` for a malformed header, footer or block framing.
   /// - Complexity: O(bytes) for the copy, O(blocks) for the checks.
   public init(bytes: [UInt8]) throws(ChangesetError) {
-    storage = FileStorage(copying: bytes)
+    let storage = FileStorage(copying: bytes)
+    self.storage = storage
     (header, footer, listStarts, carried, signature) = try Self.open(storage.view)
   }
 
@@ -50,10 +53,14 @@ public final class ChangesetReader: Sendable {
   public var resultLength: UInt64 { header.resultLength }
 
   /// The changeset's size in bytes.
-  public var size: Int { storage.view.count }
+  public var size: Int { file.count }
 
-  /// The changeset's bytes, for checking its signature.
-  var signedView: ByteView { storage.view }
+  /// The changeset's bytes, for checking its signature and reading its runs, for as long as the
+  /// reader is borrowed.
+  var file: ByteView {
+    // The reader holds its storage in a `let`, for its whole life.
+    @_lifetime(borrow self) get { unsafe storage.view(heldBy: self) }
+  }
 
   /// The number of runs (a single number or a range each) in each list.
   public var counts: (removals: (blocking: Int, identification: Int), additions: (blocking: Int, identification: Int)) {
@@ -106,9 +113,10 @@ public final class ChangesetReader: Sendable {
   }
 
   /// A pull cursor over one list, for merging it with a directory's runs.
+  @_lifetime(borrow self)
   func runs(_ list: ChangeList) -> ChangeRunCursor {
     ChangeRunCursor(
-      file: storage.view, list: list, start: listStarts[Int(list.rawValue)], blocks: Int(footer.lists[Int(list.rawValue)].blocks))
+      file: file, list: list, start: listStarts[Int(list.rawValue)], blocks: Int(footer.lists[Int(list.rawValue)].blocks))
   }
 
   /// The signature trailer at `at`, the file's last `ChangesetLayout.trailerSize` bytes: its CRC
@@ -190,7 +198,7 @@ public final class ChangesetReader: Sendable {
 }
 
 /// Pulls one list's runs, a block at a time.
-struct ChangeRunCursor {
+struct ChangeRunCursor: ~Escapable {
   private let file: ByteView
   private let list: ChangeList
   private var offset: Int
@@ -200,6 +208,7 @@ struct ChangeRunCursor {
   private var position = 0
   private var previousLast: UInt64 = 0
 
+  @_lifetime(copy file)
   init(file: ByteView, list: ChangeList, start: Int, blocks: Int) {
     self.file = file
     self.list = list

@@ -60,7 +60,7 @@ public struct DirectoryFeed: Sendable {
   /// The directory's fingerprint: a hash of its header and section table, which hold every
   /// section's checksum, so two directories with different entries have different fingerprints.
   /// - Complexity: O(sections).
-  public var fingerprint: UInt64 { Fingerprint.of(directory.layout.header) }
+  public var fingerprint: UInt64 { Fingerprint.of(directory.shape.header) }
 
   /// How many additions a full feed sends, ranges counted by their numbers, and whether they fit
   /// one load.

@@ -3,7 +3,7 @@
 ///
 /// Parsing checks the frame (sizes, codec, payload cap) in O(1). The checksum is compared only
 /// by `checksumMatches()`, which streaming and the verifier call and lookups skip.
-@usableFromInline package struct Block: Sendable {
+@frozen @usableFromInline package struct Block: ~Escapable, Sendable {
   /// The block's header bytes: codec, then three bytes whose meaning depends on the block kind.
   @usableFromInline package let header: (UInt8, UInt8, UInt8, UInt8)
   /// How the payload is stored.
@@ -28,6 +28,7 @@
   ///   - maximumPayload: the payload cap of this block kind.
   /// - Throws: `FormatError`, placed in the file, for a block too short for its frame,
   ///   an unknown codec, or a payload over the cap.
+  @_lifetime(copy bytes)
   package init(parsing bytes: ByteView, at place: FilePlace, number: Int, maximumPayload: Int) throws(FormatError) {
     let frame = FormatConstants.blockHeaderSize + FormatConstants.blockTrailerSize
     guard bytes.count >= frame else {
@@ -76,7 +77,7 @@
   /// - Throws: `FormatError.blockChecksumMismatch`, at the trailer, when it does not.
   /// - Complexity: O(block size).
   @usableFromInline package func checkChecksum() throws(FormatError) {
-    let computed = CRC32.checksum((try? bytes.slice(offset: 0, length: bytes.count &- 4)) ?? ByteView())
+    let computed = CRC32.checksum(bytes.sliceOrEmpty(offset: 0, length: bytes.count &- 4))
     guard computed == storedChecksum else {
       throw place.error(.blockChecksumMismatch(block: number, stored: storedChecksum, computed: computed), at: bytes.count &- 4)
     }

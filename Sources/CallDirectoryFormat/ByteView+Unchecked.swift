@@ -28,8 +28,14 @@
 //   file when the changeset was opened, or an index over
 //   `0 ..< count` of a view made by the checked `slice(offset:length:)`.
 //
-// The views themselves point into a mapping or a buffer that their owner (the reader, a block's
-// decode buffer) keeps alive while the view is used; that is not checked here.
+// That the memory is alive is the compiler's to check: a view is `~Escapable`, dependent on what it
+// was made from, and every view sliced or parsed from it on the same. The places that state a
+// dependence by hand (`_overrideLifetime`), each with its reason beside it:
+// `subview`/`sliceOrEmpty` (a part of a view depends on the view),
+// `FileStorage.view` (the storage frees its bytes only in `deinit`) and
+// `FileStorage.view(heldBy:)` (the reader, a changeset reader and a label cache hold their
+// storage in a `let`). A view made from an `UnsafeRawBufferPointer` depends on the caller's scope
+// of that pointer.
 extension ByteView {
   /// The byte at `offset`. Precondition (not checked in release builds): `0 <= offset < count`.
   @unsafe @inlinable

@@ -5,23 +5,30 @@ import CProcessor
 ///
 /// This file is the only place in the format layer that touches raw memory. Every read either is
 /// checked against `count` here, or is an `unchecked` read whose caller proved the range first
-/// (`Spec/FORMAT.md`, "Reading untrusted bytes"). A view is valid only while its owner keeps the
-/// memory alive; the reader ensures this by never letting a view outlive the call that made it.
+/// (`Spec/FORMAT.md`, "Reading untrusted bytes").
+///
+/// A view is `~Escapable`: it depends on the lifetime of what it was made from (a reader or a
+/// buffer), and every view sliced from it or parsed from it (an index, a block) depends on the
+/// same. The compiler refuses code that keeps one past that life: returned from the scope
+/// that borrowed its reader, stored in a class, captured by an escaping closure. What a reader keeps
+/// between calls is the escapable `Shape` of each part, offsets without pointers, from which the
+/// views are made again inside a borrow of the reader.
 @frozen @safe
-@usableFromInline package struct ByteView: @unchecked Sendable {
+@usableFromInline package struct ByteView: ~Escapable, BitwiseCopyable, @unchecked Sendable {
   @usableFromInline let base: UnsafeRawPointer?
   /// The number of bytes in the view.
   @usableFromInline package let count: Int
 
-  /// Makes a view of `buffer`, which the caller keeps alive while the view is used.
-  @inlinable
-  package init(_ buffer: UnsafeRawBufferPointer) {
+  /// Makes a view of `buffer`, valid within the caller's scope of `buffer`: the caller keeps the
+  /// memory alive for that long.
+  @unsafe @inlinable @_lifetime(borrow buffer)
+  package init(_ buffer: borrowing UnsafeRawBufferPointer) {
     unsafe base = buffer.baseAddress
     count = buffer.count
   }
 
   /// An empty view.
-  @inlinable
+  @inlinable @_lifetime(immortal)
   package init() {
     unsafe base = nil
     count = 0
@@ -41,7 +48,7 @@ import CProcessor
   ///   that proved the range lies inside may leave it out.
   /// - Throws: `FormatError` of kind `.truncated`, at `place` plus `offset`, when the range
   ///   leaves the view.
-  @inlinable
+  @inlinable @_lifetime(copy self)
   package func slice(offset: Int, length: Int, in place: FilePlace = FilePlace(offset: 0)) throws(FormatError) -> ByteView {
     guard let view = subview(offset: offset, length: length) else {
       throw place.error(.truncated(needed: length, available: max(0, count - max(0, offset))), at: max(0, offset))
@@ -51,19 +58,42 @@ import CProcessor
 
   /// The bytes `offset ..< offset + length` as a view of their own, or `nil` when the range
   /// leaves the view: `slice` without the error, for a hot path that has its own way out.
-  @inlinable
+  @inlinable @inline(__always) @_lifetime(copy self)
   package func subview(offset: Int, length: Int) -> ByteView? {
     guard contains(offset: offset, length: length) else { return nil }
-    return unsafe ByteView(base: base.map { unsafe $0 + offset }, count: length)
+    return unsafe _overrideLifetime(ByteView(base: base.map { unsafe $0 + offset }, count: length), copying: self)
+  }
+
+  /// The bytes `range` lies on: how a part's escapable `Shape` becomes a view of its file again.
+  ///
+  /// Unsafe, and unchecked in release builds: `range` must lie inside this view. That holds for
+  /// the ranges of a shape over the file it was parsed from (its parser checked each against the
+  /// file), and the reads of the view made here rely on it the way every part's unchecked reads
+  /// rely on the sizes its parser checked; the reader and its label cache keep each shape with
+  /// the bytes it came from, and make no other pairing.
+  /// - Complexity: O(1).
+  @unsafe @inlinable @inline(__always) @_lifetime(copy self)
+  package func view(of range: FileRange) -> ByteView {
+    assert(contains(offset: range.offset, length: range.count))
+    return unsafe _overrideLifetime(ByteView(base: base.map { unsafe $0 + range.offset }, count: range.count), copying: self)
+  }
+
+  /// The bytes `offset ..< offset + length`, or an empty view when the range leaves this one:
+  /// for a caller that proved the range, or whose next check fails on an empty view anyway.
+  @inlinable @inline(__always) @_lifetime(copy self)
+  package func sliceOrEmpty(offset: Int, length: Int) -> ByteView {
+    if let view = subview(offset: offset, length: length) { return view }
+    return unsafe _overrideLifetime(ByteView(), copying: self)
   }
 
   /// The bytes from `offset` to the end.
-  @inlinable
+  @inlinable @_lifetime(copy self)
   package func dropFirst(_ offset: Int, in place: FilePlace = FilePlace(offset: 0)) throws(FormatError) -> ByteView {
     try slice(offset: offset, length: count - min(count, max(0, offset)), in: place)
   }
 
-  @usableFromInline
+  /// A view of `count` bytes at `base`, which the caller gives the lifetime of what it came from.
+  @unsafe @usableFromInline @_lifetime(immortal)
   init(base: UnsafeRawPointer?, count: Int) {
     unsafe self.base = base
     self.count = count
@@ -141,4 +171,22 @@ import CProcessor
   package func withUnsafeBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
     try unsafe body(UnsafeRawBufferPointer(start: base, count: count))
   }
+}
+
+/// Where a view's bytes lie in the file it was sliced from: what a part's `Shape` keeps in place of
+/// a view, so that the shape can outlive every view and still name the same bytes.
+@frozen @usableFromInline package struct FileRange: Sendable, Equatable {
+  /// The offset of the first byte from the start of the file.
+  @usableFromInline package let offset: Int
+  /// The number of bytes.
+  @usableFromInline package let count: Int
+
+  /// The range of `count` bytes at `offset`.
+  @inlinable package init(offset: Int, count: Int) {
+    self.offset = offset
+    self.count = count
+  }
+
+  /// The empty range at the start of the file.
+  @inlinable package static var empty: FileRange { FileRange(offset: 0, count: 0) }
 }

@@ -74,7 +74,7 @@
 /// every loop is bounded by the parts' sizes, so a damaged block could give wrong answers but
 /// never a trap, a read outside the block or a hang; readers check the block's CRC before they
 /// answer from it (`Spec/FORMAT.md` section 14).
-@usableFromInline package struct EliasFanoView: Sendable {
+@frozen @usableFromInline package struct EliasFanoView: ~Escapable, Sendable {
   /// The number of offsets (`m - 1`).
   @usableFromInline package let count: Int
   /// The low-bit width `l`, 0 ... 62.
@@ -85,7 +85,7 @@
   @usableFromInline package let high: ByteView
 
   /// A view over already located parts.
-  @inlinable
+  @inlinable @_lifetime(copy low, copy high)
   package init(count: Int, lowBits: Int, low: ByteView, high: ByteView) {
     self.count = count
     self.lowBits = lowBits

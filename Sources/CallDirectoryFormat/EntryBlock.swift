@@ -7,7 +7,7 @@
 ///     label ids  ceil(m * w / 8) bytes     id of entry j minus the base, at bits j*w ..< (j+1)*w
 ///     low bits   ceil((m-1) * l / 8) bytes  low part of offset j at bits (j-1)*l ..< j*l
 ///     high bits  the rest                   unary high parts (EliasFano)
-@usableFromInline package struct EntryBlock: Sendable {
+@frozen @usableFromInline package struct EntryBlock: ~Escapable, Sendable {
   /// The block frame.
   @usableFromInline package let block: Block
   /// The entries in the block (from the index).
@@ -28,6 +28,7 @@
   ///   - entryCount: the entries the index says it holds (at least 1).
   ///   - identification: whether this is an identification block (label ids present).
   /// - Throws: `FormatError`, placed in the file.
+  @_lifetime(copy bytes)
   package init(parsing bytes: ByteView, at place: FilePlace, number: Int, entryCount: Int, identification: Bool)
     throws(FormatError)
   {
@@ -54,7 +55,7 @@
   /// The layout of `bytes` as this block's payload: the block's body when its codec is raw, or
   /// its inflated payload.
   /// - Throws: `FormatError.malformedBlock` when the fixed-size parts do not fit.
-  @inlinable
+  @inlinable @_lifetime(copy bytes)
   package func payload(_ bytes: ByteView) throws(FormatError) -> EntryPayload {
     try EntryPayload(
       bytes, entryCount: entryCount, lowBits: lowBits, labelBits: labelBits, identification: identification,
@@ -114,7 +115,7 @@
 }
 
 /// The parts of an entry block's payload.
-@usableFromInline package struct EntryPayload: Sendable {
+@frozen @usableFromInline package struct EntryPayload: ~Escapable, Sendable {
   /// The Elias-Fano parts of the numbers after the first.
   @usableFromInline package let numbers: EliasFanoView
   /// The packed label ids, relative to `baseLabelId` (empty in blocking blocks).
@@ -129,7 +130,8 @@
   ///   for each pair of numbers in a range block, whose numbers are its ranges' boundaries.
   /// - Throws: `FormatError.malformedBlock`, at the block's payload, when the fixed-size parts do
   ///   not fit.
-  @usableFromInline package init(
+  @usableFromInline @_lifetime(copy payload)
+  package init(
     _ payload: ByteView, entryCount: Int, lowBits: Int, labelBits: Int, identification: Bool, block: Int, place: FilePlace,
     labelFields: Int? = nil
   ) throws(FormatError) {
@@ -153,7 +155,7 @@
   /// fixed-size parts do not fit: the throwing initializer without the error, for the lookups'
   /// quick path over a block that has passed its checks.
   /// - Complexity: O(1).
-  @inlinable @inline(__always)
+  @inlinable @inline(__always) @_lifetime(copy payload)
   package init?(
     _ payload: ByteView, entryCount: Int, lowBits: Int, labelBits: Int, identification: Bool, labelFields: Int? = nil
   ) {
@@ -224,7 +226,8 @@
       }
       guard baseLabelId &+ largest >= labelCount else { return nil }  // < 2^33: no wrap
       // Some id is out of range: the error names the first.
-      return (0..<buffer.count).lazy.map(labelId(at:)).first { $0 >= labelCount }
+      for entry in 0..<buffer.count where UInt64(unsafe buffer[entry]) >= labelCount { return UInt64(unsafe buffer[entry]) }
+      return nil
     }
   }
 

@@ -6,26 +6,91 @@
 /// entries `i * entriesPerBlock ..< min((i + 1) * entriesPerBlock, entryCount)`, so counts are not
 /// stored. Parsing checks only the index's own size rules (O(1)); record values are checked when
 /// used (`blockRange(_:)`, `entryCount(ofBlock:)`) and in full by the verifier.
-@usableFromInline package struct EntryIndex: Sendable {
-  /// The number of entries of this kind.
-  @usableFromInline package let entryCount: Int
-  /// The most entries in one block (version 1: the entries in every block but the last).
-  @usableFromInline package let entriesPerBlock: Int
-  /// The number of blocks (version 1: `ceil(entryCount / entriesPerBlock)`).
-  @usableFromInline package let blockCount: Int
-  /// Whether each record carries its block's entry count (version 2).
-  @usableFromInline package let countedBlocks: Bool
-  /// The top level over the records, when the file has one (`BTOP`, `ITOP`): lookups search its
-  /// samples first, then one group of records.
-  @usableFromInline package internal(set) var top: TopIndex?
+@frozen @usableFromInline package struct EntryIndex: ~Escapable, BitwiseCopyable, Sendable {
+  /// What the index is, without its bytes: its header's counts and where its records lie in the
+  /// file. A reader keeps the shape and makes the index again, a view, for each search.
+  /// The index's counts: those of its header, and what follows from them and the sections'
+  /// lengths. What an entry block's place and size are found from, with the records.
+  @frozen @usableFromInline package struct Counts: Sendable, BitwiseCopyable {
+    /// The number of entries of this kind.
+    @usableFromInline package let entryCount: Int
+    /// The most entries in one block (version 1: the entries in every block but the last).
+    @usableFromInline package let entriesPerBlock: Int
+    /// The number of blocks (version 1: `ceil(entryCount / entriesPerBlock)`).
+    @usableFromInline package let blockCount: Int
+    /// Whether each record carries its block's entry count (version 2).
+    @usableFromInline package let countedBlocks: Bool
+    /// The length of the data section the offsets point into.
+    @usableFromInline package let dataLength: Int
+  }
+
+  /// What the index is, without its bytes: its counts and where its records lie in the file. A
+  /// reader keeps the shape and makes the index again, a view, for each use; a lookup reads the
+  /// shape in place and searches the records with `EntryIndex`'s static searches.
+  @frozen @usableFromInline package struct Shape: Sendable {
+    /// The counts.
+    @usableFromInline package let counts: Counts
+    /// The top level over the records, when the file has one (`BTOP`, `ITOP`).
+    @usableFromInline package internal(set) var top: TopIndex.Shape?
+    /// Where the records lie in the file, `blockCount * 16` bytes.
+    @usableFromInline package let records: FileRange
+    /// Where the index section lies in the file: errors about its records are placed there.
+    @usableFromInline package let place: FilePlace
+
+    /// The number of entries of this kind.
+    @inlinable package var entryCount: Int { counts.entryCount }
+    /// The number of blocks.
+    @inlinable package var blockCount: Int { counts.blockCount }
+  }
+
+  // The view holds its fields one by one, not a copy of its shape.
+
+  /// The counts.
+  @usableFromInline package let counts: Counts
   /// The records, `blockCount * 16` bytes.
   @usableFromInline package let records: ByteView
-  /// The length of the data section the offsets point into.
-  @usableFromInline package let dataLength: Int
-
+  /// The samples of the top level over the records (`BTOP`, `ITOP`), empty when the file has none.
+  @usableFromInline package let topSamples: ByteView
+  /// The records a top sample stands for; 0 when the file has no top level.
+  @usableFromInline package let topStride: Int
   /// Where the index section lies in the file: errors about its records are placed there.
   @usableFromInline package let place: FilePlace
 
+  /// The index of `shape` over `file`, the bytes the shape was parsed from.
+  /// - Complexity: O(1).
+  @inlinable @inline(__always) @_lifetime(copy file)
+  package init(_ shape: borrowing Shape, in file: ByteView) {
+    counts = shape.counts
+    records = unsafe file.view(of: shape.records)
+    if let top = shape.top {
+      topSamples = unsafe file.view(of: top.samples)
+      topStride = top.stride
+    } else {
+      topSamples = unsafe file.view(of: .empty)
+      topStride = 0
+    }
+    place = shape.place
+  }
+
+  /// The number of entries of this kind.
+  @inlinable package var entryCount: Int { counts.entryCount }
+  /// The most entries in one block (version 1: the entries in every block but the last).
+  @inlinable package var entriesPerBlock: Int { counts.entriesPerBlock }
+  /// The number of blocks (version 1: `ceil(entryCount / entriesPerBlock)`).
+  @inlinable package var blockCount: Int { counts.blockCount }
+  /// Whether each record carries its block's entry count (version 2).
+  @inlinable package var countedBlocks: Bool { counts.countedBlocks }
+  /// The length of the data section the offsets point into.
+  @inlinable package var dataLength: Int { counts.dataLength }
+
+  /// The top level over the records, when the file has one: lookups search its samples first,
+  /// then one group of records.
+  @inlinable package var top: TopIndex? {
+    @_lifetime(copy self) get { topStride > 0 ? TopIndex(stride: topStride, samples: topSamples) : nil }
+  }
+}
+
+extension EntryIndex.Shape {
   /// Checks and wraps an index section.
   ///
   /// - Parameters:
@@ -46,7 +111,15 @@
     guard section.count >= FormatConstants.entryIndexHeaderSize else {
       throw place.error(.truncated(needed: FormatConstants.entryIndexHeaderSize, available: section.count))
     }
-    let (fields, fieldsPlace) = header ?? (section, place)
+    let fields: ByteView
+    let fieldsPlace: FilePlace
+    if let header {
+      fields = header.bytes
+      fieldsPlace = header.place
+    } else {
+      fields = section
+      fieldsPlace = place
+    }
     guard fields.count >= FormatConstants.entryIndexHeaderSize else {
       throw fieldsPlace.error(.truncated(needed: FormatConstants.entryIndexHeaderSize, available: fields.count))
     }
@@ -83,20 +156,29 @@
           "\(rawCount) entries in blocks of \(perBlock) need \(fewestBlocks) records, the section has room for \(blocks)"))
     }
     // blocks is bounded by the section length, and entryCount by blocks * 4096: both fit in Int.
-    entryCount = Int(rawCount)
-    entriesPerBlock = Int(perBlock)
-    blockCount = Int(blocks)
-    self.countedBlocks = countedBlocks
-    records = try section.slice(
-      offset: FormatConstants.entryIndexHeaderSize, length: section.count - FormatConstants.entryIndexHeaderSize, in: place)
-    self.dataLength = dataLength
+    counts = EntryIndex.Counts(
+      entryCount: Int(rawCount), entriesPerBlock: Int(perBlock), blockCount: Int(blocks), countedBlocks: countedBlocks,
+      dataLength: dataLength)
+    records = FileRange(
+      offset: place.offset &+ FormatConstants.entryIndexHeaderSize, count: section.count - FormatConstants.entryIndexHeaderSize)
+    top = nil
     self.place = place
   }
 
+}
+
+extension EntryIndex {
   /// The first number of block `block`, as stored (the verifier checks it is in range).
   /// Precondition: `0 <= block < blockCount`.
   @inlinable
   package func firstNumber(ofBlock block: Int) -> UInt64 {
+    Self.firstNumber(ofBlock: block, records: records)
+  }
+
+  /// `firstNumber(ofBlock:)` in `records`, an index's records.
+  /// Precondition: `0 <= block`, and `records` holds more than `block` records.
+  @inlinable @inline(__always)
+  package static func firstNumber(ofBlock block: Int, records: ByteView) -> UInt64 {
     unsafe records.uncheckedUInt64LE(at: block &* FormatConstants.entryIndexRecordSize)  // block < blockCount: inside records
   }
 
@@ -125,26 +207,14 @@
   /// - Complexity: O(1), no allocation: the lookups' way to a block that has passed its checks.
   @inlinable @inline(__always)
   package func extent(ofBlock block: Int) -> (bytes: Range<Int>, entries: Int)? {
-    let start = storedOffset(ofBlock: block)
-    let end = block &+ 1 < blockCount ? storedOffset(ofBlock: block &+ 1) : UInt64(dataLength)
-    let entries =
-      countedBlocks
-      ? Int(unsafe records.uncheckedUInt16LE(at: block &* FormatConstants.entryIndexRecordSize &+ 14)) &+ 1
-      : min(entriesPerBlock, entryCount &- block &* entriesPerBlock)
-    guard start <= end, end <= UInt64(dataLength), entries <= entriesPerBlock else { return nil }
-    return (Int(start)..<Int(end), entries)  // both at most dataLength
+    counts.extent(ofBlock: block, records: records)
   }
 
   /// The stored offset of block `block` in the data section (version 2: its low 48 bits).
   @inlinable @inline(__always)
   func storedOffset(ofBlock block: Int) -> UInt64 {
-    let raw = unsafe records.uncheckedUInt64LE(at: block &* FormatConstants.entryIndexRecordSize &+ 8)
-    return countedBlocks ? raw & Self.offsetMask : raw
+    counts.storedOffset(ofBlock: block, records: records)
   }
-
-  /// The bits of a version 2 record's offset field that hold the offset; the top 16 hold the count.
-  @usableFromInline static let offsetMask: UInt64 = (1 << 48) - 1
-
   /// The byte range of block `block` in the data section.
   ///
   /// - Throws: `FormatError`, placed in the index section, when the block's offset or the
@@ -179,4 +249,32 @@ enum BlockRanges {
     }
     return Int(start)..<Int(end)  // both <= dataLength, an Int
   }
+}
+
+extension EntryIndex.Counts {
+  /// `EntryIndex.extent(ofBlock:)` over `records`, the index's records: for a lookup that reads
+  /// the reader's shape in place instead of making a view of the index.
+  /// Precondition: `0 <= block < blockCount`, and `records` holds `blockCount` records.
+  /// - Complexity: O(1).
+  @inlinable @inline(__always)
+  package func extent(ofBlock block: Int, records: ByteView) -> (bytes: Range<Int>, entries: Int)? {
+    let start = storedOffset(ofBlock: block, records: records)
+    let end = block &+ 1 < blockCount ? storedOffset(ofBlock: block &+ 1, records: records) : UInt64(dataLength)
+    let entries =
+      countedBlocks
+      ? Int(unsafe records.uncheckedUInt16LE(at: block &* FormatConstants.entryIndexRecordSize &+ 14)) &+ 1
+      : min(entriesPerBlock, entryCount &- block &* entriesPerBlock)
+    guard start <= end, end <= UInt64(dataLength), entries <= entriesPerBlock else { return nil }
+    return (Int(start)..<Int(end), entries)  // both at most dataLength
+  }
+
+  /// The stored offset of block `block` in the data section (version 2: its low 48 bits).
+  @inlinable @inline(__always)
+  func storedOffset(ofBlock block: Int, records: ByteView) -> UInt64 {
+    let raw = unsafe records.uncheckedUInt64LE(at: block &* FormatConstants.entryIndexRecordSize &+ 8)
+    return countedBlocks ? raw & Self.offsetMask : raw
+  }
+
+  /// The bits of a version 2 record's offset field that hold the offset; the top 16 hold the count.
+  @usableFromInline static let offsetMask: UInt64 = (1 << 48) - 1
 }

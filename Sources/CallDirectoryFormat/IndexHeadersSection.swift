@@ -7,11 +7,11 @@
   /// The section's size in bytes.
   @usableFromInline package static let size = 2 * FormatConstants.entryIndexHeaderSize + FormatConstants.labelIndexHeaderSize
   /// The copy of the `BIDX` header.
-  @usableFromInline package let blocking: ByteView
+  @usableFromInline package let blocking: FileRange
   /// The copy of the `IIDX` header.
-  @usableFromInline package let identification: ByteView
+  @usableFromInline package let identification: FileRange
   /// The copy of the `LIDX` header.
-  @usableFromInline package let labels: ByteView
+  @usableFromInline package let labels: FileRange
   /// Where the section lies in the file.
   package let place: FilePlace
 
@@ -23,21 +23,23 @@
       throw place.error(.invalidField(field: "length of the index headers section", value: UInt64(bytes.count)))
     }
     self.place = place
-    blocking = try bytes.slice(offset: 0, length: FormatConstants.entryIndexHeaderSize)
-    identification = try bytes.slice(offset: FormatConstants.entryIndexHeaderSize, length: FormatConstants.entryIndexHeaderSize)
-    labels = try bytes.slice(offset: 2 * FormatConstants.entryIndexHeaderSize, length: FormatConstants.labelIndexHeaderSize)
+    blocking = FileRange(offset: place.offset, count: FormatConstants.entryIndexHeaderSize)
+    identification = FileRange(
+      offset: place.offset &+ FormatConstants.entryIndexHeaderSize, count: FormatConstants.entryIndexHeaderSize)
+    labels = FileRange(
+      offset: place.offset &+ 2 * FormatConstants.entryIndexHeaderSize, count: FormatConstants.labelIndexHeaderSize)
   }
 
   /// The copy of `index`'s header (`BIDX`, `IIDX` or `LIDX`) and its place in the file, for the
   /// index's parser to read its header fields from and place their errors at.
-  package func header(of index: SectionType) -> (bytes: ByteView, place: FilePlace) {
-    let bytes =
+  package func header(of index: SectionType) -> (range: FileRange, place: FilePlace) {
+    let range =
       switch index {
       case .blockingIndex: blocking
       case .identificationIndex: identification
       default: labels
       }
-    return (bytes, place.advanced(by: Self.offset(of: index)))
+    return (range, place.advanced(by: Self.offset(of: index)))
   }
 
   /// The offset of the copy of `index`'s header in the section.

@@ -17,7 +17,7 @@
 /// the labels' UTF-8 bytes; label `k` is bytes `o[k] ..< o[k+1]` of that area, and `o[c]` is the
 /// area's size. A `prefixed` payload: for each label, varints `p` and `s`, then `s` bytes; the
 /// label is the first `p` bytes of the label before it in the block, then those `s` bytes.
-@usableFromInline package struct LabelBlock: Sendable {
+@frozen @usableFromInline package struct LabelBlock: ~Escapable, Sendable {
   /// The block frame.
   @usableFromInline package let block: Block
   /// The labels the index says the block holds.
@@ -27,6 +27,7 @@
 
   /// Checks a label block's frame and header; the block lies at `place` in the file.
   /// - Throws: `FormatError`, placed in the file.
+  @_lifetime(copy bytes)
   package init(
     parsing bytes: ByteView, at place: FilePlace, number: Int, labelCount: Int, coding: LabelCoding = .offsets
   ) throws(FormatError) {
@@ -43,7 +44,18 @@
   /// - Throws: `FormatError.malformedBlock` when the offsets table does not fit, or the label's
   ///   offsets are out of order or past the end.
   /// - Complexity: O(1).
-  @usableFromInline package func label(at position: Int, in payload: ByteView) throws(FormatError) -> ByteView {
+  @usableFromInline @_lifetime(copy payload)
+  package func label(at position: Int, in payload: ByteView) throws(FormatError) -> ByteView {
+    let range = try labelRange(at: position, in: payload)
+    return try payload.slice(offset: range.lowerBound, length: range.count)  // inside: checked there
+  }
+
+  /// Where the bytes of label `position` lie in the `offsets` payload `payload`: `label(at:in:)`
+  /// as offsets, which outlive the view.
+  /// - Throws: as `label(at:in:)`.
+  /// - Complexity: O(1).
+  @usableFromInline
+  package func labelRange(at position: Int, in payload: ByteView) throws(FormatError) -> Range<Int> {
     let tableBytes = (labelCount &+ 1) &* 4  // labelCount <= 2^32, so no overflow on 64-bit Int
     guard tableBytes <= payload.count, position >= 0, position < labelCount else {
       throw block.place.error(
@@ -58,7 +70,7 @@
         .malformedBlock(block: block.number, reason: "label \(position) spans \(start)..<\(end) of \(area) bytes"),
         at: FormatConstants.blockHeaderSize)
     }
-    return try payload.slice(offset: tableBytes &+ start, length: end &- start)  // inside: checked above
+    return (tableBytes &+ start)..<(tableBytes &+ end)  // inside the payload: checked above
   }
 
   /// The labels of the `prefixed` payload `payload`, back to back, and where each ends in them.

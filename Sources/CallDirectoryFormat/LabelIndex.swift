@@ -2,18 +2,45 @@
 ///
 /// Record `i` holds the id of block `i`'s first label and the block's offset in the label data
 /// section; block `i` holds the labels from its first id up to the next block's first id.
-@usableFromInline package struct LabelIndex: Sendable {
+@frozen @usableFromInline package struct LabelIndex: ~Escapable, BitwiseCopyable, Sendable {
+  /// What the index is, without its bytes: its counts and where its records lie in the file.
+  @frozen @usableFromInline package struct Shape: Sendable {
+    /// The number of distinct labels.
+    @usableFromInline package let labelCount: Int
+    /// The number of label blocks.
+    @usableFromInline package let blockCount: Int
+    /// Where the records lie in the file, `blockCount * 16` bytes.
+    @usableFromInline package let records: FileRange
+    /// Where the index section lies in the file: errors about its records are placed there.
+    @usableFromInline package let place: FilePlace
+    /// The length of the label data section.
+    @usableFromInline package let dataLength: Int
+  }
+
   /// The number of distinct labels.
   @usableFromInline package let labelCount: Int
   /// The number of label blocks.
   @usableFromInline package let blockCount: Int
   /// The records, `blockCount * 16` bytes.
   @usableFromInline package let records: ByteView
-  /// Where the index section lies in the file: errors about its records are placed there.
+  /// Where the index section lies in the file.
   @usableFromInline package let place: FilePlace
   /// The length of the label data section.
   @usableFromInline package let dataLength: Int
 
+  /// The index of `shape` over `file`, the bytes the shape was parsed from.
+  /// - Complexity: O(1).
+  @inlinable @inline(__always) @_lifetime(copy file)
+  package init(_ shape: borrowing Shape, in file: ByteView) {
+    labelCount = shape.labelCount
+    blockCount = shape.blockCount
+    records = unsafe file.view(of: shape.records)
+    place = shape.place
+    dataLength = shape.dataLength
+  }
+}
+
+extension LabelIndex.Shape {
   /// Checks and wraps a label index section.
   ///
   /// `header`, when given, is the 8 bytes to read the header from instead of the section's own
@@ -28,7 +55,15 @@
     guard section.count >= FormatConstants.labelIndexHeaderSize else {
       throw place.error(.truncated(needed: FormatConstants.labelIndexHeaderSize, available: section.count))
     }
-    let (fields, fieldsPlace) = header ?? (section, place)
+    let fields: ByteView
+    let fieldsPlace: FilePlace
+    if let header {
+      fields = header.bytes
+      fieldsPlace = header.place
+    } else {
+      fields = section
+      fieldsPlace = place
+    }
     guard fields.count >= FormatConstants.labelIndexHeaderSize else {
       throw fieldsPlace.error(.truncated(needed: FormatConstants.labelIndexHeaderSize, available: fields.count))
     }
@@ -44,11 +79,14 @@
     }
     labelCount = labels
     blockCount = blocks
-    records = try section.slice(
-      offset: FormatConstants.labelIndexHeaderSize, length: section.count - FormatConstants.labelIndexHeaderSize, in: place)
+    records = FileRange(
+      offset: place.offset &+ FormatConstants.labelIndexHeaderSize, count: section.count - FormatConstants.labelIndexHeaderSize)
     self.dataLength = dataLength
     self.place = place
   }
+}
+
+extension LabelIndex {
 
   /// The id of block `block`'s first label, as stored. Precondition: `0 <= block < blockCount`.
   @inlinable

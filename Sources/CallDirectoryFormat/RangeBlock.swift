@@ -4,7 +4,7 @@
 ///
 /// Parsing checks the frame and the parts' sizes in O(1); `check(after:labelCount:)` checks every
 /// rule in O(ranges). Reads of an unchecked block are safe and may give wrong values, never a trap.
-@usableFromInline package struct RangeBlock: Sendable {
+@frozen @usableFromInline package struct RangeBlock: ~Escapable, Sendable {
   /// The block frame.
   @usableFromInline package let block: Block
   /// The block's first number, from its index record: `f[0]`.
@@ -28,7 +28,8 @@
   ///   - first: the first number from the index record; `rangeCount`: the ranges it says (1 ... 4096).
   /// - Throws: `FormatError`, placed in the file: a bad frame, a deflated block, a header field
   ///   out of range, or a payload too short for its fixed-size parts.
-  @usableFromInline package init(
+  @usableFromInline @_lifetime(copy bytes)
+  package init(
     parsing bytes: ByteView, at place: FilePlace, number: Int, first: UInt64, rangeCount: Int, labelled: Bool
   ) throws(FormatError) {
     block = try Block(parsing: bytes, at: place, number: number, maximumPayload: FormatConstants.maximumEntryPayload)

@@ -1,7 +1,31 @@
 /// One kind's range index and range data sections (`Spec/FORMAT.md` section 10.1): blocks of
 /// `perBlock` ranges each (the last the rest), found through an entry index whose first numbers
 /// are the blocks' first numbers.
-@usableFromInline package struct RangeBlocks: Sendable {
+@frozen @usableFromInline package struct RangeBlocks: ~Escapable, BitwiseCopyable, Sendable {
+  /// What the two sections are, without their bytes.
+  @frozen @usableFromInline package struct Shape: Sendable {
+    /// The range index (`BRIX`, `IRIX`), read as an entry index of ranges.
+    @usableFromInline package let index: EntryIndex.Shape
+    /// Where the range data section (`BRDT`, `IRDT`) lies in the file.
+    @usableFromInline package let data: FileRange
+    /// Where the range data section lies in the file, for its errors.
+    @usableFromInline package let dataPlace: FilePlace
+    /// Whether the blocks hold identification ranges.
+    @usableFromInline package let labelled: Bool
+
+    /// Wraps the two sections.
+    /// - Throws: `FormatError`, placed in the file, when the index's size rules fail.
+    /// - Complexity: O(1).
+    package init(
+      index section: ByteView, at indexPlace: FilePlace, data: ByteView, at dataPlace: FilePlace, labelled: Bool
+    ) throws(FormatError) {
+      index = try EntryIndex.Shape(parsing: section, at: indexPlace, dataLength: data.count, countedBlocks: true)
+      self.data = FileRange(offset: dataPlace.offset, count: data.count)
+      self.dataPlace = dataPlace
+      self.labelled = labelled
+    }
+  }
+
   /// The range index (`BRIX`, `IRIX`), read as an entry index of ranges.
   @usableFromInline package let index: EntryIndex
   /// The range data section (`BRDT`, `IRDT`).
@@ -11,21 +35,19 @@
   /// Whether the blocks hold identification ranges.
   @usableFromInline package let labelled: Bool
 
-  /// Wraps the two sections.
-  /// - Throws: `FormatError`, placed in the file, when the index's size rules fail.
+  /// The range blocks of `shape` over `file`, the bytes the shape was parsed from.
   /// - Complexity: O(1).
-  package init(
-    index section: ByteView, at indexPlace: FilePlace, data: ByteView, at dataPlace: FilePlace, labelled: Bool
-  ) throws(FormatError) {
-    index = try EntryIndex(parsing: section, at: indexPlace, dataLength: data.count, countedBlocks: true)
-    self.data = data
-    self.dataPlace = dataPlace
-    self.labelled = labelled
+  @inlinable @_lifetime(copy file)
+  package init(_ shape: borrowing Shape, in file: ByteView) {
+    index = EntryIndex(shape.index, in: file)
+    data = unsafe file.view(of: shape.data)
+    dataPlace = shape.dataPlace
+    labelled = shape.labelled
   }
 
   /// Block `number`, its frame and parts checked for size (O(1)).
   /// - Throws: `FormatError` for offsets or a frame that do not fit.
-  @inlinable
+  @inlinable @_lifetime(copy self)
   package func block(_ number: Int) throws(FormatError) -> RangeBlock {
     let range = try index.blockRange(number)
     let place = dataPlace.advanced(by: range.lowerBound)

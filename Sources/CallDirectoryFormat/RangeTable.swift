@@ -7,7 +7,68 @@
 /// (O(1)); values are checked by the verifier, and by a reader with the sections' CRCs before its
 /// first lookup (`Spec/FORMAT.md` section 14). Unchecked, a damaged table could give wrong
 /// answers, never a trap.
-@usableFromInline package struct RangeTable: Sendable {
+@frozen @usableFromInline package struct RangeTable: ~Escapable, BitwiseCopyable, Sendable {
+  /// What the table is, without its bytes: its count and where its records or blocks lie.
+  @frozen @usableFromInline package struct Shape: Sendable {
+    /// The number of ranges.
+    @usableFromInline package let count: Int
+    /// Whether records carry a label id (identification ranges).
+    @usableFromInline package let labelled: Bool
+    /// Where the fixed records lie in the file (empty when the ranges are in blocks).
+    @usableFromInline package let records: FileRange
+    /// The range blocks, when the ranges are stored in them.
+    @usableFromInline package let blocks: RangeBlocks.Shape?
+    /// Whether the ranges are in blocks (`blocks` is not `nil`): a lookup tests this flag, where
+    /// testing the optional itself copies its hundred-odd bytes first.
+    @usableFromInline package let inBlocks: Bool
+    /// Where the range section lies in the file (offset 0 for an absent one): errors about its
+    /// records are placed there.
+    @usableFromInline package let place: FilePlace
+
+    /// An empty table, for a kind without ranges.
+    @usableFromInline package init(labelled: Bool) {
+      count = 0
+      self.labelled = labelled
+      records = .empty
+      blocks = nil
+      inBlocks = false
+      place = FilePlace(offset: 0)
+    }
+
+    /// Wraps a kind's range index and range data sections.
+    package init(blocks: RangeBlocks.Shape) {
+      count = blocks.index.entryCount
+      labelled = blocks.labelled
+      records = .empty
+      self.blocks = blocks
+      inBlocks = true
+      place = blocks.index.place
+    }
+
+    /// Checks and wraps a range section.
+    /// - Throws: `FormatError`, placed in the file, when its length does not match its count.
+    /// - Complexity: O(1).
+    package init(parsing section: ByteView, at place: FilePlace, labelled: Bool) throws(FormatError) {
+      guard let rawCount = section.uint64LE(at: 0) else {
+        throw place.error(.truncated(needed: FormatConstants.rangeHeaderSize, available: section.count))
+      }
+      let size = UInt64(labelled ? FormatConstants.identificationRangeSize : FormatConstants.blockingRangeSize)
+      let recordBytes = UInt64(section.count - FormatConstants.rangeHeaderSize)
+      guard recordBytes % size == 0, rawCount == recordBytes / size else {
+        throw place.error(
+          .malformedIndex(
+            "\(rawCount) ranges need \(rawCount > recordBytes ? "more than \(recordBytes)" : String(rawCount * size)) bytes of records, the section has \(recordBytes)"
+          ))
+      }
+      count = Int(rawCount)  // bounded by the section's length
+      self.labelled = labelled
+      records = FileRange(offset: place.offset &+ FormatConstants.rangeHeaderSize, count: Int(recordBytes))
+      blocks = nil
+      inBlocks = false
+      self.place = place
+    }
+  }
+
   /// The number of ranges.
   @usableFromInline package let count: Int
   /// Whether records carry a label id (identification ranges).
@@ -16,56 +77,21 @@
   @usableFromInline package let records: ByteView
   /// The range blocks, when the ranges are stored in them.
   @usableFromInline package let blocks: RangeBlocks?
-  /// Whether the ranges are in blocks (`blocks` is not `nil`): a lookup tests this flag, where
-  /// testing the optional itself copies its hundred-odd bytes first.
+  /// Whether the ranges are in blocks (`blocks` is not `nil`).
   @usableFromInline package let inBlocks: Bool
-  /// Where the range section lies in the file (offset 0 for an absent one): errors about its
-  /// records are placed there.
+  /// Where the range section lies in the file.
   @usableFromInline package let place: FilePlace
 
-  /// An empty table, for a kind without ranges.
-  @usableFromInline package init(labelled: Bool) {
-    count = 0
-    self.labelled = labelled
-    records = ByteView()
-    blocks = nil
-    inBlocks = false
-    place = FilePlace(offset: 0)
-  }
-
-  /// Wraps a kind's range index and range data sections.
-  /// - Throws: `FormatError`, placed in the file, when the index's size rules fail.
+  /// The table of `shape` over `file`, the bytes the shape was parsed from.
   /// - Complexity: O(1).
-  package init(blocks: RangeBlocks) {
-    count = blocks.index.entryCount
-    labelled = blocks.labelled
-    records = ByteView()
-    self.blocks = blocks
-    inBlocks = true
-    place = blocks.index.place
-  }
-
-  /// Checks and wraps a range section.
-  /// - Throws: `FormatError`, placed in the file, when its length does not match its count.
-  /// - Complexity: O(1).
-  package init(parsing section: ByteView, at place: FilePlace, labelled: Bool) throws(FormatError) {
-    guard let rawCount = section.uint64LE(at: 0) else {
-      throw place.error(.truncated(needed: FormatConstants.rangeHeaderSize, available: section.count))
-    }
-    let size = UInt64(labelled ? FormatConstants.identificationRangeSize : FormatConstants.blockingRangeSize)
-    let recordBytes = UInt64(section.count - FormatConstants.rangeHeaderSize)
-    guard recordBytes % size == 0, rawCount == recordBytes / size else {
-      throw place.error(
-        .malformedIndex(
-          "\(rawCount) ranges need \(rawCount > recordBytes ? "more than \(recordBytes)" : String(rawCount * size)) bytes of records, the section has \(recordBytes)"
-        ))
-    }
-    count = Int(rawCount)  // bounded by the section's length
-    self.labelled = labelled
-    records = try section.dropFirst(FormatConstants.rangeHeaderSize, in: place)
-    blocks = nil
-    inBlocks = false
-    self.place = place
+  @inlinable @inline(__always) @_lifetime(copy file)
+  package init(_ shape: borrowing Shape, in file: ByteView) {
+    count = shape.count
+    labelled = shape.labelled
+    records = unsafe file.view(of: shape.records)
+    if shape.inBlocks, let blocks = shape.blocks { self.blocks = RangeBlocks(blocks, in: file) } else { self.blocks = nil }
+    inBlocks = shape.inBlocks
+    place = shape.place
   }
 
   /// The record size in bytes.
@@ -96,7 +122,7 @@
   /// The reserved field of range `index` (0 for blocking ranges and range blocks, which have none).
   @inlinable
   package func reserved(_ index: Int) -> UInt32 {
-    labelled && blocks == nil ? unsafe records.uncheckedUInt32LE(at: index &* recordSize &+ 20) : 0
+    labelled && !inBlocks ? unsafe records.uncheckedUInt32LE(at: index &* recordSize &+ 20) : 0
   }
 }
 

@@ -5,48 +5,39 @@
 /// Layout: u32 stride, u32 reserved (0), then `ceil(blocks / stride)` u64 samples; sample `g` is
 /// the first number of record `g * stride`. The section is derived from the index and optional:
 /// a reader that ignores it finds the same block.
-@usableFromInline package struct TopIndex: Sendable {
-  /// The records per group.
+@frozen @usableFromInline package struct TopIndex: ~Escapable, BitwiseCopyable, Sendable {
+  /// What the top index is, without its bytes: its stride and where its samples lie in the file.
+  @frozen @usableFromInline package struct Shape: Sendable {
+    /// The records a sample stands for: sample `g` is record `g * stride`'s first number.
+    @usableFromInline package let stride: Int
+    /// The number of samples, `ceil(blockCount / stride)`.
+    @usableFromInline package let count: Int
+    /// Where the samples lie in the file, `count * 8` bytes.
+    @usableFromInline package let samples: FileRange
+  }
+
+  /// The records a sample stands for.
   @usableFromInline package let stride: Int
   /// The samples, `count * 8` bytes.
   @usableFromInline package let samples: ByteView
-  /// The number of samples (groups).
-  @usableFromInline package let count: Int
+
+  /// The top index of `stride` over `samples`, 8 bytes a sample (any bytes past a whole sample
+  /// are not read).
+  /// - Complexity: O(1).
+  @inlinable @inline(__always) @_lifetime(copy samples)
+  package init(stride: Int, samples: ByteView) {
+    self.stride = stride
+    self.samples = samples
+  }
+
+  /// The number of samples.
+  @inlinable @inline(__always) package var count: Int { samples.count >> 3 }
 
   /// The stride the canonical writer uses: 64 records (1 KiB of index) a group, so that a group
   /// mostly lies in one page and the samples of ten million entries fit in the first page.
   @usableFromInline package static let canonicalStride = 64
   /// Bytes before the samples.
   @usableFromInline package static let headerSize = 8
-
-  /// Checks and wraps a top index section over an index of `blockCount` records.
-  /// - Throws: `FormatError`, placed in the file, for a stride outside 1 ... 65,536, a
-  ///   nonzero reserved field, or a length that does not hold one sample per group.
-  /// - Complexity: O(1).
-  package init(parsing section: ByteView, at place: FilePlace, blockCount: Int) throws(FormatError) {
-    guard section.count >= Self.headerSize else {
-      throw place.error(.truncated(needed: Self.headerSize, available: section.count))
-    }
-    let rawStride = unsafe section.uncheckedUInt32LE(at: 0)
-    guard rawStride >= 1, rawStride <= 65_536 else {
-      throw place.error(.invalidField(field: "top index stride", value: UInt64(rawStride)))
-    }
-    guard unsafe section.uncheckedUInt32LE(at: 4) == 0 else {
-      throw place.error(.nonzeroReserved(field: "top index header"), at: 4)
-    }
-    let stride = Int(rawStride)
-    let groups = blockCount / stride + (blockCount % stride == 0 ? 0 : 1)
-    let sampleBytes = section.count - Self.headerSize
-    guard sampleBytes % 8 == 0, sampleBytes / 8 == groups else {
-      throw place.error(
-        .malformedIndex(
-          "a top index over \(blockCount) records in groups of \(stride) needs \(groups) samples (\(groups &* 8) bytes), "
-            + "the section has \(sampleBytes) bytes of samples"))
-    }
-    self.stride = stride
-    count = groups
-    samples = try section.slice(offset: Self.headerSize, length: sampleBytes, in: place)
-  }
 
   /// Sample `group`, the stored first number of record `group * stride`. Precondition: `group < count`.
   @inlinable
@@ -65,5 +56,36 @@
       bytes.append(contentsOf: records[at..<(at + 8)])  // the first number, little-endian as stored
     }
     return bytes
+  }
+}
+
+extension TopIndex.Shape {
+  /// Checks and wraps a top index section over an index of `blockCount` records.
+  /// - Throws: `FormatError`, placed in the file, for a stride outside 1 ... 65,536, a
+  ///   nonzero reserved field, or a length that does not hold one sample per group.
+  /// - Complexity: O(1).
+  package init(parsing section: ByteView, at place: FilePlace, blockCount: Int) throws(FormatError) {
+    guard section.count >= TopIndex.headerSize else {
+      throw place.error(.truncated(needed: TopIndex.headerSize, available: section.count))
+    }
+    let rawStride = unsafe section.uncheckedUInt32LE(at: 0)
+    guard rawStride >= 1, rawStride <= 65_536 else {
+      throw place.error(.invalidField(field: "top index stride", value: UInt64(rawStride)))
+    }
+    guard unsafe section.uncheckedUInt32LE(at: 4) == 0 else {
+      throw place.error(.nonzeroReserved(field: "top index header"), at: 4)
+    }
+    let stride = Int(rawStride)
+    let groups = blockCount / stride + (blockCount % stride == 0 ? 0 : 1)
+    let sampleBytes = section.count - TopIndex.headerSize
+    guard sampleBytes % 8 == 0, sampleBytes / 8 == groups else {
+      throw place.error(
+        .malformedIndex(
+          "a top index over \(blockCount) records in groups of \(stride) needs \(groups) samples (\(groups &* 8) bytes), "
+            + "the section has \(sampleBytes) bytes of samples"))
+    }
+    self.stride = stride
+    count = groups
+    samples = FileRange(offset: place.offset &+ TopIndex.headerSize, count: sampleBytes)
   }
 }

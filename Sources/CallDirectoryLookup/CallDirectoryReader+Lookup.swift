@@ -89,12 +89,28 @@ extension CallDirectoryReader {
   @inline(__always)  // each caller's kind is a constant: the choices between the two kinds fold away
   private func find(_ number: Int64, in kind: EntryKind) throws(FormatError) -> UInt64? {
     guard number > 0 else { return nil }
-    let found = withIndex(kind) { index in
-      // The block's first number is at most `number`: the offset cannot wrap.
-      index.block(containing: UInt64(number)).map { ($0, UInt64(number) &- index.firstNumber(ofBlock: $0)) }
+    // One search of the index gives the block, the number's offset from the block's first (at
+    // most `number`: no wrap) and, for a block that has passed its checks, its place.
+    let file = self.file
+    let found = withIndexShape(kind) { (index) -> (block: Int, target: UInt64, passed: (bytes: Range<Int>, entries: Int)?)? in
+      let records = unsafe file.view(of: index.records)
+      var topStride = 0
+      var topSamples = unsafe file.view(of: .empty)
+      if let top = index.top {
+        topStride = top.stride
+        topSamples = unsafe file.view(of: top.samples)
+      }
+      guard
+        let block = EntryIndex.block(
+          containing: UInt64(number), records: records, blockCount: index.counts.blockCount, topStride: topStride,
+          topSamples: topSamples)
+      else { return nil }
+      let passed = checks.hasPassed(kind, block: block) ? index.counts.extent(ofBlock: block, records: records) : nil
+      return (block, UInt64(number) &- EntryIndex.firstNumber(ofBlock: block, records: records), passed)
     }
-    guard let (block, target) = found else { return nil }
-    if let passed = passedEntryBlock(kind, block) {
+    guard let (block, target, passedExtent) = found else { return nil }
+    if let passedExtent, let bytes = blockBytes(kind, at: passedExtent.bytes) {
+      let passed = (bytes: bytes, entries: passedExtent.entries)
       // The frame, the high bits at the block's end and then one low part are read one after
       // another, each read's place known from the one before: ask for their lines at once, the
       // frame's, the last three (the high bits of a full block of dense numbers) and, for the low

@@ -12,25 +12,44 @@ extension EntryIndex {
   /// - Complexity: O(log blockCount).
   @inlinable @inline(__always)
   package func block(containing number: UInt64) -> Int? {
-    // The top's samples are the groups' first numbers: the block is in the group whose sample is
-    // the last at or below `number` (a damaged top gives some block or none, as a damaged index).
-    guard let top else { return block(containing: number, in: 0..<blockCount) }
-    guard let group = top.group(containing: number, blockCount: blockCount) else { return nil }
-    return block(containing: number, in: group)
+    Self.block(containing: number, records: records, blockCount: blockCount, topStride: topStride, topSamples: topSamples)
   }
 
   /// The last block of `blocks` whose first number is at most `number`.
   /// Precondition: `blocks` lies within `0 ..< blockCount`.
   @inlinable @inline(__always)
   package func block(containing number: UInt64, in blocks: Range<Int>) -> Int? {
+    Self.block(containing: number, in: blocks, records: records)
+  }
+
+  /// `block(containing:)` over the parts of an index: its `records` (`blockCount` of them) and
+  /// its top level's samples and stride (a stride of 0 when it has none). A lookup calls it with
+  /// the parts of the reader's shape, read in place, where a view of the index would be made
+  /// and unmade on every lookup.
+  /// - Complexity: O(log blockCount).
+  @inlinable @inline(__always)
+  package static func block(
+    containing number: UInt64, records: ByteView, blockCount: Int, topStride: Int, topSamples: ByteView
+  ) -> Int? {
+    // The top's samples are the groups' first numbers: the block is in the group whose sample is
+    // the last at or below `number` (a damaged top gives some block or none, as a damaged index).
+    guard topStride > 0 else { return block(containing: number, in: 0..<blockCount, records: records) }
+    let top = TopIndex(stride: topStride, samples: topSamples)
+    guard let group = top.group(containing: number, blockCount: blockCount) else { return nil }
+    return block(containing: number, in: group, records: records)
+  }
+
+  /// `block(containing:in:)` over `records`.
+  @inlinable @inline(__always)
+  package static func block(containing number: UInt64, in blocks: Range<Int>, records: ByteView) -> Int? {
     // Halving a fixed number of times (log2 of the range), each step adding half or nothing: no
     // exit that depends on the data, and a loop the optimizer keeps short.
     var base = blocks.lowerBound  // invariant: the answer is in base ..< base + length, or none
     var length = blocks.count
-    guard length > 0, firstNumber(ofBlock: base) <= number else { return nil }
+    guard length > 0, firstNumber(ofBlock: base, records: records) <= number else { return nil }
     while length > 1 {
       let half = length >> 1
-      base &+= firstNumber(ofBlock: base &+ half) <= number ? half : 0
+      base &+= firstNumber(ofBlock: base &+ half, records: records) <= number ? half : 0
       length &-= half
     }
     return base

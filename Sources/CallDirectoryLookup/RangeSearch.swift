@@ -12,7 +12,11 @@ extension CallDirectoryReader {
   /// - Complexity: O(log r) for r ranges; O(1) for a kind without any.
   @inline(__always)
   func range(_ kind: EntryKind, containing number: UInt64) -> (index: Int, labelId: UInt32)? {
-    let (count, inBlocks) = withRanges(kind) { ($0.count, $0.inBlocks) }
+    // From the shape the reader keeps: no view is made for a kind without ranges.
+    let (count, inBlocks) =
+      kind == .blocking
+      ? (shape.blockingRanges.count, shape.blockingRanges.inBlocks)
+      : (shape.identificationRanges.count, shape.identificationRanges.inBlocks)
     guard count > 0 else { return nil }
     if inBlocks { return rangeInBlocks(kind, containing: number) }
     return withRanges(kind) { ranges in ranges.record(containing: number).map { ($0, ranges.labelId($0)) } }

@@ -24,34 +24,34 @@ extension CallDirectoryReader {
   /// would be copied (a hundred-odd bytes) on every lookup.
   @inlinable @inline(__always)
   package func withIndex<R>(_ kind: EntryKind, _ body: (borrowing EntryIndex) -> R) -> R {
-    kind == .blocking ? body(layout.blockingIndex) : body(layout.identificationIndex)
+    kind == .blocking ? body(EntryIndex(shape.blockingIndex, in: file)) : body(EntryIndex(shape.identificationIndex, in: file))
+  }
+
+  /// Calls `body` with the shape of the index of `kind`, read in place: for a lookup, which reads
+  /// a few of its fields and searches its records with `EntryIndex`'s static searches, where a
+  /// view of the index would be made and unmade on every lookup.
+  @inlinable @inline(__always)
+  package func withIndexShape<R>(_ kind: EntryKind, _ body: (borrowing EntryIndex.Shape) -> R) -> R {
+    kind == .blocking ? body(shape.blockingIndex) : body(shape.identificationIndex)
   }
 
   /// Calls `body` with the range table of `kind`, for a lookup after `checkLookupParts(_:)`;
   /// lent as the index is.
   @inlinable @inline(__always)
   package func withRanges<R>(_ kind: EntryKind, _ body: (borrowing RangeTable) -> R) -> R {
-    if kind == .blocking { return body(layout.blockingRanges) }
-    return body(layout.identificationRanges)
+    if kind == .blocking { return body(RangeTable(shape.blockingRanges, in: file)) }
+    return body(RangeTable(shape.identificationRanges, in: file))
   }
 
-  /// The bytes and entry count of entry block `block` of `kind` when the block has passed its
-  /// checks (its frame and CRC, the first time a lookup landed on it, or the whole file's), or
-  /// `nil`: then `checkedEntryBlock(_:_:prefetching:)` checks it, or says why it cannot.
-  ///
-  /// Package-only: the lookups' quick way to a block they have read before, which builds none of
-  /// the checked views the first read builds. Precondition: `0 <= block < blockCount`.
-  /// - Complexity: O(1), one atomic load, no allocation.
-  @inlinable @inline(__always)
-  package func passedEntryBlock(_ kind: EntryKind, _ block: Int) -> (bytes: ByteView, entries: Int)? {
-    guard checks.hasPassed(kind, block: block), let extent = withIndex(kind, { $0.extent(ofBlock: block) }) else {
-      return nil
-    }
-    let data = kind == .blocking ? layout.dataOffsets.blocking : layout.dataOffsets.identification
-    guard let bytes = layout.file.subview(offset: data &+ extent.bytes.lowerBound, length: extent.bytes.count) else {
-      return nil
-    }
-    return (bytes, extent.entries)
+  /// The bytes of a block of `kind` at `extent` in its data section, or `nil` when they leave the
+  /// file: the lookups' quick way to a block that has passed its checks (its frame and CRC, the
+  /// first time a lookup landed on it, or the whole file's), with `extent` from its index record,
+  /// which builds none of the checked views the first read builds.
+  /// - Complexity: O(1).
+  @inlinable @inline(__always) @_lifetime(borrow self)
+  package func blockBytes(_ kind: EntryKind, at extent: Range<Int>) -> ByteView? {
+    let data = kind == .blocking ? shape.dataOffsets.blocking : shape.dataOffsets.identification
+    return file.subview(offset: data &+ extent.lowerBound, length: extent.count)
   }
 
   @usableFromInline
@@ -79,7 +79,7 @@ extension CallDirectoryReader {
   /// Package-only: for the lookups, after `checkLookupParts(_:)`.
   /// - Throws: `FormatError` with file offsets.
   /// - Complexity: O(1) once the block has passed; O(block) the first time.
-  @inlinable
+  @inlinable @_lifetime(borrow self)
   package func checkedEntryBlock(_ kind: EntryKind, _ block: Int, prefetching: Bool) throws(FormatError) -> EntryBlock {
     let entryBlock = try layout.entryBlock(kind, block, prefetching: prefetching)
     if !checks.hasPassed(kind, block: block) { try checkOnce(entryBlock, kind, block) }

@@ -16,6 +16,6 @@ extension CallDirectoryReader {
   /// - Complexity: O(1) plus `body`: pages are read as `body` touches them.
   package static func withMappedBytes<R>(path: String, _ body: (ByteView) -> R) throws(SystemError) -> R {
     let storage = try FileStorage(mapping: path)
-    return withExtendedLifetime(storage) { body(storage.view) }
+    return body(storage.view)
   }
 }

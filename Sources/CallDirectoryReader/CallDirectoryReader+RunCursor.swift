@@ -19,7 +19,7 @@ package struct RunCursor {
 
   private let reader: CallDirectoryReader
   private let kind: EntryKind
-  private let ranges: RangeTable
+  private let ranges: RangeTable.Shape
   private var singles: EntryCursor
   private var nextRange = 0
   private var pendingSingle: EntryCursor.Entry?
@@ -32,7 +32,7 @@ package struct RunCursor {
   init(reader: CallDirectoryReader, kind: EntryKind) {
     self.reader = reader
     self.kind = kind
-    ranges = reader.layout.ranges(kind)
+    ranges = reader.shape.ranges(kind)
     singles = reader.cursor(kind)
   }
 
@@ -47,6 +47,8 @@ package struct RunCursor {
       pendingSingle = try singles.next()
       singlesDone = pendingSingle == nil
     }
+    let reader = self.reader
+    let ranges = RangeTable(self.ranges, in: reader.file)
     let rangeFirst = nextRange < ranges.count ? ranges.first(nextRange) : nil
     if let rangeFirst, pendingSingle.map({ rangeFirst < UInt64($0.number) }) ?? true {
       // Checked by checkRanges: both ends in range.

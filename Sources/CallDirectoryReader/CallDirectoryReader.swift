@@ -15,15 +15,12 @@ import CallDirectorySystem
 ///     let directory = try CallDirectoryReader(path: "list.calldir")
 ///     try directory.forEachBlocking { number in print(number) }
 public final class CallDirectoryReader: Sendable {
-  /// Where everything is in the file.
-  ///
-  /// Package-only: its byte views point into the reader's storage without keeping it alive, so a
-  /// layout must not outlive its reader (`withExtendedLifetime(reader)` around its use). Code
-  /// outside the package reads through the reader's own methods, which hold the reader.
-  @usableFromInline package let layout: DirectoryLayout
+  /// Where everything is in the file, without its bytes: what `layout` lays over them.
+  @usableFromInline package let shape: DirectoryLayout.Shape
   /// The path the file was opened from, or `nil` for in-memory bytes.
   public let path: String?
-  private let storage: FileStorage
+  /// The bytes, mapped or copied; the reader holds them for its whole life.
+  @usableFromInline let storage: FileStorage
   /// Decoded label blocks, shared by lookups and streams.
   @usableFromInline let labelCache: LabelCache
   /// What has been checked of the file, so that each part is checked once before its first use.
@@ -44,19 +41,20 @@ public final class CallDirectoryReader: Sendable {
   /// - Throws: `FormatError` for a malformed header, section table or index.
   package init(storage: FileStorage, path: String?) throws(FormatError) {
     self.storage = storage
-    layout = try Self.open(storage.view)
-    checks = ReadChecks(layout: layout)
-    labelCache = LabelCache(layout: layout, checks: checks)
+    shape = try Self.open(storage.view)
+    checks = ReadChecks(shape: shape)
+    labelCache = LabelCache(storage: storage, shape: shape, checks: checks)
     self.path = path
   }
 
   /// Opens a copy of `bytes` (a file read from standard input or the network).
   /// - Throws: `FormatError` for a malformed header, section table or index.
   public init(bytes: [UInt8]) throws(FormatError) {
-    storage = FileStorage(copying: bytes)
-    layout = try Self.open(storage.view)
-    checks = ReadChecks(layout: layout)
-    labelCache = LabelCache(layout: layout, checks: checks)
+    let storage = FileStorage(copying: bytes)
+    self.storage = storage
+    shape = try Self.open(storage.view)
+    checks = ReadChecks(shape: shape)
+    labelCache = LabelCache(storage: storage, shape: shape, checks: checks)
     path = nil
   }
 
@@ -65,17 +63,31 @@ public final class CallDirectoryReader: Sendable {
   /// signature, at most 160 bytes), so that the list version and the signer never come from
   /// unchecked bytes. The counts of an index header that lies in its index are checked with
   /// that index, on first use (`ReadChecks`).
-  private static func open(_ file: ByteView) throws(FormatError) -> DirectoryLayout {
+  private static func open(_ file: ByteView) throws(FormatError) -> DirectoryLayout.Shape {
     let layout = try DirectoryLayout(parsing: file)
     for type in [SectionType.indexHeaders, .listVersion, .signature] { try layout.checkChecksum(of: type) }
-    return layout
+    return layout.shape
   }
 
-  /// Calls `body` with every byte the reader reads, kept alive until `body` returns (the view
-  /// must not escape it). Package-only, for the verifier, which reads them in order: the kernel
-  /// reads ahead meanwhile, and lookups' random access is restored after.
+  /// All of the file's bytes, for as long as the reader is borrowed.
+  @inlinable @inline(__always) package var file: ByteView {
+    @_lifetime(borrow self) get {
+      // The reader holds its storage in a `let`, for its whole life.
+      unsafe storage.view(heldBy: self)
+    }
+  }
+
+  /// Where everything is in the file, over its bytes, for as long as the reader is borrowed.
+  /// - Complexity: O(1).
+  @inlinable package var layout: DirectoryLayout {
+    @_lifetime(borrow self) get { DirectoryLayout(shape, file: file) }
+  }
+
+  /// Calls `body` with every byte the reader reads, as a view that lives for the call.
+  /// Package-only, for the verifier, which reads them in order: the kernel reads ahead meanwhile,
+  /// and lookups' random access is restored after.
   package func withBytes<Result>(_ body: (ByteView) -> Result) -> Result {
-    streaming { withExtendedLifetime(self) { body(storage.view) } }
+    streaming { body(file) }
   }
 
   /// Runs `body`, a stream over the file, with the mapping read ahead; random access after.
@@ -91,19 +103,19 @@ public final class CallDirectoryReader: Sendable {
   public var fileIdentity: FileIdentity? { storage.identity }
 
   /// The file's format version.
-  public var version: (major: UInt16, minor: UInt16) { (layout.header.major, layout.header.minor) }
+  public var version: (major: UInt16, minor: UInt16) { (shape.header.major, shape.header.minor) }
 
   /// The number of blocking entries.
-  public var blockingCount: Int { layout.blockingIndex.entryCount }
+  public var blockingCount: Int { shape.blockingIndex.entryCount }
 
   /// The number of identification entries.
-  public var identificationCount: Int { layout.identificationIndex.entryCount }
+  public var identificationCount: Int { shape.identificationIndex.entryCount }
 
   /// The number of distinct labels.
-  public var labelCount: Int { layout.labelIndex.labelCount }
+  public var labelCount: Int { shape.labelIndex.labelCount }
 
   /// The file's size in bytes.
-  public var fileSize: Int { layout.file.count }
+  public var fileSize: Int { shape.fileLength }
 
   /// The text of label `id`, or `nil` when there is no such label.
   ///

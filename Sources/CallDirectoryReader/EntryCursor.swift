@@ -24,7 +24,6 @@ public struct EntryCursor: Sendable {
   /// cursor may outlive the expression that opened the reader.
   private let reader: CallDirectoryReader
   /// Where the reader's sections are; its views point into the bytes `reader` keeps alive.
-  private var layout: DirectoryLayout { reader.layout }
   private let kind: EntryKind
   private var nextBlock = 0
   private var numbers: [Int64] = []
@@ -66,6 +65,8 @@ public struct EntryCursor: Sendable {
 
   /// Decodes the next block, or returns `false` after the last one.
   private mutating func advance() throws(FormatError) -> Bool {
+    let reader = self.reader
+    let layout = reader.layout
     let index = layout.index(kind)
     // Each block's first number is in its index record, outside the block's checksum: the index
     // section's own is checked before the first block, so that damage there stops the stream
@@ -91,8 +92,8 @@ public struct EntryCursor: Sendable {
     // The arrays change only once the block has decoded: after a throw `position == numbers.count`
     // still holds, so a caller that pulls again retries the block (and gets the error again)
     // instead of indexing an emptied array.
-    let decoded = try BlockDecoder.decode(
-      layout: layout, kind: kind, block: number, after: previous)
+    let reader = self.reader
+    let decoded = try BlockDecoder.decode(layout: reader.layout, kind: kind, block: number, after: previous)
     numbers = decoded.numbers
     labelIds = decoded.labelIds
     previous = numbers.last ?? previous

@@ -69,7 +69,9 @@ final class LabelCache: Sendable {
     }
   }
 
-  private let layout: DirectoryLayout
+  /// The reader's bytes and where its label index and blocks lie in them.
+  private let storage: FileStorage
+  private let shape: DirectoryLayout.Shape
   /// The reader's checks: the label index is checked whole before its first record is used.
   private let checks: ReadChecks
   private let budget: Int
@@ -107,10 +109,17 @@ final class LabelCache: Sendable {
     if let table = unsafe settled.load(ordering: .acquiring) { unsafe table.release() }
   }
 
-  init(layout: DirectoryLayout, checks: ReadChecks? = nil, budget: Int = LabelCache.defaultBudget) {
-    self.layout = layout
-    self.checks = checks ?? ReadChecks(layout: layout)
+  init(storage: FileStorage, shape: DirectoryLayout.Shape, checks: ReadChecks? = nil, budget: Int = LabelCache.defaultBudget) {
+    self.storage = storage
+    self.shape = shape
+    self.checks = checks ?? ReadChecks(shape: shape)
     self.budget = budget
+  }
+
+  /// The file's layout, for as long as the cache is borrowed.
+  private var layout: DirectoryLayout {
+    // The cache holds its storage in a `let`, for its whole life.
+    @_lifetime(borrow self) get { DirectoryLayout(shape, file: unsafe storage.view(heldBy: self)) }
   }
 
   /// Checks the label index's CRC once: its records say which block holds which labels.

@@ -75,8 +75,8 @@ package enum LabelDecoder {
         if let start = payload.uint32LE(at: 0), let end = payload.uint32LE(at: count &* 4), start <= end {
           all = try? payload.slice(offset: tableBytes &+ Int(start), length: Int(end &- start))
         }
-        try visit(count, all: all, first: first, labelBlock) { (position) throws(FormatError) in
-          try labelBlock.label(at: position, in: payload)
+        try visit(count, in: payload, all: all, first: first, labelBlock) { (position) throws(FormatError) in
+          try labelBlock.labelRange(at: position, in: payload)
         } body: { (position, label) throws(FormatError) in
           try body(position, label)
         }
@@ -91,9 +91,8 @@ package enum LabelDecoder {
           Result { () throws(FormatError) in
             let all = unsafe ByteView(raw)
             // `ends` ascend from 0 to `text.count`: every slice lies inside `all`.
-            try visit(count, all: all, first: first, labelBlock) { (position) throws(FormatError) in
-              let start = position == 0 ? 0 : ends[position &- 1]
-              return try all.slice(offset: start, length: ends[position] &- start)
+            try visit(count, in: all, all: all, first: first, labelBlock) { (position) throws(FormatError) in
+              (position == 0 ? 0 : ends[position &- 1])..<ends[position]
             } body: { (position, label) throws(FormatError) in
               try body(position, label)
             }
@@ -113,14 +112,17 @@ package enum LabelDecoder {
   /// instead of one call a label. When that fails, the labels are checked one by one, so that
   /// the error names the first label at fault.
   private static func visit(
-    _ count: Int, all: ByteView?, first: Int, _ labelBlock: LabelBlock, label: (Int) throws(FormatError) -> ByteView,
+    _ count: Int, in base: ByteView, all: ByteView?, first: Int, _ labelBlock: LabelBlock,
+    label: (Int) throws(FormatError) -> Range<Int>,
     body: (Int, ByteView) throws(FormatError) -> Void
   ) throws(FormatError) {
     let place = labelBlock.block.place
-    var allValid = all.map(UTF8Validation.isValid) ?? false
+    var allValid = false
+    if let all { allValid = UTF8Validation.isValid(all) }
     var position = 0
     while position < count {
-      let bytes = try label(position)
+      let range = try label(position)
+      let bytes = base.sliceOrEmpty(offset: range.lowerBound, length: range.count)
       guard Limits.isValidLabelLength(bytes.count) else {
         throw place.error(.badLabelLength(id: first + position, length: bytes.count))
       }
@@ -136,7 +138,8 @@ package enum LabelDecoder {
       position &+= 1
     }
     for position in 0..<count {
-      try body(position, try label(position))
+      let range = try label(position)
+      try body(position, base.sliceOrEmpty(offset: range.lowerBound, length: range.count))
     }
   }
 }

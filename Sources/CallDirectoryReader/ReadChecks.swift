@@ -37,9 +37,9 @@ import Synchronization
 
   /// Nothing checked yet, for a file of `layout`.
   /// - Complexity: O(entry blocks / 64).
-  init(layout: DirectoryLayout) {
-    blockingBlocks = AtomicBits(count: layout.blockingIndex.blockCount)
-    identificationBlocks = AtomicBits(count: layout.identificationIndex.blockCount)
+  init(shape: DirectoryLayout.Shape) {
+    blockingBlocks = AtomicBits(count: shape.blockingIndex.blockCount)
+    identificationBlocks = AtomicBits(count: shape.identificationIndex.blockCount)
   }
 
   /// Whether every part in `parts` (bits of `Part`) has passed, or the whole file has.

@@ -12,26 +12,29 @@ package enum Parallel {
   /// both are done. When no thread can be started, `other` runs here after `here`.
   ///
   /// Joining the thread orders everything `other` did before what follows the call, so its
-  /// result needs no lock.
+  /// result needs no lock; and since the thread has ended before the call returns, `other` need
+  /// not escape: it may use views that live only as long as the caller's scope.
   /// - Throws: what `here` throws, once the thread has ended.
   package static func both<Here, Other: Sendable>(
-    _ here: () throws -> Here, _ other: @escaping @Sendable () -> Other
+    _ here: () throws -> Here, _ other: @Sendable () -> Other
   ) rethrows -> (Here, Other) {
-    let box = ResultBox<Other>()
-    let thread = ThreadRun { box.value = other() }
-    let started = thread.start()
-    // Joined however `here` ends: `other` may use what the caller frees after returning.
-    let result: Here
-    do {
-      result = try here()
-    } catch {
-      if started { thread.join() }
-      throw error
+    try withoutActuallyEscaping(other) { (other) throws -> (Here, Other) in
+      let box = ResultBox<Other>()
+      let thread = ThreadRun { box.value = other() }
+      let started = thread.start()
+      // Joined however `here` ends: `other` may use what the caller frees after returning.
+      let result: Here
+      do {
+        result = try here()
+      } catch {
+        if started { thread.join() }
+        throw error
+      }
+      guard started else { return (result, other()) }
+      thread.join()
+      guard let value = box.value else { preconditionFailure("a joined thread left no result") }
+      return (result, value)
     }
-    guard started else { return (result, other()) }
-    thread.join()
-    guard let value = box.value else { preconditionFailure("a joined thread left no result") }
-    return (result, value)
   }
 }
 

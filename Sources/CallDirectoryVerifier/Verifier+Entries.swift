@@ -101,9 +101,15 @@ extension VerificationPass {
 }
 
 /// Walks a kind's ranges alongside its ascending numbers, to find numbers a range already covers.
-struct RangeCoverage {
+struct RangeCoverage: ~Escapable {
   let table: RangeTable
   var next = 0
+
+  /// A walk over `table` from its first range.
+  @_lifetime(copy table)
+  init(table: RangeTable) {
+    self.table = table
+  }
 
   /// Whether a range covers `number`; numbers must come in ascending order. O(1) amortised.
   mutating func covers(_ number: Int64) -> Bool {

@@ -45,22 +45,19 @@ extension VerificationPass {
       var last = previous
       let ends: LabelDecoder.TableEnds?
       do {
-        // Labels of one block are compared in place (they share the payload, which lives only
-        // during the walk); only the block's last label is copied, for the next block's first.
-        var before: ByteView?
+        // Each label is compared with a copy of the one before (a label's view lives only for
+        // its call), kept in one buffer that the block's labels reuse.
         let lastPosition = next &- first &- 1
+        var before = last ?? []
+        var hasBefore = last != nil
         ends = try LabelDecoder.forEachLabel(layout: layout, block: block) { (position, label) throws(FormatError) in
-          let ordered: Bool
-          if let before {
-            ordered = before.precedesInByteOrder(label)
-          } else if let last {
-            ordered = unsafe last.withUnsafeBytes { unsafe ByteView($0).precedesInByteOrder(label) }
-          } else {
-            ordered = true
-          }
+          var ordered = true
+          if hasBefore { ordered = unsafe before.withUnsafeBytes { unsafe ByteView($0).precedesInByteOrder(label) } }
           if !ordered { unordered.append(position) }
-          before = label
-          if position == lastPosition { last = label.bytes }
+          before.removeAll(keepingCapacity: true)
+          unsafe label.withUnsafeBytes { unsafe before.append(contentsOf: $0) }
+          hasBefore = true
+          if position == lastPosition { last = before }
           labelsInBlock = position &+ 1
         }
       } catch {

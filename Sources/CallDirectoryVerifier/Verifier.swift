@@ -128,7 +128,7 @@ public enum Verifier {
     }
     pass.checkDataChecksums()
     let found = pass.problems
-    var report = VerificationReport(problems: found, layout: layout)
+    var report = VerificationReport(problems: found, layout: layout.shape)
     do { report.signer = try layout.check(options.trust) } catch { report.authenticityFailure = error }
     return report
   }
@@ -147,8 +147,13 @@ public enum Verifier {
   /// with the one the table stores.
   static func checkChecksum(of entry: SectionEntry, known: UInt32? = nil, in file: ByteView, into problems: inout ProblemList) {
     // The header parser proved that every section lies inside the file.
-    guard let computed = known ?? (try? file.slice(offset: Int(entry.offset), length: Int(entry.length))).map(CRC32.checksum)
-    else { return }
+    let computed: UInt32
+    if let known {
+      computed = known
+    } else {
+      guard let bytes = file.subview(offset: Int(entry.offset), length: Int(entry.length)) else { return }
+      computed = CRC32.checksum(bytes)
+    }
     if computed != entry.checksum {
       problems.record(
         FormatError(
@@ -158,13 +163,21 @@ public enum Verifier {
 }
 
 /// The checks that need located sections, with the problems found so far.
-struct VerificationPass {
+struct VerificationPass: ~Escapable {
   let layout: DirectoryLayout
   var problems: ProblemList
   /// Told the entries of each block checked.
   var progress: ((Int) -> Void)?
   /// The data sections whose every block decoded, so passed its checksum.
   var checksummedBlocks: Set<SectionType> = []
+
+  /// A pass over `layout`'s file, starting from `problems`.
+  @_lifetime(copy layout)
+  init(layout: DirectoryLayout, problems: ProblemList, progress: ((Int) -> Void)?) {
+    self.layout = layout
+    self.problems = problems
+    self.progress = progress
+  }
 
   /// The sections of blocks, whose checksums `checkDataChecksums` compares.
   static let dataSections: [SectionType] = [.blockingData, .identificationData, .labelData, .labelPrefixData]
@@ -207,7 +220,8 @@ struct VerificationPass {
     // takes single numbers only, so a range counts as every number in it (saturating: a damaged
     // range may claim anything).
     var total = layout.blockingIndex.entryCount &+ layout.identificationIndex.entryCount
-    for table in [layout.blockingRanges, layout.identificationRanges] {
+    for kind in EntryKind.allCases {
+      let table = layout.ranges(kind)
       for index in 0..<table.count where total <= Limits.callKitMaximumEntriesPerLoad {
         let (first, last) = (table.first(index), table.last(index))
         total &+= last >= first ? Int(min(last - first, UInt64(Int.max / 2))) &+ 1 : 0
@@ -246,7 +260,7 @@ struct VerificationPass {
 }
 
 extension VerificationReport {
-  init(problems: ProblemList, layout: DirectoryLayout?) {
+  init(problems: ProblemList, layout: DirectoryLayout.Shape?) {
     self.init(
       problems: problems.problems, truncatedProblemList: problems.isOverflowing,
       blockingCount: layout?.blockingIndex.entryCount ?? 0,

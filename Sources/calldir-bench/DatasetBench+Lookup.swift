@@ -150,7 +150,7 @@ extension DatasetBench {
     }
     table.note(
       "\(Format.grouped(labelHits.count)) random hits, batches of \(configuration.labelBatch); "
-        + "\(reader.labelCount) labels in \(reader.layout.labelIndex.blockCount) label blocks")
+        + "\(reader.labelCount) labels in \(reader.shape.labelIndex.blockCount) label blocks")
     summary.labelNanoseconds = labelTimings[0].mean
   }
 

@@ -87,7 +87,7 @@ import Testing
     #expect(calldir("pack", "--block", list, "-o", path).status == 0)
     var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
     let reader = try CallDirectoryReader(bytes: bytes)
-    let data = try #require(reader.layout.header.section(.blockingData))
+    let data = try #require(reader.shape.header.section(.blockingData))
     bytes[Int(data.offset + data.length) - 1] ^= 0x10
     try Data(bytes).write(to: URL(fileURLWithPath: path))
     let result = calldir("pack", path, "-o", scratch.path("m.calldir"))

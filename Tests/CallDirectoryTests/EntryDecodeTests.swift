@@ -185,7 +185,7 @@ import Testing
     let bytes = [UInt8](repeating: 0, count: 64)
     _ = unsafe bytes.withUnsafeBytes { raw in
       #expect {
-        try EntryPayload(
+        _ = try EntryPayload(
           unsafe ByteView(raw), entryCount: entries, lowBits: lowBits, labelBits: labelBits, identification: true, block: 0,
           place: FilePlace(offset: 0))
       } throws: { error in

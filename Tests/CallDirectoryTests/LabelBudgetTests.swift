@@ -44,7 +44,7 @@ import Testing
     let bytes = try Self.bytes.get()
     let reader = try CallDirectoryReader(bytes: bytes)
     #expect(reader.labelCount == Self.labelCount)
-    #expect(withExtendedLifetime(reader) { reader.layout.labelIndex.blockCount } == Self.labelCount)
+    #expect(reader.shape.labelIndex.blockCount == Self.labelCount)
     #expect(bytes.count < Self.labelCount * 300)
     #expect(Self.labelCount * LabelMemory.cost(ofLabelBytes: 65_534) > LabelCache.defaultBudget + RecentLabels.defaultBudget)
     #expect(Verifier.verify(bytes).isValid)
@@ -57,15 +57,15 @@ import Testing
     let seed: UInt64 = 0xB0D6E7
     var random = SeededGenerator(seed: seed)
     let reader = try Self.reader()
-    let cache = withExtendedLifetime(reader) { LabelCache(layout: reader.layout, budget: budget) }
+    let cache = LabelCache(storage: reader.storage, shape: reader.shape, budget: budget)
     for _ in 0..<(3 * Self.labelCount) {
       let id = Int.random(in: 0..<Self.labelCount, using: &random)
-      #expect(try withExtendedLifetime(reader) { try cache.label(id) } == Self.longLabel(id), "seed \(seed), id \(id)")
+      #expect(try cache.label(id) == Self.longLabel(id), "seed \(seed), id \(id)")
       #expect(cache.usage.bytes <= budget + LabelMemory.maximumBlockCost)
     }
     // Loading the whole table stops as soon as it is over the budget.
     let table = Self.labelCount * LabelMemory.cost(ofLabelBytes: 65_534)
-    #expect(try withExtendedLifetime(reader) { try cache.loadWhole() }.count == (table > budget ? 0 : Self.labelCount))
+    #expect(try cache.loadWhole().count == (table > budget ? 0 : Self.labelCount))
     #expect(cache.whole().isEmpty == (table > budget))
     #expect(cache.usage.peak <= min(table, budget + LabelMemory.maximumBlockCost))
     #expect(cache.usage.peak >= min(table, budget))
@@ -78,13 +78,13 @@ import Testing
     let seed: UInt64 = 0x5107
     var random = SeededGenerator(seed: seed)
     let reader = try Self.reader()
-    let cache = withExtendedLifetime(reader) { LabelCache(layout: reader.layout) }
+    let cache = LabelCache(storage: reader.storage, shape: reader.shape)
     var recent = try RecentLabels(
       labelCount: Self.labelCount, cache: cache, load: false, maximumCapacity: capacity, budget: budget)
     #expect(!recent.isWhole)
     for draw in 0..<Self.labelCount {
       let id = Int.random(in: 0..<Self.labelCount, using: &random)
-      let slot = try withExtendedLifetime(reader) { try recent.slot(for: UInt32(id), from: cache) }
+      let slot = try recent.slot(for: UInt32(id), from: cache)
       #expect(recent[slot] == Self.longLabel(id), "seed \(seed), id \(id)")
       #expect(recent.bytes <= max(budget, LabelMemory.cost(ofLabelBytes: 65_534)))
       if draw % 32 == 0 || capacity < 128 {  // what the count says is what the slots hold

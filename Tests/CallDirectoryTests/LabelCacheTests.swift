@@ -15,8 +15,8 @@ import Testing
         (Int64(3_319_900_000 + index * 11), "label \(index % 1200) " + String(repeating: "ü", count: index % 9)))
     }
     let reader = try CallDirectoryReader(bytes: try contents.encoded())
-    #expect(reader.layout.labelIndex.blockCount > 4)
-    let cache = LabelCache(layout: reader.layout, budget: budget)
+    #expect(reader.shape.labelIndex.blockCount > 4)
+    let cache = LabelCache(storage: reader.storage, shape: reader.shape, budget: budget)
     var expected: [String: Int] = [:]
     for id in 0..<reader.labelCount { expected[try #require(try reader.label(id: id))] = id }
     for _ in 0..<3000 {
@@ -72,7 +72,7 @@ import Testing
   @Test func aTableOverTheBudgetStaysInBlocks() throws {
     let (bytes, firstIds) = try Self.manyBlocks()
     let reader = try CallDirectoryReader(bytes: bytes)
-    let cache = LabelCache(layout: reader.layout, budget: 40_000)
+    let cache = LabelCache(storage: reader.storage, shape: reader.shape, budget: 40_000)
     for id in firstIds.prefix(LabelCache.wholeAfter) { _ = try cache.label(id) }
     #expect(cache.whole().isEmpty)
     #expect(cache.usage.peak <= 40_000 + LabelMemory.maximumBlockCost)
@@ -85,7 +85,7 @@ import Testing
     var (bytes, firstIds) = try Self.manyBlocks()
     let damagedBlock = LabelCache.wholeAfter + 2
     let reader = try CallDirectoryReader(bytes: bytes)
-    let offset = withExtendedLifetime(reader) { reader.layout.labelBlockOffset(damagedBlock) }
+    let offset = reader.layout.labelBlockOffset(damagedBlock)
     bytes[offset + 9] ^= 0x10
     let damaged = try CallDirectoryReader(bytes: bytes)
     for id in firstIds.prefix(LabelCache.wholeAfter) { _ = try damaged.label(id: id) }

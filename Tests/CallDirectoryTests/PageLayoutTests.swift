@@ -50,11 +50,11 @@ import Testing
       let file = try contents.encoded(options: options)
       let reader = try CallDirectoryReader(bytes: file)
       // Version 2.1, or 2.3 where the labels take more than one block (Spec/FORMAT.md 9.1).
-      #expect(reader.version == (2, reader.layout.labelIndex.blockCount > 1 ? 3 : 1))
+      #expect(reader.version == (2, reader.shape.labelIndex.blockCount > 1 ? 3 : 1))
       #expect(try Contents.read(reader) == contents.canonical)
       #expect(Verifier.verify(file).isValid)
       let page = PageAlignment.pageSize
-      #expect(reader.layout.header.section(.indexHeaders).map { Int($0.offset) + 40 <= page } == true)
+      #expect(reader.shape.header.section(.indexHeaders).map { Int($0.offset) + 40 <= page } == true)
       for kind in EntryKind.allCases {
         let data = reader.layout.section(kind.sections.data)
         #expect(data.offset % UInt64(page) == 0, "\(kind) data starts on a page")

@@ -78,7 +78,7 @@ import Testing
   /// A real range list: the French telemarketing ranges take less than half their records.
   @Test func realRangesShrink() throws {
     let reader = try RealDataTests.telemarketing()
-    let blocks = try #require(reader.layout.ranges(.blocking).blocks)
+    let blocks = try #require(reader.shape.blockingRanges.blocks)
     let records = 8 + 16 * reader.blockingRangeCount
     #expect(blocks.index.records.count + 16 + blocks.data.count < records / 2)
   }

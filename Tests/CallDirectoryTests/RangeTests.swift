@@ -118,7 +118,7 @@ import Testing
   @Test func filesWithoutRangesHaveSixSections() throws {
     let reader = try Self.reader { try $0.block(12_025_550_100) }
     #expect(reader.version == (FormatVersion.major, FormatVersion.minor(paged: false)))
-    #expect(reader.layout.header.sections.count == 6)
+    #expect(reader.shape.header.sections.count == 6)
   }
 
   /// Seeded random ranges and singles: every lookup agrees with a plain model.

@@ -86,8 +86,8 @@ struct SignatureTests {
     #expect(reader.version == (2, 0))  // version 2.0 has the signature section from the start
     #expect(try reader.isBlocked(12_025_550_100))
     // Every section of the unsigned file is in the signed one, byte for byte, 32 bytes later.
-    let before = try CallDirectoryReader(bytes: unsigned).layout.header.sections
-    let after = reader.layout.header.sections
+    let before = try CallDirectoryReader(bytes: unsigned).shape.header.sections
+    let after = reader.shape.header.sections
     #expect(after.count == before.count + 1)
     for (old, new) in zip(before, after) {
       #expect(new.offset == old.offset + 32 && new.length == old.length && new.checksum == old.checksum)
@@ -155,13 +155,13 @@ struct SignatureTests {
       return bytes
     }
     let full = try file(extraSections: 58)
-    #expect(try CallDirectoryReader(bytes: full).layout.header.sections.count == 64)
+    #expect(try CallDirectoryReader(bytes: full).shape.header.sections.count == 64)
     #expect(throws: FormatError(.invalidField(field: "section count (no room for a signature)", value: 64), at: 12)) {
       try DirectorySigner.sign(full, key: providerKey)
     }
     let room = try file(extraSections: 57)
     let signed = try DirectorySigner.sign(room, key: providerKey)
-    #expect(try CallDirectoryReader(bytes: signed).layout.header.sections.count == 64)
+    #expect(try CallDirectoryReader(bytes: signed).shape.header.sections.count == 64)
     #expect(Verifier.verify(signed, options: trust(providerKey)).isValid)
     // A signature already there is replaced, so a full signed file signs again.
     #expect(Verifier.verify(try DirectorySigner.sign(signed, key: otherKey), options: trust(otherKey)).isValid)

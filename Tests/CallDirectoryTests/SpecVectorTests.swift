@@ -92,7 +92,7 @@ import Testing
         == FormatVersion.minor(
           paged: false,
           rangeBlocks: repacked.layout.ranges(.identification).blocks != nil || repacked.layout.ranges(.blocking).blocks != nil,
-          prefixedLabels: repacked.layout.labelIndex.blockCount > 1))
+          prefixedLabels: repacked.shape.labelIndex.blockCount > 1))
     #expect(try Self.unpack(repacked) == listing)
   }
 
@@ -133,7 +133,7 @@ import Testing
     let dump = try Self.specHexDump(of: "prefixed.calldir")
     let file = try [UInt8](Data(contentsOf: Self.vectors.appendingPathComponent("prefixed.calldir")))
     let reader = try CallDirectoryReader(bytes: file)
-    let last = reader.layout.labelIndex.blockCount - 1
+    let last = reader.shape.labelIndex.blockCount - 1
     #expect(dump.offset == reader.layout.labelBlockOffset(last))
     #expect(dump.bytes.count == 35 && Array(file[dump.offset...]) == dump.bytes)
   }

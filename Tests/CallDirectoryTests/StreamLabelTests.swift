@@ -34,19 +34,19 @@ import Testing
     let seed: UInt64 = 0x51075
     var random = SeededGenerator(seed: seed)
     let reader = try Self.reader()
-    let cache = withExtendedLifetime(reader) { LabelCache(layout: reader.layout, budget: budget) }
+    let cache = LabelCache(storage: reader.storage, shape: reader.shape, budget: budget)
     var recent = try RecentLabels(labelCount: reader.labelCount, cache: cache, load: false, maximumCapacity: capacity)
     for _ in 0..<4000 {
       // Repeats are likely: half the draws come from the first 8 ids.
       let id =
         Bool.random(using: &random)
         ? Int.random(in: 0..<8, using: &random) : Int.random(in: 0..<reader.labelCount, using: &random)
-      let slot = try withExtendedLifetime(reader) { try recent.slot(for: UInt32(id), from: cache) }
+      let slot = try recent.slot(for: UInt32(id), from: cache)
       #expect(recent.isWhole ? slot == id : slot < capacity)
       #expect(recent[slot] == (try reader.label(id: id)), "seed \(seed), id \(id)")
     }
     #expect(recent.isWhole == (budget > 2_000))
-    let beyond = formatError { try withExtendedLifetime(reader) { try recent.slot(for: UInt32(reader.labelCount), from: cache) } }
+    let beyond = formatError { try recent.slot(for: UInt32(reader.labelCount), from: cache) }
     #expect(
       beyond?.kind == .labelIdOutOfRange(id: UInt32(reader.labelCount), labelCount: reader.labelCount),
       "\(String(describing: beyond))")
@@ -95,8 +95,8 @@ import Testing
   @Test func aDamagedLabelBlockStopsTheStreamAtTheStart() throws {
     var bytes = try Self.bytes()
     let original = try CallDirectoryReader(bytes: bytes)
-    let last = withExtendedLifetime(original) { original.layout.labelIndex.blockCount - 1 }
-    let block = withExtendedLifetime(original) { original.layout.labelBlockOffset(last) }
+    let last = original.shape.labelIndex.blockCount - 1
+    let block = original.layout.labelBlockOffset(last)
     bytes[block + 12] ^= 0x01
     let damaged = try CallDirectoryReader(bytes: bytes)
     var seen = 0
@@ -114,17 +114,17 @@ import Testing
   /// again, and every label still comes out right, through a stream's table too.
   @Test func aTableOverTheBudgetStaysInBlocks() throws {
     let reader = try Self.reader()
-    let small = withExtendedLifetime(reader) { LabelCache(layout: reader.layout, budget: 2_000) }
+    let small = LabelCache(storage: reader.storage, shape: reader.shape, budget: 2_000)
     var recent = try RecentLabels(labelCount: reader.labelCount, cache: small)
     for round in 0..<2 {
       for id in 0..<reader.labelCount {
         let expected = try reader.label(id: id)
-        #expect(try withExtendedLifetime(reader) { try small.label(id) } == expected, "round \(round), id \(id)")
-        let slot = try withExtendedLifetime(reader) { try recent.slot(for: UInt32(id), from: small) }
+        #expect(try small.label(id) == expected, "round \(round), id \(id)")
+        let slot = try recent.slot(for: UInt32(id), from: small)
         #expect(recent[slot] == expected, "round \(round), id \(id)")
       }
       #expect(small.whole().isEmpty)
-      #expect(try withExtendedLifetime(reader) { try small.loadWhole() }.isEmpty)
+      #expect(try small.loadWhole().isEmpty)
     }
   }
 
@@ -157,9 +157,8 @@ import Testing
   /// A damaged entry block stops the label-id stream with a format error, as it stops the others.
   @Test func labelIdStreamStopsAtDamage() throws {
     var bytes = try Self.bytes()
-    // The layout's views point into the reader's storage: the reader must outlive their use.
     let original = try CallDirectoryReader(bytes: bytes)
-    let block = withExtendedLifetime(original) { original.layout.blockOffset(.identification, 1) }
+    let block = original.layout.blockOffset(.identification, 1)
     bytes[block + 12] ^= 0x40
     let damaged = try CallDirectoryReader(bytes: bytes)
     var seen = 0

@@ -22,13 +22,13 @@ import Testing
     let reader = try CallDirectoryReader(bytes: try Self.file())
     // BDAT is longer than a page: the file is paged (version 2.1), with the headers' copies and padding.
     #expect(
-      reader.layout.header.sections.map(\.typeName) == ["BTOP", "HDRS", "LIDX", "IIDX", "BIDX", "BPAD", "BDAT", "IDAT", "LDAT"])
+      reader.shape.header.sections.map(\.typeName) == ["BTOP", "HDRS", "LIDX", "IIDX", "BIDX", "BPAD", "BDAT", "IDAT", "LDAT"])
     #expect(reader.version == (2, 1))
-    for position in [0, 1, 5] { #expect(reader.layout.header.sections[position].flags == 0) }  // optional: derived
+    for position in [0, 1, 5] { #expect(reader.shape.header.sections[position].flags == 0) }  // optional: derived
     #expect(reader.layout.section(.blockingData).offset % UInt64(PageAlignment.pageSize) == 0)
-    let top = try #require(reader.layout.blockingIndex.top)
+    let top = try #require(reader.shape.blockingIndex.top)
     #expect(top.stride == 64 && top.count == 8)
-    #expect(reader.layout.identificationIndex.top == nil)  // one record: no top
+    #expect(reader.shape.identificationIndex.top == nil)  // one record: no top
   }
 
   @Test func lookupsThroughTheTopAgreeWithTheIndexAlone() throws {
@@ -37,7 +37,7 @@ import Testing
     stripped.sections.removeAll { $0.type == SectionType.blockingTop.code }
     let withTop = try CallDirectoryReader(bytes: bytes)
     let withoutTop = try CallDirectoryReader(bytes: stripped.bytes)
-    #expect(withoutTop.layout.blockingIndex.top == nil)
+    #expect(withoutTop.shape.blockingIndex.top == nil)
     var random = SeededGenerator(seed: 7)
     let probes =
       Self.numbers + (0..<2_000).map { _ in 11_999_999_000 + Int64.random(in: 0..<50_002_000, using: &random) }

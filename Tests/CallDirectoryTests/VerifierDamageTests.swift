@@ -95,7 +95,7 @@ import Testing
     let bytes = try VerifierSamples.smallFile()
     let file = try CraftedFile(bytes)
     var damaged = bytes
-    let present = try CallDirectoryReader(bytes: bytes).layout.header.sections.compactMap { SectionType(rawValue: $0.typeName) }
+    let present = try CallDirectoryReader(bytes: bytes).shape.header.sections.compactMap { SectionType(rawValue: $0.typeName) }
     for type in present {
       // The last byte of each section: a block trailer or an index record's top byte.
       damaged[file.offset(of: type) + file[type].count - 1] ^= 0x20
@@ -110,7 +110,7 @@ import Testing
   /// table, every byte of the section intact, is still reported, with the section's real CRC.
   @Test func aWrongDataChecksumInTheTableIsReported() throws {
     let bytes = try PageLayoutTests.contents(count: 9_000, labels: 20, seed: 8).encoded()
-    let header = try CallDirectoryReader(bytes: bytes).layout.header
+    let header = try CallDirectoryReader(bytes: bytes).shape.header
     for type in [SectionType.blockingData, .identificationData, .labelData] {
       let position = try #require(header.sections.firstIndex { $0.type == type.code })
       let entry = header.sections[position]

@@ -22,7 +22,7 @@ struct CraftedFile {
 
   /// The sections of a file the reader opens.
   init(_ file: [UInt8]) throws {
-    let header = try CallDirectoryReader(bytes: file).layout.header
+    let header = try CallDirectoryReader(bytes: file).shape.header
     version = (header.major, header.minor)
     sections = header.sections.map { entry in
       Section(type: entry.type, flags: entry.flags, bytes: Array(file[Int(entry.offset)..<Int(entry.offset + entry.length)]))
