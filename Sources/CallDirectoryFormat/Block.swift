@@ -3,7 +3,7 @@
 ///
 /// Parsing checks the frame (sizes, codec, payload cap) in O(1). The checksum is compared only
 /// by `checksumMatches()`, which streaming and the verifier call and lookups skip.
-@frozen @usableFromInline package struct Block: ~Escapable, Sendable {
+@usableFromInline package struct Block: ~Escapable, Sendable {
   /// The block's header bytes: codec, then three bytes whose meaning depends on the block kind.
   @usableFromInline package let header: (UInt8, UInt8, UInt8, UInt8)
   /// How the payload is stored.

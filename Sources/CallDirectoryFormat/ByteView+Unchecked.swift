@@ -22,6 +22,8 @@
 // - `ByteView` and `ByteView+Order`: the checked reads call these after `contains(offset:length:)`
 //   or inside `min(count, other.count)`.
 // - `Varint`: `offset < count` before each byte it reads.
+// - `view(of:)`: a part's `Shape` holds the file ranges its parser checked against the file; the
+//   reader and its label cache pair each shape only with that file.
 // - Outside the format layer (`ChangesetHeader`, `ChangesetReader`, `CarriedSections`,
 //   `ChangesetDiff`, `LabelDecoder`, `Verifier+PageLayout`): a guard or a comment just before each
 //   use gives its proof: a header or footer length checked, a block's length checked against the
@@ -37,6 +39,20 @@
 // storage in a `let`). A view made from an `UnsafeRawBufferPointer` depends on the caller's scope
 // of that pointer.
 extension ByteView {
+  /// The bytes `range` lies on: how a part's escapable `Shape` becomes a view of its file again.
+  ///
+  /// Unsafe, and unchecked in release builds: `range` must lie inside this view. That holds for
+  /// the ranges of a shape over the file it was parsed from (its parser checked each against the
+  /// file), and the reads of the view made here rely on it the way every part's unchecked reads
+  /// rely on the sizes its parser checked; the reader and its label cache keep each shape with
+  /// the bytes it came from, and make no other pairing.
+  /// - Complexity: O(1).
+  @unsafe @inlinable @inline(__always) @_lifetime(copy self)
+  package func view(of range: FileRange) -> ByteView {
+    assert(contains(offset: range.offset, length: range.count))
+    return unsafe _overrideLifetime(ByteView(base: base.map { unsafe $0 + range.offset }, count: range.count), copying: self)
+  }
+
   /// The byte at `offset`. Precondition (not checked in release builds): `0 <= offset < count`.
   @unsafe @inlinable
   package func uncheckedByte(at offset: Int) -> UInt8 {

@@ -14,7 +14,7 @@ import CProcessor
 /// between calls is the escapable `Shape` of each part, offsets without pointers, from which the
 /// views are made again inside a borrow of the reader.
 @frozen @safe
-@usableFromInline package struct ByteView: ~Escapable, BitwiseCopyable, @unchecked Sendable {
+@usableFromInline package struct ByteView: ~Escapable, @unchecked Sendable {
   @usableFromInline let base: UnsafeRawPointer?
   /// The number of bytes in the view.
   @usableFromInline package let count: Int
@@ -62,20 +62,6 @@ import CProcessor
   package func subview(offset: Int, length: Int) -> ByteView? {
     guard contains(offset: offset, length: length) else { return nil }
     return unsafe _overrideLifetime(ByteView(base: base.map { unsafe $0 + offset }, count: length), copying: self)
-  }
-
-  /// The bytes `range` lies on: how a part's escapable `Shape` becomes a view of its file again.
-  ///
-  /// Unsafe, and unchecked in release builds: `range` must lie inside this view. That holds for
-  /// the ranges of a shape over the file it was parsed from (its parser checked each against the
-  /// file), and the reads of the view made here rely on it the way every part's unchecked reads
-  /// rely on the sizes its parser checked; the reader and its label cache keep each shape with
-  /// the bytes it came from, and make no other pairing.
-  /// - Complexity: O(1).
-  @unsafe @inlinable @inline(__always) @_lifetime(copy self)
-  package func view(of range: FileRange) -> ByteView {
-    assert(contains(offset: range.offset, length: range.count))
-    return unsafe _overrideLifetime(ByteView(base: base.map { unsafe $0 + range.offset }, count: range.count), copying: self)
   }
 
   /// The bytes `offset ..< offset + length`, or an empty view when the range leaves this one:

@@ -74,7 +74,7 @@
 /// every loop is bounded by the parts' sizes, so a damaged block could give wrong answers but
 /// never a trap, a read outside the block or a hang; readers check the block's CRC before they
 /// answer from it (`Spec/FORMAT.md` section 14).
-@frozen @usableFromInline package struct EliasFanoView: ~Escapable, Sendable {
+@usableFromInline package struct EliasFanoView: ~Escapable, Sendable {
   /// The number of offsets (`m - 1`).
   @usableFromInline package let count: Int
   /// The low-bit width `l`, 0 ... 62.

@@ -7,7 +7,7 @@
 ///     label ids  ceil(m * w / 8) bytes     id of entry j minus the base, at bits j*w ..< (j+1)*w
 ///     low bits   ceil((m-1) * l / 8) bytes  low part of offset j at bits (j-1)*l ..< j*l
 ///     high bits  the rest                   unary high parts (EliasFano)
-@frozen @usableFromInline package struct EntryBlock: ~Escapable, Sendable {
+@usableFromInline package struct EntryBlock: ~Escapable, Sendable {
   /// The block frame.
   @usableFromInline package let block: Block
   /// The entries in the block (from the index).
@@ -115,7 +115,7 @@
 }
 
 /// The parts of an entry block's payload.
-@frozen @usableFromInline package struct EntryPayload: ~Escapable, Sendable {
+@usableFromInline package struct EntryPayload: ~Escapable, Sendable {
   /// The Elias-Fano parts of the numbers after the first.
   @usableFromInline package let numbers: EliasFanoView
   /// The packed label ids, relative to `baseLabelId` (empty in blocking blocks).

@@ -6,12 +6,10 @@
 /// entries `i * entriesPerBlock ..< min((i + 1) * entriesPerBlock, entryCount)`, so counts are not
 /// stored. Parsing checks only the index's own size rules (O(1)); record values are checked when
 /// used (`blockRange(_:)`, `entryCount(ofBlock:)`) and in full by the verifier.
-@frozen @usableFromInline package struct EntryIndex: ~Escapable, BitwiseCopyable, Sendable {
-  /// What the index is, without its bytes: its header's counts and where its records lie in the
-  /// file. A reader keeps the shape and makes the index again, a view, for each search.
+@usableFromInline package struct EntryIndex: ~Escapable, Sendable {
   /// The index's counts: those of its header, and what follows from them and the sections'
   /// lengths. What an entry block's place and size are found from, with the records.
-  @frozen @usableFromInline package struct Counts: Sendable, BitwiseCopyable {
+  @frozen @usableFromInline package struct Counts: Sendable {
     /// The number of entries of this kind.
     @usableFromInline package let entryCount: Int
     /// The most entries in one block (version 1: the entries in every block but the last).

@@ -17,7 +17,7 @@
 /// the labels' UTF-8 bytes; label `k` is bytes `o[k] ..< o[k+1]` of that area, and `o[c]` is the
 /// area's size. A `prefixed` payload: for each label, varints `p` and `s`, then `s` bytes; the
 /// label is the first `p` bytes of the label before it in the block, then those `s` bytes.
-@frozen @usableFromInline package struct LabelBlock: ~Escapable, Sendable {
+@usableFromInline package struct LabelBlock: ~Escapable, Sendable {
   /// The block frame.
   @usableFromInline package let block: Block
   /// The labels the index says the block holds.

@@ -2,7 +2,7 @@
 ///
 /// Record `i` holds the id of block `i`'s first label and the block's offset in the label data
 /// section; block `i` holds the labels from its first id up to the next block's first id.
-@frozen @usableFromInline package struct LabelIndex: ~Escapable, BitwiseCopyable, Sendable {
+@usableFromInline package struct LabelIndex: ~Escapable, Sendable {
   /// What the index is, without its bytes: its counts and where its records lie in the file.
   @frozen @usableFromInline package struct Shape: Sendable {
     /// The number of distinct labels.
@@ -17,27 +17,27 @@
     @usableFromInline package let dataLength: Int
   }
 
-  /// The number of distinct labels.
-  @usableFromInline package let labelCount: Int
-  /// The number of label blocks.
-  @usableFromInline package let blockCount: Int
+  /// The counts and places.
+  @usableFromInline package let shape: Shape
   /// The records, `blockCount * 16` bytes.
   @usableFromInline package let records: ByteView
-  /// Where the index section lies in the file.
-  @usableFromInline package let place: FilePlace
-  /// The length of the label data section.
-  @usableFromInline package let dataLength: Int
 
   /// The index of `shape` over `file`, the bytes the shape was parsed from.
   /// - Complexity: O(1).
-  @inlinable @inline(__always) @_lifetime(copy file)
-  package init(_ shape: borrowing Shape, in file: ByteView) {
-    labelCount = shape.labelCount
-    blockCount = shape.blockCount
+  @inlinable @_lifetime(copy file)
+  package init(_ shape: Shape, in file: ByteView) {
+    self.shape = shape
     records = unsafe file.view(of: shape.records)
-    place = shape.place
-    dataLength = shape.dataLength
   }
+
+  /// The number of distinct labels.
+  @inlinable package var labelCount: Int { shape.labelCount }
+  /// The number of label blocks.
+  @inlinable package var blockCount: Int { shape.blockCount }
+  /// Where the index section lies in the file.
+  @inlinable package var place: FilePlace { shape.place }
+  /// The length of the label data section.
+  @inlinable package var dataLength: Int { shape.dataLength }
 }
 
 extension LabelIndex.Shape {

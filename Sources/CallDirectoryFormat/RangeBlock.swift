@@ -4,7 +4,7 @@
 ///
 /// Parsing checks the frame and the parts' sizes in O(1); `check(after:labelCount:)` checks every
 /// rule in O(ranges). Reads of an unchecked block are safe and may give wrong values, never a trap.
-@frozen @usableFromInline package struct RangeBlock: ~Escapable, Sendable {
+@usableFromInline package struct RangeBlock: ~Escapable, Sendable {
   /// The block frame.
   @usableFromInline package let block: Block
   /// The block's first number, from its index record: `f[0]`.

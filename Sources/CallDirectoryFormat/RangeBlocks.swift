@@ -1,7 +1,7 @@
 /// One kind's range index and range data sections (`Spec/FORMAT.md` section 10.1): blocks of
 /// `perBlock` ranges each (the last the rest), found through an entry index whose first numbers
 /// are the blocks' first numbers.
-@frozen @usableFromInline package struct RangeBlocks: ~Escapable, BitwiseCopyable, Sendable {
+@usableFromInline package struct RangeBlocks: ~Escapable, Sendable {
   /// What the two sections are, without their bytes.
   @frozen @usableFromInline package struct Shape: Sendable {
     /// The range index (`BRIX`, `IRIX`), read as an entry index of ranges.

@@ -7,7 +7,7 @@
 /// (O(1)); values are checked by the verifier, and by a reader with the sections' CRCs before its
 /// first lookup (`Spec/FORMAT.md` section 14). Unchecked, a damaged table could give wrong
 /// answers, never a trap.
-@frozen @usableFromInline package struct RangeTable: ~Escapable, BitwiseCopyable, Sendable {
+@usableFromInline package struct RangeTable: ~Escapable, Sendable {
   /// What the table is, without its bytes: its count and where its records or blocks lie.
   @frozen @usableFromInline package struct Shape: Sendable {
     /// The number of ranges.

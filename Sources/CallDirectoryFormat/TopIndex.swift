@@ -5,7 +5,7 @@
 /// Layout: u32 stride, u32 reserved (0), then `ceil(blocks / stride)` u64 samples; sample `g` is
 /// the first number of record `g * stride`. The section is derived from the index and optional:
 /// a reader that ignores it finds the same block.
-@frozen @usableFromInline package struct TopIndex: ~Escapable, BitwiseCopyable, Sendable {
+@usableFromInline package struct TopIndex: ~Escapable, Sendable {
   /// What the top index is, without its bytes: its stride and where its samples lie in the file.
   @frozen @usableFromInline package struct Shape: Sendable {
     /// The records a sample stands for: sample `g` is record `g * stride`'s first number.

@@ -17,26 +17,16 @@ extension CallDirectoryReader {
     try checkLookupPartsOnce(kind)
   }
 
-  /// Calls `body` with the index (with its top level) of `kind`, for a lookup after
-  /// `checkLookupParts(_:)`.
-  ///
-  /// Lent, not returned: a lookup reads the reader's own copy in place, where a returned one
-  /// would be copied (a hundred-odd bytes) on every lookup.
-  @inlinable @inline(__always)
-  package func withIndex<R>(_ kind: EntryKind, _ body: (borrowing EntryIndex) -> R) -> R {
-    kind == .blocking ? body(EntryIndex(shape.blockingIndex, in: file)) : body(EntryIndex(shape.identificationIndex, in: file))
-  }
-
-  /// Calls `body` with the shape of the index of `kind`, read in place: for a lookup, which reads
-  /// a few of its fields and searches its records with `EntryIndex`'s static searches, where a
-  /// view of the index would be made and unmade on every lookup.
+  /// Calls `body` with the shape of the index of `kind`, read in place, for a lookup after
+  /// `checkLookupParts(_:)`: it reads a few of the shape's fields and searches the records with
+  /// `EntryIndex`'s static searches, where a view of the whole index would be made and unmade on
+  /// every lookup (`reader.layout.index(kind)` makes one for other readers of the index).
   @inlinable @inline(__always)
   package func withIndexShape<R>(_ kind: EntryKind, _ body: (borrowing EntryIndex.Shape) -> R) -> R {
     kind == .blocking ? body(shape.blockingIndex) : body(shape.identificationIndex)
   }
 
-  /// Calls `body` with the range table of `kind`, for a lookup after `checkLookupParts(_:)`;
-  /// lent as the index is.
+  /// Calls `body` with the range table of `kind`, for a lookup after `checkLookupParts(_:)`.
   @inlinable @inline(__always)
   package func withRanges<R>(_ kind: EntryKind, _ body: (borrowing RangeTable) -> R) -> R {
     if kind == .blocking { return body(RangeTable(shape.blockingRanges, in: file)) }
