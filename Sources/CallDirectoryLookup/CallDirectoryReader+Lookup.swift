@@ -110,19 +110,17 @@ extension CallDirectoryReader {
     }
     guard let (block, target, passedExtent) = found else { return nil }
     if let passedExtent, let bytes = blockBytes(kind, at: passedExtent.bytes) {
-      let passed = (bytes: bytes, entries: passedExtent.entries)
       // The frame, the high bits at the block's end and then one low part are read one after
       // another, each read's place known from the one before: ask for their lines at once, the
       // frame's, the last three (the high bits of a full block of dense numbers) and, for the low
       // parts, the middle one. A loop over every line of the block costs more than it saves.
-      let bytes = passed.bytes
       bytes.prefetchLine(at: 0)
       bytes.prefetchLine(at: bytes.count >> 1)
       bytes.prefetchLine(at: bytes.count &- 192)
       bytes.prefetchLine(at: bytes.count &- 128)
       bytes.prefetchLine(at: bytes.count &- 64)
       switch PassedBlockSearch.labelId(
-        of: target, inBlock: passed.bytes, entries: passed.entries, identification: kind == .identification)
+        of: target, inBlock: bytes, entries: passedExtent.entries, identification: kind == .identification)
       {
       case .found(let id): return id
       case .absent: return nil
