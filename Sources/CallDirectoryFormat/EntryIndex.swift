@@ -39,6 +39,16 @@
     @inlinable package var entryCount: Int { counts.entryCount }
     /// The number of blocks.
     @inlinable package var blockCount: Int { counts.blockCount }
+    /// The records a top sample stands for; 0 when the file has no top level.
+    @inlinable package var topStride: Int { top?.stride ?? 0 }
+
+    /// The top level's samples in `file`, the bytes the shape was parsed from; empty when the
+    /// file has no top level.
+    @inlinable @inline(__always) @_lifetime(copy file)
+    package func topSamples(in file: ByteView) -> ByteView {
+      if let top { return unsafe file.view(of: top.samples) }
+      return unsafe file.view(of: .empty)
+    }
   }
 
   // The view holds its fields one by one, not a copy of its shape.
@@ -60,13 +70,8 @@
   package init(_ shape: borrowing Shape, in file: ByteView) {
     counts = shape.counts
     records = unsafe file.view(of: shape.records)
-    if let top = shape.top {
-      topSamples = unsafe file.view(of: top.samples)
-      topStride = top.stride
-    } else {
-      topSamples = unsafe file.view(of: .empty)
-      topStride = 0
-    }
+    topSamples = shape.topSamples(in: file)
+    topStride = shape.topStride
     place = shape.place
   }
 

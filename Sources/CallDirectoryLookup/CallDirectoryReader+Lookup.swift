@@ -94,16 +94,10 @@ extension CallDirectoryReader {
     let file = self.file
     let found = withIndexShape(kind) { (index) -> (block: Int, target: UInt64, passed: (bytes: Range<Int>, entries: Int)?)? in
       let records = unsafe file.view(of: index.records)
-      var topStride = 0
-      var topSamples = unsafe file.view(of: .empty)
-      if let top = index.top {
-        topStride = top.stride
-        topSamples = unsafe file.view(of: top.samples)
-      }
       guard
         let block = EntryIndex.block(
-          containing: UInt64(number), records: records, blockCount: index.counts.blockCount, topStride: topStride,
-          topSamples: topSamples)
+          containing: UInt64(number), records: records, blockCount: index.counts.blockCount, topStride: index.topStride,
+          topSamples: index.topSamples(in: file))
       else { return nil }
       let passed = checks.hasPassed(kind, block: block) ? index.counts.extent(ofBlock: block, records: records) : nil
       return (block, UInt64(number) &- EntryIndex.firstNumber(ofBlock: block, records: records), passed)

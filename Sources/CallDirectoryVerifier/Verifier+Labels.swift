@@ -48,15 +48,13 @@ extension VerificationPass {
         // Each label is compared with a copy of the one before (a label's view lives only for
         // its call), kept in one buffer that the block's labels reuse.
         let lastPosition = next &- first &- 1
-        var before = last ?? []
-        var hasBefore = last != nil
+        var before = last ?? []  // empty only before the first label: every label has a byte
         ends = try LabelDecoder.forEachLabel(layout: layout, block: block) { (position, label) throws(FormatError) in
           var ordered = true
-          if hasBefore { ordered = unsafe before.withUnsafeBytes { unsafe ByteView($0).precedesInByteOrder(label) } }
+          if !before.isEmpty { ordered = unsafe before.withUnsafeBytes { unsafe ByteView($0).precedesInByteOrder(label) } }
           if !ordered { unordered.append(position) }
           before.removeAll(keepingCapacity: true)
           unsafe label.withUnsafeBytes { unsafe before.append(contentsOf: $0) }
-          hasBefore = true
           if position == lastPosition { last = before }
           labelsInBlock = position &+ 1
         }
