@@ -97,7 +97,7 @@ let package = Package(
       name: "CallDirectoryVerifier", dependencies: ["CallDirectoryFormat", "CallDirectoryReader", "CallDirectorySystem"],
       swiftSettings: strict),
     .target(
-      name: "CallDirectoryLookup", dependencies: ["CallDirectoryFormat", "CallDirectoryReader"],
+      name: "CallDirectoryLookup", dependencies: ["CallDirectoryFormat", "CallDirectoryReader", "CProcessor"],
       swiftSettings: strict),
     .target(
       name: "CallDirectoryListing", dependencies: ["CallDirectoryFormat", "CallDirectorySystem", "CZlib"], swiftSettings: strict),

@@ -22,6 +22,17 @@
 // whatever the address.
 static inline void calldir_prefetch(const void *address) { __builtin_prefetch(address, 0, 3); }
 
+// All ones when `first <= number`, zero otherwise, for values below 2^63 (others give some mask),
+// through an empty assembly statement the optimizer cannot see through. Swift has no way to keep
+// a conditional move: the optimizer turns a select, or the same arithmetic written out, inside a
+// search loop back into a branch, which the processor mispredicts half the time when the loop
+// halves a range.
+static inline int64_t calldir_mask_at_most(uint64_t first, uint64_t number) {
+  uint64_t mask = ((number - first) >> 63) - 1;
+  __asm__("" : "+r"(mask));
+  return (int64_t)mask;
+}
+
 // The little-endian 64-bit word at `bytes`, which may be unaligned.
 static inline uint64_t calldir_word_le(const unsigned char *bytes) {
   uint64_t word;
@@ -32,25 +43,30 @@ static inline uint64_t calldir_word_le(const unsigned char *bytes) {
   return word;
 }
 
-// The select of `calldir_select`, without a loop over the bits before the one wanted: the set
-// bits of each byte (the first steps of a popcount), their running sums in each byte (one
-// multiply), the byte where the sum passes `rank` (the bytes whose sums are at most `rank`,
-// counted from their top bits), then the set bits below the one wanted in that byte cleared.
-// One body, compiled twice below.
-#define CALLDIR_SELECT_BODY                                                          \
-  const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;        \
-  uint64_t counts = bits - ((bits >> 1) & 0x5555555555555555ULL);                    \
-  counts = (counts & 0x3333333333333333ULL) + ((counts >> 2) & 0x3333333333333333ULL); \
-  counts = (counts + (counts >> 4)) & 0x0F0F0F0F0F0F0F0FULL;                          \
-  uint64_t sums = counts * ones; /* byte i: the set bits of bytes 0 ... i, at most 64 */ \
-  rank &= 63; /* below 64 when the precondition holds */                            \
-  uint64_t atMost = ((rank * ones) | highs) - sums; /* top bit: sum <= rank */        \
-  unsigned byte = (unsigned)__builtin_popcountll(atMost & highs);                    \
-  if (byte >= 8) return 64;                                                          \
-  unsigned before = byte == 0 ? 0 : (unsigned)(sums >> (8 * byte - 8)) & 0xFF;        \
-  unsigned in = (unsigned)(bits >> (8 * byte)) & 0xFF;                               \
-  for (uint64_t skip = rank - before; skip > 0 && in != 0; skip--) in &= in - 1;     \
-  return in == 0 ? 64 : (int)(8 * byte) + __builtin_ctz(in);
+// The select of `calldir_select`, without a loop and without a branch: the set bits of each byte
+// (the first steps of a popcount), their running sums in each byte (one multiply), the byte where
+// the sum passes `rank` (the bytes whose sums are at most `rank`, counted from their top bits with
+// a multiply), then the same two steps over the bits of that byte, spread one to a byte. The
+// branches of a loop over the byte's bits were a third of a warm lookup's mispredictions. One
+// body, compiled twice below.
+#define CALLDIR_SELECT_BODY                                                                      \
+  const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;                    \
+  uint64_t counts = bits - ((bits >> 1) & 0x5555555555555555ULL);                                \
+  counts = (counts & 0x3333333333333333ULL) + ((counts >> 2) & 0x3333333333333333ULL);           \
+  counts = (counts + (counts >> 4)) & 0x0F0F0F0F0F0F0F0FULL;                                     \
+  uint64_t sums = counts * ones; /* byte i: the set bits of bytes 0 ... i, at most 64 */         \
+  rank &= 63; /* below 64 when the precondition holds */                                        \
+  uint64_t atMost = ((rank * ones) | highs) - sums; /* top bit: sum <= rank, no borrow out */    \
+  unsigned byte = (unsigned)((((atMost & highs) >> 7) * ones) >> 56); /* bytes before it */       \
+  if (byte >= 8) return 64;                                                                      \
+  uint64_t before = ((sums << 8) >> (8 * byte)) & 0xFF; /* set bits of bytes 0 ... byte - 1 */  \
+  uint64_t in = (bits >> (8 * byte)) & 0xFF;                                                     \
+  /* Bit i of the byte to byte i (0x80 + nonzero sets the top bit, no carry), then as above. */ \
+  uint64_t spread = (((in * ones) & 0x8040201008040201ULL) + 0x7F7F7F7F7F7F7F7FULL) & highs;     \
+  uint64_t bitSums = (spread >> 7) * ones;                                                       \
+  uint64_t bitsAtMost = (((rank - before) * ones) | highs) - bitSums;                            \
+  unsigned bit = (unsigned)((((bitsAtMost & highs) >> 7) * ones) >> 56);                         \
+  return bit >= 8 ? 64 : (int)(8 * byte + bit);
 
 // The search of `calldir_select_zero`: the zeros of each little-endian word counted off `rank`
 // until a word holds more zeros than are left, the last, partial word read byte by byte and
@@ -123,16 +139,26 @@ __attribute__((target("popcnt"))) static inline int64_t calldir_select_zero_back
   CALLDIR_SELECT_ZERO_BACKWARD_BODY(calldir_select_popcnt)
 }
 
-// Whether the processor has POPCNT (CPUID leaf 1, ECX bit 23), asked once. A race between two
-// first callers stores the same answer twice.
+// Whether the processor has POPCNT (CPUID leaf 1, ECX bit 23), asked once: 0 not asked yet, 1
+// no, 2 yes. A race between two first callers stores the same answer twice. The question is out
+// of line, so that a caller that only reads the answer saves no registers for it.
+// (The answer lives in a function's static: Swift's importer emits those of a header's inline
+// functions, not a header's own statics.)
+static inline int *calldir_popcnt_state(void) {
+  static int state;
+  return &state;
+}
+
+__attribute__((noinline, cold)) static int calldir_ask_popcnt(void) {
+  unsigned a, b, c, d;
+  int state = __get_cpuid(1, &a, &b, &c, &d) && (c & bit_POPCNT) ? 2 : 1;
+  __atomic_store_n(calldir_popcnt_state(), state, __ATOMIC_RELAXED);
+  return state;
+}
+
 static inline int calldir_has_popcnt(void) {
-  static int known;  // 0: not asked yet, 1: no, 2: yes
-  int state = __atomic_load_n(&known, __ATOMIC_RELAXED);
-  if (state == 0) {
-    unsigned a, b, c, d;
-    state = __get_cpuid(1, &a, &b, &c, &d) && (c & bit_POPCNT) ? 2 : 1;
-    __atomic_store_n(&known, state, __ATOMIC_RELAXED);
-  }
+  int state = __atomic_load_n(calldir_popcnt_state(), __ATOMIC_RELAXED);
+  if (__builtin_expect(state == 0, 0)) state = calldir_ask_popcnt();
   return state == 2;
 }
 #endif

@@ -45,6 +45,21 @@ extension EliasFanoView {
     return (found, equal)
   }
 
+  /// The index `j` (1 ... count) of the offset equal to `target`, or `nil` when there is none.
+  ///
+  /// The zero that ends the offsets of smaller high parts, then the run of ones after it, whose
+  /// low parts ascend: one call of `calldir_elias_fano_find`, which is compiled with POPCNT where
+  /// the processor has it (CProcessor's `elias_fano.h` says why). Safe for any bytes.
+  /// - Complexity: O(high bytes / 16) word operations from the nearer end, plus O(log r) for the
+  ///   r offsets sharing `target`'s high part.
+  @inlinable @inline(__always)
+  package func find(_ target: UInt64) -> Int? {
+    // A payload's widths are checked before its view is made; the C search returns 0 for others.
+    guard lowBits >= 0 && lowBits <= FormatConstants.maximumLowBits else { return nil }
+    let found = unsafe calldir_elias_fano_find(low.base, low.count, high.base, high.count, Int64(count), UInt32(lowBits), target)
+    return found > 0 ? Int(found) : nil
+  }
+
   /// The position of the one bit of rank `rank` (0-based) in the high bits, or `nil`.
   @usableFromInline
   func positionOfOne(_ rank: UInt64) -> Int? {

@@ -1,3 +1,4 @@
+import CProcessor
 import CallDirectoryFormat
 
 // The searches of the two index levels: the top index's samples to a group of records, then the
@@ -43,13 +44,14 @@ extension EntryIndex {
   @inlinable @inline(__always)
   package static func block(containing number: UInt64, in blocks: Range<Int>, records: ByteView) -> Int? {
     // Halving a fixed number of times (log2 of the range), each step adding half or nothing: no
-    // exit that depends on the data, and a loop the optimizer keeps short.
+    // exit and no branch that depends on the data (`calldir_mask_at_most` says why a mask; the
+    // numbers are below 2^63, and a damaged index gives some block).
     var base = blocks.lowerBound  // invariant: the answer is in base ..< base + length, or none
     var length = blocks.count
     guard length > 0, firstNumber(ofBlock: base, records: records) <= number else { return nil }
     while length > 1 {
       let half = length >> 1
-      base &+= firstNumber(ofBlock: base &+ half, records: records) <= number ? half : 0
+      base &+= half & Int(calldir_mask_at_most(firstNumber(ofBlock: base &+ half, records: records), number))
       length &-= half
     }
     return base
@@ -68,7 +70,7 @@ extension TopIndex {
     guard length > 0, sample(0) <= number else { return nil }
     while length > 1 {
       let half = length >> 1
-      group &+= sample(group &+ half) <= number ? half : 0
+      group &+= half & Int(calldir_mask_at_most(sample(group &+ half), number))
       length &-= half
     }
     // count = ceil(blockCount / stride), so the group's first record is below blockCount.

@@ -1,0 +1,108 @@
+// The search of an Elias-Fano code for one offset (Spec/FORMAT.md, "Entry blocks"), compiled with
+// POPCNT where the processor has it: the zero search over the high bits is most of a warm
+// lookup's work, and Swift cannot compile one function for a processor feature its target's
+// baseline lacks. One body, compiled twice below, as the selects of processor.h are.
+//
+// Every read stays inside the two byte ranges whatever they hold: bytes past a range's end read as
+// zero bits. So a damaged code gives some answer, never a read outside it; the reader answers
+// only from a block whose CRC has passed.
+#ifndef CALLDIR_ELIAS_FANO_H
+#define CALLDIR_ELIAS_FANO_H
+
+#include "processor.h"
+
+// The little-endian word of the 8 bytes at `at` of the `length` bytes at `bytes`, bytes past the
+// end read as zero.
+static inline uint64_t calldir_word_within(const unsigned char *bytes, size_t length, uint64_t at) {
+  if (at < length && length - at >= 8) return calldir_word_le(bytes + at);
+  uint64_t word = 0;
+  for (uint64_t index = 0; index < 8 && at < length && index < length - at; index++)
+    word |= (uint64_t)bytes[at + index] << (8 * index);
+  return word;
+}
+
+// The field of `width` bits (0 ... 64) at bit `bit` of the `length` bytes at `bytes`, packed least
+// significant bit first; bytes past the end read as zero.
+static inline uint64_t calldir_field_within(const unsigned char *bytes, size_t length, uint64_t bit, unsigned width) {
+  if (width == 0) return 0;
+  unsigned shift = (unsigned)(bit & 7);
+  uint64_t value = calldir_word_within(bytes, length, bit >> 3) >> shift;
+  if (width + shift > 64) value |= calldir_word_within(bytes, length, (bit >> 3) + 8) << (64 - shift);
+  return width == 64 ? value : value & ((1ULL << width) - 1);
+}
+
+// The body of `calldir_elias_fano_find`, given the zero searches from the start and from the end
+// (processor.h's, compiled alike).
+//
+// The `high - 1`-th zero ends the offsets of smaller high parts; the offsets sharing the target's
+// high part are the run of ones after it, whose low parts ascend: a word of the run is read at
+// once, halved while long (clustered numbers put dozens in one), then read one by one.
+#define CALLDIR_ELIAS_FANO_FIND_BODY(FORWARD, BACKWARD)                                                  \
+  if (count < 0 || low_bits > 62) return 0;                                                          \
+  const unsigned char *lows = (const unsigned char *)low, *highs = (const unsigned char *)high;       \
+  uint64_t high_part = target >> low_bits;                                                            \
+  int64_t position = 0;                                                                               \
+  if (high_part > 0) {                                                                                \
+    uint64_t bits = (uint64_t)high_length * 8, ones = (uint64_t)count < bits ? (uint64_t)count : bits; \
+    uint64_t zeros = bits - ones, rank = high_part - 1;                                               \
+    if (rank >= zeros) return 0;                                                                      \
+    int64_t zero = rank < zeros / 2 ? FORWARD(highs, high_length, rank)                               \
+                                    : BACKWARD(highs, high_length, zeros - 1 - rank);                 \
+    if (zero < 0) return 0;                                                                           \
+    position = zero + 1;                                                                              \
+  }                                                                                                   \
+  uint64_t target_low = target & ((1ULL << low_bits) - 1);                                            \
+  for (;;) {                                                                                          \
+    unsigned shift = (unsigned)(position & 7);                                                        \
+    uint64_t rest = ~(calldir_word_within(highs, high_length, (uint64_t)position >> 3) >> shift);     \
+    int64_t run = rest == 0 ? 64 : __builtin_ctzll(rest); /* ones from `position`, at most 64 - shift */ \
+    int64_t first = position - (int64_t)high_part; /* the ones before: position less its zeros */     \
+    if (first < 0) return 0;                                                                          \
+    int64_t end = first + run < count ? first + run : count;                                          \
+    int64_t element = first, remaining = end - first;                                                 \
+    while (remaining > 4) {                                                                           \
+      int64_t half = remaining >> 1;                                                                  \
+      uint64_t part = calldir_field_within(lows, low_length, (uint64_t)(element + half - 1) * low_bits, low_bits); \
+      element += part < target_low ? half : 0;                                                        \
+      remaining -= half;                                                                              \
+    }                                                                                                 \
+    for (; element < end; element++) {                                                                \
+      uint64_t part = calldir_field_within(lows, low_length, (uint64_t)element * low_bits, low_bits); \
+      if (part >= target_low) return part == target_low ? element + 1 : 0;                           \
+    }                                                                                                 \
+    /* The run goes on past this word only when it filled the word. */                               \
+    if (run != 64 - (int64_t)shift || end >= count) return 0;                                         \
+    position += run;                                                                                  \
+  }
+
+// Out of line, so that the dispatch below, inlined into its callers, is a test and a call.
+__attribute__((noinline)) static int64_t calldir_elias_fano_find_portable(
+    const void *low, size_t low_length, const void *high, size_t high_length, int64_t count, unsigned low_bits,
+    uint64_t target) {
+  CALLDIR_ELIAS_FANO_FIND_BODY(calldir_select_zero_portable, calldir_select_zero_backward_portable)
+}
+
+#if defined(__x86_64__)
+__attribute__((target("popcnt"), noinline)) static int64_t calldir_elias_fano_find_popcnt(
+    const void *low, size_t low_length, const void *high, size_t high_length, int64_t count, unsigned low_bits,
+    uint64_t target) {
+  CALLDIR_ELIAS_FANO_FIND_BODY(calldir_select_zero_popcnt, calldir_select_zero_backward_popcnt)
+}
+#endif
+
+// The index j (1 ... `count`) of the offset equal to `target` in the Elias-Fano code of `count`
+// offsets with `low_bits` low bits (0 ... 62), its low parts the `low_length` bytes at `low` and
+// its high bits the `high_length` bytes at `high`; 0 when no offset equals it. The high bits of a
+// valid code hold `count` ones; bytes with another count give some answer, never a read outside
+// the two ranges.
+__attribute__((always_inline)) static inline int64_t calldir_elias_fano_find(
+    const void *low, size_t low_length, const void *high, size_t high_length, int64_t count, unsigned low_bits,
+    uint64_t target) {
+#if defined(__x86_64__)
+  if (calldir_has_popcnt())
+    return calldir_elias_fano_find_popcnt(low, low_length, high, high_length, count, low_bits, target);
+#endif
+  return calldir_elias_fano_find_portable(low, low_length, high, high_length, count, low_bits, target);
+}
+
+#endif
