@@ -181,7 +181,7 @@
   /// Whether the entry count and widths are ones a payload may have: at least one entry, at most
   /// a block's (twice that for a range block's boundaries), widths the decoders can shift by.
   @inlinable
-  static func widthsFit(entryCount: Int, lowBits: Int, labelBits: Int, labelFields: Int?) -> Bool {
+  package static func widthsFit(entryCount: Int, lowBits: Int, labelBits: Int, labelFields: Int?) -> Bool {
     let mostNumbers = labelFields == nil ? FormatConstants.maximumEntriesPerBlock : 2 &* FormatConstants.maximumEntriesPerBlock
     let labelFields = labelFields ?? entryCount
     return entryCount >= 1 && entryCount <= mostNumbers && lowBits >= 0 && lowBits <= FormatConstants.maximumLowBits
@@ -190,7 +190,7 @@
 
   /// The bytes of the base id and the packed label ids (`fields` of `labelBits` bits).
   @inlinable
-  static func idBytes(_ fields: Int, _ labelBits: Int, _ identification: Bool) -> Int {
+  package static func idBytes(_ fields: Int, _ labelBits: Int, _ identification: Bool) -> Int {
     (identification ? 4 : 0) &+ BitPacking.byteCount(count: fields, width: labelBits)
   }
 

@@ -36,16 +36,41 @@ enum PassedBlockSearch {
 
   /// The label id of the entry `target` above the block's first number, in the entry block
   /// `bytes` of `entries` entries.
+  ///
+  /// The payload's parts are laid out as `EntryPayload` lays them (its `widthsFit` and `idBytes`
+  /// serve both), but only the Elias-Fano view and the one label field are made: a whole
+  /// `EntryPayload`, a large `~Escapable` value, costs a call to its value witness at the end of
+  /// every search.
   /// - Complexity: as `EliasFanoView.find(_:)`; no allocation.
   @inline(__always)
   static func labelId(of target: UInt64, inBlock bytes: ByteView, entries: Int, identification: Bool) -> Outcome {
-    let frame = FormatConstants.blockHeaderSize &+ FormatConstants.blockTrailerSize
-    guard bytes.count >= frame, unsafe bytes.uncheckedByte(at: 0) == BlockCodec.raw.rawValue,
-      let body = bytes.subview(offset: FormatConstants.blockHeaderSize, length: bytes.count &- frame),
-      let payload = EntryPayload(
-        body, entryCount: entries, lowBits: Int(unsafe bytes.uncheckedByte(at: 1)),
-        labelBits: Int(unsafe bytes.uncheckedByte(at: 2)), identification: identification)
-    else { return .unreadable }
-    return payload.labelId(ofEntryAt: target).map(Outcome.found) ?? .absent
+    let header = FormatConstants.blockHeaderSize
+    let payloadLength = bytes.count &- header &- FormatConstants.blockTrailerSize
+    guard payloadLength >= 0, unsafe bytes.uncheckedByte(at: 0) == BlockCodec.raw.rawValue else { return .unreadable }
+    let lowBits = Int(unsafe bytes.uncheckedByte(at: 1))
+    let labelBits = Int(unsafe bytes.uncheckedByte(at: 2))
+    guard EntryPayload.widthsFit(entryCount: entries, lowBits: lowBits, labelBits: labelBits, labelFields: nil) else {
+      return .unreadable
+    }
+    // entries <= 4,096 and widths <= 62: the products are small.
+    let idBytes = EntryPayload.idBytes(entries, labelBits, identification)
+    let lowBytes = BitPacking.byteCount(count: entries &- 1, width: lowBits)
+    guard idBytes &+ lowBytes <= payloadLength else { return .unreadable }
+    var entry = 0  // the block's first number, at offset 0
+    if target != 0 {
+      let lowStart = header &+ idBytes
+      let highStart = lowStart &+ lowBytes
+      // Both inside the payload: idBytes + lowBytes <= payloadLength.
+      let numbers = EliasFanoView(
+        count: entries &- 1, lowBits: lowBits, low: bytes.sliceOrEmpty(offset: lowStart, length: lowBytes),
+        high: bytes.sliceOrEmpty(offset: highStart, length: payloadLength &- idBytes &- lowBytes))
+      guard let found = numbers.find(target) else { return .absent }
+      entry = found
+    }
+    guard identification else { return .found(0) }
+    // The base id, then the entry's field of `labelBits` bits (idBytes >= 4: inside the payload).
+    let base = UInt64(unsafe bytes.uncheckedUInt32LE(at: header))
+    let ids = bytes.sliceOrEmpty(offset: header &+ 4, length: idBytes &- 4)
+    return .found(base &+ BitPacking.field(ids, bitOffset: entry &* labelBits, width: labelBits))
   }
 }
