@@ -75,7 +75,7 @@ let package = Package(
     // zlib from the system (Debian: zlib1g-dev; Apple platforms: the SDK).
     .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
     // What the processor offers that baseline Swift code cannot ask for: the prefetch hint that
-    // lookups use to overlap their reads of a block, and POPCNT for the search inside one.
+    // lookups use to overlap their reads of a block, and POPCNT and BMI2 for the search inside one.
     .systemLibrary(name: "CProcessor", path: "Sources/CProcessor"),
     .target(name: "CallDirectoryFormat", dependencies: ["CZlib", "CProcessor"], swiftSettings: strict),
     // libsodium from the system (Debian: libsodium-dev), for SHA-256 where CryptoKit is absent.

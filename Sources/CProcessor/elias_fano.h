@@ -1,7 +1,7 @@
 // The search of an Elias-Fano code for one offset (Spec/FORMAT.md, "Entry blocks"), compiled with
-// POPCNT where the processor has it: the zero search over the high bits is most of a warm
-// lookup's work, and Swift cannot compile one function for a processor feature its target's
-// baseline lacks. One body, compiled twice below, as the selects of processor.h are.
+// POPCNT and BMI2 where the processor has them: the zero search over the high bits is most of a
+// warm lookup's work, and Swift cannot compile one function for a processor feature its target's
+// baseline lacks. One body, compiled three times below, as the selects of processor.h are.
 //
 // Every read stays inside the two byte ranges whatever they hold: bytes past a range's end read as
 // zero bits. So a damaged code gives some answer, never a read outside it; the reader answers
@@ -88,6 +88,12 @@ __attribute__((target("popcnt"), noinline)) static int64_t calldir_elias_fano_fi
     uint64_t target) {
   CALLDIR_ELIAS_FANO_FIND_BODY(calldir_select_zero_popcnt, calldir_select_zero_backward_popcnt)
 }
+
+__attribute__((target("popcnt,bmi,bmi2"), noinline)) static int64_t calldir_elias_fano_find_bmi2(
+    const void *low, size_t low_length, const void *high, size_t high_length, int64_t count, unsigned low_bits,
+    uint64_t target) {
+  CALLDIR_ELIAS_FANO_FIND_BODY(calldir_select_zero_bmi2, calldir_select_zero_backward_bmi2)
+}
 #endif
 
 // The index j (1 ... `count`) of the offset equal to `target` in the Elias-Fano code of `count`
@@ -99,7 +105,10 @@ __attribute__((always_inline)) static inline int64_t calldir_elias_fano_find(
     const void *low, size_t low_length, const void *high, size_t high_length, int64_t count, unsigned low_bits,
     uint64_t target) {
 #if defined(__x86_64__)
-  if (calldir_has_popcnt())
+  int level = calldir_level();
+  if (level == CALLDIR_LEVEL_BMI2)
+    return calldir_elias_fano_find_bmi2(low, low_length, high, high_length, count, low_bits, target);
+  if (level == CALLDIR_LEVEL_POPCNT)
     return calldir_elias_fano_find_popcnt(low, low_length, high, high_length, count, low_bits, target);
 #endif
   return calldir_elias_fano_find_portable(low, low_length, high, high_length, count, low_bits, target);

@@ -1,13 +1,15 @@
 // What the processor offers that Swift code built for the baseline of its architecture cannot
-// ask for, imported as the module CProcessor: a prefetch hint, and a count of bits that uses the
-// POPCNT instruction where the processor has it.
+// ask for, imported as the module CProcessor: a prefetch hint, and counts and selects of bits that
+// use POPCNT, and BMI2's PDEP, where the processor has them.
 //
-// Swift has no prefetch, and on x86-64 it compiles `nonzeroBitCount` for the 2003 baseline, which
-// lacks POPCNT: a dozen instructions a word instead of one. The search inside an entry block
-// counts the zeros of its high bits word by word, so there it is most of the lookup's work. The
-// functions below are compiled for POPCNT and used only when CPUID says the processor has it
-// (every x86-64 processor since 2008 does); elsewhere the portable loop runs, which on arm64 is
-// already one instruction a word.
+// Swift has no prefetch, and on x86-64 it compiles for the 2003 baseline, which lacks POPCNT (a
+// dozen instructions a word instead of one) and BMI2 (a select of one bit of a word in one
+// instruction, and shifts that need no particular register). The search inside an entry block
+// counts the zeros of its high bits word by word and then selects one: most of a warm lookup's
+// work. The functions below are compiled three times, for the baseline, for POPCNT and for
+// POPCNT with BMI1 and BMI2, and CPUID chooses once per process (every x86-64 processor since
+// 2008 has POPCNT, since 2013 to 2015 BMI2); elsewhere the portable code runs, which on arm64 is
+// already one instruction a count.
 #ifndef CALLDIR_PROCESSOR_H
 #define CALLDIR_PROCESSOR_H
 
@@ -16,6 +18,7 @@
 #include <string.h>
 #if defined(__x86_64__)
 #include <cpuid.h>
+#include <immintrin.h>
 #endif
 
 // A hint that memory is about to be read. A hint reads nothing a program sees and never faults,
@@ -129,6 +132,12 @@ __attribute__((target("popcnt"))) static inline int calldir_select_popcnt(uint64
   CALLDIR_SELECT_BODY
 }
 
+// PDEP deposits the one bit of `1 << rank` at the position of the `rank`-th set bit of `bits`.
+__attribute__((target("popcnt,bmi,bmi2"))) static inline int calldir_select_bmi2(uint64_t bits, uint64_t rank) {
+  uint64_t bit = _pdep_u64(1ULL << (rank & 63), bits);
+  return bit == 0 ? 64 : __builtin_ctzll(bit);
+}
+
 __attribute__((target("popcnt"))) static inline int64_t calldir_select_zero_popcnt(
     const void *bytes, size_t length, uint64_t rank) {
   CALLDIR_SELECT_ZERO_BODY(calldir_select_popcnt)
@@ -139,27 +148,51 @@ __attribute__((target("popcnt"))) static inline int64_t calldir_select_zero_back
   CALLDIR_SELECT_ZERO_BACKWARD_BODY(calldir_select_popcnt)
 }
 
-// Whether the processor has POPCNT (CPUID leaf 1, ECX bit 23), asked once: 0 not asked yet, 1
-// no, 2 yes. A race between two first callers stores the same answer twice. The question is out
-// of line, so that a caller that only reads the answer saves no registers for it.
-// (The answer lives in a function's static: Swift's importer emits those of a header's inline
+__attribute__((target("popcnt,bmi,bmi2"))) static inline int64_t calldir_select_zero_bmi2(
+    const void *bytes, size_t length, uint64_t rank) {
+  CALLDIR_SELECT_ZERO_BODY(calldir_select_bmi2)
+}
+
+__attribute__((target("popcnt,bmi,bmi2"))) static inline int64_t calldir_select_zero_backward_bmi2(
+    const void *bytes, size_t length, uint64_t rank) {
+  CALLDIR_SELECT_ZERO_BACKWARD_BODY(calldir_select_bmi2)
+}
+
+// Which of the three compilations this processor runs, asked once: 0 not asked yet, then one of
+// the levels below. A race between two first callers stores the same answer twice. The question
+// is out of line, so that a caller that only reads the answer saves no registers for it. (The
+// answer lives in a function's static: Swift's importer emits those of a header's inline
 // functions, not a header's own statics.)
-static inline int *calldir_popcnt_state(void) {
+enum { CALLDIR_LEVEL_BASELINE = 1, CALLDIR_LEVEL_POPCNT = 2, CALLDIR_LEVEL_BMI2 = 3 };
+
+static inline int *calldir_level_state(void) {
   static int state;
   return &state;
 }
 
-__attribute__((noinline, cold)) static int calldir_ask_popcnt(void) {
-  unsigned a, b, c, d;
-  int state = __get_cpuid(1, &a, &b, &c, &d) && (c & bit_POPCNT) ? 2 : 1;
-  __atomic_store_n(calldir_popcnt_state(), state, __ATOMIC_RELAXED);
-  return state;
+// POPCNT is CPUID leaf 1, ECX bit 23; BMI1 and BMI2 are leaf 7, EBX bits 3 and 8. AMD processors
+// before Zen 3 (family 19h) run PDEP as microcode, tens to hundreds of cycles, so there the
+// level stays at POPCNT.
+__attribute__((noinline, cold)) static int calldir_ask_level(void) {
+  unsigned a, b, c, d, level = CALLDIR_LEVEL_BASELINE;
+  if (__get_cpuid(1, &a, &b, &c, &d) && (c & bit_POPCNT)) {
+    level = CALLDIR_LEVEL_POPCNT;
+    unsigned family = (a >> 8) & 0xF;
+    if (family == 0xF) family += (a >> 20) & 0xFF;
+    unsigned vendor = 0, unused;
+    __get_cpuid(0, &unused, &vendor, &unused, &unused);
+    int slowDeposit = vendor == 0x68747541 /* "Auth", of AuthenticAMD */ && family < 0x19;
+    if (__get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & bit_BMI) && (b & bit_BMI2) && !slowDeposit)
+      level = CALLDIR_LEVEL_BMI2;
+  }
+  __atomic_store_n(calldir_level_state(), (int)level, __ATOMIC_RELAXED);
+  return (int)level;
 }
 
-static inline int calldir_has_popcnt(void) {
-  int state = __atomic_load_n(calldir_popcnt_state(), __ATOMIC_RELAXED);
-  if (__builtin_expect(state == 0, 0)) state = calldir_ask_popcnt();
-  return state == 2;
+static inline int calldir_level(void) {
+  int state = __atomic_load_n(calldir_level_state(), __ATOMIC_RELAXED);
+  if (__builtin_expect(state == 0, 0)) state = calldir_ask_level();
+  return state;
 }
 #endif
 
@@ -168,7 +201,9 @@ static inline int calldir_has_popcnt(void) {
 // zeros. Reads exactly `length` bytes.
 static inline int64_t calldir_select_zero(const void *bytes, size_t length, uint64_t rank) {
 #if defined(__x86_64__)
-  if (calldir_has_popcnt()) return calldir_select_zero_popcnt(bytes, length, rank);
+  int level = calldir_level();
+  if (level == CALLDIR_LEVEL_BMI2) return calldir_select_zero_bmi2(bytes, length, rank);
+  if (level == CALLDIR_LEVEL_POPCNT) return calldir_select_zero_popcnt(bytes, length, rank);
 #endif
   return calldir_select_zero_portable(bytes, length, rank);
 }
@@ -181,7 +216,9 @@ static inline int64_t calldir_select_zero_nearer(const void *bytes, size_t lengt
   if (rank >= zeros) return -1;
   if (rank < zeros / 2) return calldir_select_zero(bytes, length, rank);
 #if defined(__x86_64__)
-  if (calldir_has_popcnt()) return calldir_select_zero_backward_popcnt(bytes, length, zeros - 1 - rank);
+  int level = calldir_level();
+  if (level == CALLDIR_LEVEL_BMI2) return calldir_select_zero_backward_bmi2(bytes, length, zeros - 1 - rank);
+  if (level == CALLDIR_LEVEL_POPCNT) return calldir_select_zero_backward_popcnt(bytes, length, zeros - 1 - rank);
 #endif
   return calldir_select_zero_backward_portable(bytes, length, zeros - 1 - rank);
 }
@@ -190,7 +227,9 @@ static inline int64_t calldir_select_zero_nearer(const void *bytes, size_t lengt
 // Precondition: `rank` is below the number of set bits (otherwise some position up to 64).
 static inline int calldir_select(uint64_t bits, uint64_t rank) {
 #if defined(__x86_64__)
-  if (calldir_has_popcnt()) return calldir_select_popcnt(bits, rank);
+  int level = calldir_level();
+  if (level == CALLDIR_LEVEL_BMI2) return calldir_select_bmi2(bits, rank);
+  if (level == CALLDIR_LEVEL_POPCNT) return calldir_select_popcnt(bits, rank);
 #endif
   return calldir_select_portable(bits, rank);
 }

@@ -1,3 +1,4 @@
+import CProcessor
 import CallDirectoryFormat
 import Testing
 
@@ -11,6 +12,23 @@ import Testing
 /// processor has it) against a naive search of the offsets, and over arbitrary bytes laid against
 /// a page the process may not read.
 @Suite struct EliasFanoSearchTests {
+  typealias Search =
+    @convention(c) (
+      UnsafeRawPointer?, Int, UnsafeRawPointer?, Int, Int64, UInt32, UInt64
+    ) -> Int64
+
+  /// Each compilation of the search this processor can run, by name: a process uses one (CPUID
+  /// chooses), so the others are called by name here.
+  static var searches: [(String, Search)] {
+    var searches: [(String, Search)] = unsafe [("portable", calldir_elias_fano_find_portable)]
+    #if arch(x86_64)
+      let level = Int(calldir_level())
+      if level >= CALLDIR_LEVEL_POPCNT { unsafe searches.append(("popcnt", calldir_elias_fano_find_popcnt)) }
+      if level >= CALLDIR_LEVEL_BMI2 { unsafe searches.append(("bmi2", calldir_elias_fano_find_bmi2)) }
+    #endif
+    return unsafe searches
+  }
+
   /// Ascending numbers from 1: runs of one gap size, some of them long runs of small gaps that put
   /// dozens of offsets in one high part (the halving), some huge gaps (high parts far apart).
   private func numbers(count: Int, using random: inout SeededGenerator) -> [Int64] {
@@ -46,6 +64,59 @@ import Testing
             count: offsets.count, lowBits: encoded.lowBits, low: unsafe ByteView(low), high: unsafe ByteView(high))
           for target in targets where target > 0 {
             #expect(view.find(target) == position[target], "round \(round): \(count) numbers, target \(target)")
+            for unsafe(name, search) in unsafe Self.searches {
+              let found = unsafe search(
+                low.baseAddress, low.count, high.baseAddress, high.count, Int64(offsets.count), UInt32(encoded.lowBits), target)
+              #expect(found == Int64(position[target] ?? 0), "\(name), round \(round): target \(target)")
+            }
+          }
+        }
+      }
+    }
+  }
+
+  /// Each compilation of the select of one bit of a word against counting bits one at a time, and
+  /// of the zero search against a naive scan (the searches above use whichever the processor runs).
+  @Test func everyCompilationOfTheSelectsAgreesWithCounting() {
+    typealias Select = @convention(c) (UInt64, UInt64) -> Int32
+    typealias ZeroSearch = @convention(c) (UnsafeRawPointer?, Int, UInt64) -> Int64
+    var selects: [(String, Select, ZeroSearch, ZeroSearch)] = unsafe [
+      ("portable", calldir_select_portable, calldir_select_zero_portable, calldir_select_zero_backward_portable)
+    ]
+    #if arch(x86_64)
+      let level = Int(calldir_level())
+      if level >= CALLDIR_LEVEL_POPCNT {
+        unsafe selects.append(("popcnt", calldir_select_popcnt, calldir_select_zero_popcnt, calldir_select_zero_backward_popcnt))
+      }
+      if level >= CALLDIR_LEVEL_BMI2 {
+        unsafe selects.append(("bmi2", calldir_select_bmi2, calldir_select_zero_bmi2, calldir_select_zero_backward_bmi2))
+      }
+    #endif
+    var random = SeededGenerator(seed: 0x5E1E)
+    for round in 0..<5_000 {
+      var bits = random.next()
+      if round % 3 == 1 { bits &= random.next() & random.next() }
+      if round % 3 == 2 { bits |= random.next() | random.next() }
+      let positions = (0..<64).filter { bits >> UInt64($0) & 1 == 1 }
+      for unsafe(name, select, _, _) in unsafe selects {
+        for (rank, position) in positions.enumerated() {
+          #expect(select(bits, UInt64(rank)) == Int32(position), "\(name): \(bits) rank \(rank)")
+        }
+        if positions.count < 64 {  // a rank past the ones (below 64) has no position
+          #expect(select(bits, UInt64(positions.count)) == 64, "\(name): \(bits) past its ones")
+        }
+      }
+    }
+    for length in 0..<24 {
+      let bytes = (0..<length).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+      let zeros = (0..<length * 8).filter { bytes[$0 >> 3] >> UInt8($0 & 7) & 1 == 0 }
+      unsafe bytes.withUnsafeBytes { raw in
+        for unsafe(name, _, forward, backward) in unsafe selects {
+          for rank in 0..<zeros.count + 2 {
+            let expected = rank < zeros.count ? Int64(zeros[rank]) : -1
+            #expect(unsafe forward(raw.baseAddress, length, UInt64(rank)) == expected, "\(name) \(length) \(rank)")
+            let fromEnd = rank < zeros.count ? Int64(zeros[zeros.count - 1 - rank]) : -1
+            #expect(unsafe backward(raw.baseAddress, length, UInt64(rank)) == fromEnd, "\(name) back \(length) \(rank)")
           }
         }
       }
@@ -88,6 +159,10 @@ import Testing
       for _ in 0..<16 {
         let target = random.next() >> (random.next() % 64)
         if let found = view.find(target) { #expect(found >= 1 && found <= count, "round \(round): \(found) of \(count)") }
+        for unsafe(name, search) in unsafe Self.searches {
+          let found = unsafe search(low, lowLength, high, highLength, Int64(count), UInt32(lowBits), target)
+          #expect(found >= 0 && found <= count, "\(name), round \(round): \(found) of \(count)")
+        }
       }
     }
   }
