@@ -84,26 +84,45 @@ extension CallDirectoryReader {
   /// The caller has run `checkLookupParts(kind)`; the block is checked here.
   ///
   /// A raw block that has passed its checks is searched in place with nothing built but the
-  /// payload's parts (`PassedBlockSearch`); the first lookup of a block, a deflated one, and one
-  /// whose bytes no longer parse take the checked path, which throws what it finds.
+  /// payload's parts (`quickFind`); the first lookup of a block, a deflated one, and one whose
+  /// bytes no longer parse take the checked path (`checkedFind`), which throws what it finds. The
+  /// checked path is out of line: its views and errors would otherwise widen every lookup's frame.
   @inline(__always)  // each caller's kind is a constant: the choices between the two kinds fold away
   private func find(_ number: Int64, in kind: EntryKind) throws(FormatError) -> UInt64? {
     guard number > 0 else { return nil }
-    // One search of the index gives the block, the number's offset from the block's first (at
-    // most `number`: no wrap) and, for a block that has passed its checks, its place.
+    switch quickFind(UInt64(number), in: kind) {
+    case .found(let id): return id
+    case .absent: return nil
+    case .check(let block, let target): return try checkedFind(target, inBlock: block, of: kind)
+    }
+  }
+
+  /// What the quick path found.
+  private enum QuickFind {
+    /// The entry's label id (0 for a blocking entry).
+    case found(UInt64)
+    /// No entry has the number.
+    case absent
+    /// The number is `target` above the first number of `block`, which the checked path reads.
+    case check(block: Int, target: UInt64)
+  }
+
+  /// One search of the index gives the block and the number's offset from the block's first (at
+  /// most `number`: no wrap); a block that has passed its checks is then searched in place.
+  @inline(__always)
+  private func quickFind(_ number: UInt64, in kind: EntryKind) -> QuickFind {
     let file = self.file
-    let found = withIndexShape(kind) { (index) -> (block: Int, target: UInt64, passed: (bytes: Range<Int>, entries: Int)?)? in
+    return withIndexShape(kind) { (index) -> QuickFind in
       let records = unsafe file.view(of: index.records)
       guard
         let block = EntryIndex.block(
-          containing: UInt64(number), records: records, blockCount: index.counts.blockCount, topStride: index.topStride,
+          containing: number, records: records, blockCount: index.counts.blockCount, topStride: index.topStride,
           topSamples: index.topSamples(in: file))
-      else { return nil }
-      let passed = checks.hasPassed(kind, block: block) ? index.counts.extent(ofBlock: block, records: records) : nil
-      return (block, UInt64(number) &- EntryIndex.firstNumber(ofBlock: block, records: records), passed)
-    }
-    guard let (block, target, passedExtent) = found else { return nil }
-    if let passedExtent, let bytes = blockBytes(kind, at: passedExtent.bytes) {
+      else { return .absent }
+      let target = number &- EntryIndex.firstNumber(ofBlock: block, records: records)
+      guard checks.hasPassed(kind, block: block), let extent = index.counts.extent(ofBlock: block, records: records),
+        let bytes = blockBytes(kind, at: extent.bytes)
+      else { return .check(block: block, target: target) }
       // The frame, the high bits at the block's end and then one low part are read one after
       // another, each read's place known from the one before: ask for their lines at once, the
       // frame's, the last three (the high bits of a full block of dense numbers) and, for the low
@@ -114,13 +133,19 @@ extension CallDirectoryReader {
       bytes.prefetchLine(at: bytes.count &- 128)
       bytes.prefetchLine(at: bytes.count &- 64)
       switch PassedBlockSearch.labelId(
-        of: target, inBlock: bytes, entries: passedExtent.entries, identification: kind == .identification)
+        of: target, inBlock: bytes, entries: extent.entries, identification: kind == .identification)
       {
-      case .found(let id): return id
-      case .absent: return nil
-      case .unreadable: break
+      case .found(let id): return .found(id)
+      case .absent: return .absent
+      case .unreadable: return .check(block: block, target: target)
       }
     }
+  }
+
+  /// The checked path of `find`: the block's frame and payload parsed into checked views, its CRC
+  /// checked the first time, then the same search.
+  @inline(never)
+  private func checkedFind(_ target: UInt64, inBlock block: Int, of kind: EntryKind) throws(FormatError) -> UInt64? {
     let entryBlock = try checkedEntryBlock(kind, block, prefetching: true)
     if entryBlock.block.codec == .raw {
       return try entryBlock.payload(entryBlock.block.body).labelId(ofEntryAt: target)
