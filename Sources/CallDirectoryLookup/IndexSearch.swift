@@ -49,6 +49,18 @@ extension EntryIndex {
     var base = blocks.lowerBound  // invariant: the answer is in base ..< base + length, or none
     var length = blocks.count
     guard length > 0, firstNumber(ofBlock: base, records: records) <= number else { return nil }
+    // Without a branch the processor cannot run ahead of a probe, so in a group that is not in
+    // cache each step would wait for the one before: while the range spans more than two lines,
+    // ask for the lines of both next probes (one of them is the next step's).
+    let record = FormatConstants.entryIndexRecordSize
+    while length > 8 {
+      let half = length >> 1
+      let quarter = (length &- half) >> 1
+      records.prefetchLine(inside: (base &+ quarter) &* record)
+      records.prefetchLine(inside: (base &+ half &+ quarter) &* record)
+      base &+= half & Int(calldir_mask_at_most(firstNumber(ofBlock: base &+ half, records: records), number))
+      length &-= half
+    }
     while length > 1 {
       let half = length >> 1
       base &+= half & Int(calldir_mask_at_most(firstNumber(ofBlock: base &+ half, records: records), number))
