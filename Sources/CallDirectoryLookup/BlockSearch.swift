@@ -42,7 +42,7 @@ enum PassedBlockSearch {
   /// `EntryPayload`, a large `~Escapable` value, costs a call to its value witness at the end of
   /// every search.
   /// - Complexity: as `EliasFanoView.find(_:)`; no allocation.
-  @inline(__always)
+  @_transparent  // `@inline(__always)` left it a call in Swift 6.3: 12 instructions a lookup
   static func labelId(of target: UInt64, inBlock bytes: ByteView, entries: Int, identification: Bool) -> Outcome {
     let header = FormatConstants.blockHeaderSize
     let payloadLength = bytes.count &- header &- FormatConstants.blockTrailerSize

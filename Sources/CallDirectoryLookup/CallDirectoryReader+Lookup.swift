@@ -87,7 +87,10 @@ extension CallDirectoryReader {
   /// payload's parts (`quickFind`); the first lookup of a block, a deflated one, and one whose
   /// bytes no longer parse take the checked path (`checkedFind`), which throws what it finds. The
   /// checked path is out of line: its views and errors would otherwise widen every lookup's frame.
-  @inline(__always)  // each caller's kind is a constant: the choices between the two kinds fold away
+  // Inlined into each caller, whose kind is a constant: the choices between the two kinds fold
+  // away. `@_transparent`, since Swift 6.3 left an `@inline(__always)` function here a call (12
+  // instructions a lookup for its frame and saves).
+  @_transparent
   private func find(_ number: Int64, in kind: EntryKind) throws(FormatError) -> UInt64? {
     guard number > 0 else { return nil }
     switch quickFind(UInt64(number), in: kind) {
