@@ -1,6 +1,6 @@
-// The search of an Elias-Fano code for one offset (Spec/FORMAT.md, "Entry blocks"), compiled with
-// POPCNT and BMI2 where the processor has them: the zero search over the high bits is most of a
-// warm lookup's work, and Swift cannot compile one function for a processor feature its target's
+// The rank of a number among the offsets of an Elias-Fano code (Spec/FORMAT.md, entry and range
+// blocks), compiled with POPCNT and BMI2 where the processor has them: the zero search over the
+// high bits is most of a warm lookup's work, and Swift cannot compile one function for a processor feature its target's
 // baseline lacks. One body, compiled three times below, as the selects of processor.h are.
 //
 // Every read stays inside the two byte ranges whatever they hold: bytes past a range's end read as
@@ -31,13 +31,15 @@ static inline uint64_t calldir_field_within(const unsigned char *bytes, size_t l
   return width == 64 ? value : value & ((1ULL << width) - 1);
 }
 
-// The body of `calldir_elias_fano_find`, given the zero searches from the start and from the end
+// The body of `calldir_elias_fano_rank`, given the zero searches from the start and from the end
 // (processor.h's, compiled alike).
 //
 // The `high - 1`-th zero ends the offsets of smaller high parts; the offsets sharing the target's
 // high part are the run of ones after it, whose low parts ascend: a word of the run is read at
-// once, halved while long (clustered numbers put dozens in one), then read one by one.
-#define CALLDIR_ELIAS_FANO_FIND_BODY(FORWARD, BACKWARD)                                                  \
+// once, halved while long (clustered numbers put dozens in one), then read one by one. The
+// offsets before the first whose low part reaches the target's are below it, and so are all
+// of a run that ends short of it.
+#define CALLDIR_ELIAS_FANO_RANK_BODY(FORWARD, BACKWARD)                                                  \
   if (count < 0 || low_bits > 62) return 0;                                                          \
   const unsigned char *lows = (const unsigned char *)low, *highs = (const unsigned char *)high;       \
   uint64_t high_part = target >> low_bits;                                                            \
@@ -45,10 +47,10 @@ static inline uint64_t calldir_field_within(const unsigned char *bytes, size_t l
   if (high_part > 0) {                                                                                \
     uint64_t bits = (uint64_t)high_length * 8, ones = (uint64_t)count < bits ? (uint64_t)count : bits; \
     uint64_t zeros = bits - ones, rank = high_part - 1;                                               \
-    if (rank >= zeros) return 0;                                                                      \
+    if (rank >= zeros) return (uint64_t)count << 1; /* every offset's high part is below */           \
     int64_t zero = rank < zeros / 2 ? FORWARD(highs, high_length, rank)                               \
                                     : BACKWARD(highs, high_length, zeros - 1 - rank);                 \
-    if (zero < 0) return 0;                                                                           \
+    if (zero < 0) return (uint64_t)count << 1; /* only with a wrong count of ones */                  \
     position = zero + 1;                                                                              \
   }                                                                                                   \
   uint64_t target_low = target & ((1ULL << low_bits) - 1);                                            \
@@ -57,7 +59,7 @@ static inline uint64_t calldir_field_within(const unsigned char *bytes, size_t l
     uint64_t rest = ~(calldir_word_within(highs, high_length, (uint64_t)position >> 3) >> shift);     \
     int64_t run = rest == 0 ? 64 : __builtin_ctzll(rest); /* ones from `position`, at most 64 - shift */ \
     int64_t first = position - (int64_t)high_part; /* the ones before: position less its zeros */     \
-    if (first < 0) return 0;                                                                          \
+    if (first < 0) return 0; /* only in damaged bits */                                               \
     int64_t end = first + run < count ? first + run : count;                                          \
     int64_t element = first, remaining = end - first;                                                 \
     while (remaining > 4) {                                                                           \
@@ -68,50 +70,52 @@ static inline uint64_t calldir_field_within(const unsigned char *bytes, size_t l
     }                                                                                                 \
     for (; element < end; element++) {                                                                \
       uint64_t part = calldir_field_within(lows, low_length, (uint64_t)element * low_bits, low_bits); \
-      if (part >= target_low) return part == target_low ? element + 1 : 0;                           \
+      if (part >= target_low) return (uint64_t)element << 1 | (part == target_low);                  \
     }                                                                                                 \
     /* The run goes on past this word only when it filled the word. */                               \
-    if (run != 64 - (int64_t)shift || end >= count) return 0;                                         \
+    if (run != 64 - (int64_t)shift || end >= count) return (uint64_t)(end > 0 ? end : 0) << 1;         \
     position += run;                                                                                  \
   }
 
 // Out of line, so that the dispatch below, inlined into its callers, is a test and a call.
-__attribute__((noinline)) static int64_t calldir_elias_fano_find_portable(
+__attribute__((noinline)) static uint64_t calldir_elias_fano_rank_portable(
     const void *low, size_t low_length, const void *high, size_t high_length, int64_t count, unsigned low_bits,
     uint64_t target) {
-  CALLDIR_ELIAS_FANO_FIND_BODY(calldir_select_zero_portable, calldir_select_zero_backward_portable)
+  CALLDIR_ELIAS_FANO_RANK_BODY(calldir_select_zero_portable, calldir_select_zero_backward_portable)
 }
 
 #if defined(__x86_64__)
-__attribute__((target("popcnt"), noinline)) static int64_t calldir_elias_fano_find_popcnt(
+__attribute__((target("popcnt"), noinline)) static uint64_t calldir_elias_fano_rank_popcnt(
     const void *low, size_t low_length, const void *high, size_t high_length, int64_t count, unsigned low_bits,
     uint64_t target) {
-  CALLDIR_ELIAS_FANO_FIND_BODY(calldir_select_zero_popcnt, calldir_select_zero_backward_popcnt)
+  CALLDIR_ELIAS_FANO_RANK_BODY(calldir_select_zero_popcnt, calldir_select_zero_backward_popcnt)
 }
 
-__attribute__((target("popcnt,bmi,bmi2"), noinline)) static int64_t calldir_elias_fano_find_bmi2(
+__attribute__((target("popcnt,bmi,bmi2"), noinline)) static uint64_t calldir_elias_fano_rank_bmi2(
     const void *low, size_t low_length, const void *high, size_t high_length, int64_t count, unsigned low_bits,
     uint64_t target) {
-  CALLDIR_ELIAS_FANO_FIND_BODY(calldir_select_zero_bmi2, calldir_select_zero_backward_bmi2)
+  CALLDIR_ELIAS_FANO_RANK_BODY(calldir_select_zero_bmi2, calldir_select_zero_backward_bmi2)
 }
 #endif
 
-// The index j (1 ... `count`) of the offset equal to `target` in the Elias-Fano code of `count`
-// offsets with `low_bits` low bits (0 ... 62), its low parts the `low_length` bytes at `low` and
-// its high bits the `high_length` bytes at `high`; 0 when no offset equals it. The high bits of a
-// valid code hold `count` ones; bytes with another count give some answer, never a read outside
-// the two ranges.
-__attribute__((always_inline)) static inline int64_t calldir_elias_fano_find(
+// The rank of `target` among the `count` offsets of an Elias-Fano code with `low_bits` low bits
+// (0 ... 62), its low parts the `low_length` bytes at `low` and its high bits the `high_length`
+// bytes at `high`: the number of offsets below `target`, shifted left by one, with the low bit
+// set when the next offset equals `target`. A lookup's find is a rank whose low bit is set; a
+// range search's count of the boundaries at or below a number is the rank plus that bit. The
+// high bits of a valid code hold `count` ones; bytes with another count give some answer, never
+// a read outside the two ranges.
+__attribute__((always_inline)) static inline uint64_t calldir_elias_fano_rank(
     const void *low, size_t low_length, const void *high, size_t high_length, int64_t count, unsigned low_bits,
     uint64_t target) {
 #if defined(__x86_64__)
   int level = calldir_level();
   if (level == CALLDIR_LEVEL_BMI2)
-    return calldir_elias_fano_find_bmi2(low, low_length, high, high_length, count, low_bits, target);
+    return calldir_elias_fano_rank_bmi2(low, low_length, high, high_length, count, low_bits, target);
   if (level == CALLDIR_LEVEL_POPCNT)
-    return calldir_elias_fano_find_popcnt(low, low_length, high, high_length, count, low_bits, target);
+    return calldir_elias_fano_rank_popcnt(low, low_length, high, high_length, count, low_bits, target);
 #endif
-  return calldir_elias_fano_find_portable(low, low_length, high, high_length, count, low_bits, target);
+  return calldir_elias_fano_rank_portable(low, low_length, high, high_length, count, low_bits, target);
 }
 
 #endif

@@ -15,49 +15,38 @@ extension EliasFanoView {
     return highPart &<< UInt64(lowBits) | BitPacking.field(low, bitOffset: element &* lowBits, width: lowBits)
   }
 
-  /// How many offsets are at most `target`, and whether the last of them equals it: the ones
-  /// after the `h`-th zero whose low parts are at most the target's, with the ones before them.
-  /// Safe for any bytes.
-  @inlinable
-  package func count(atMost target: UInt64) -> (count: Int, equal: Bool) {
-    let highPart = target >> UInt64(lowBits)
-    var position = 0
-    if highPart > 0 {
-      // Fewer zeros than the high part: every offset has a smaller one.
-      guard let zero = positionOfZero(highPart &- 1) else { return (count, false) }
-      position = zero &+ 1
-    }
-    // Ones before `position` = position - the zeros before it, which are `highPart`.
-    var found = min(max(position &- Int(truncatingIfNeeded: highPart), 0), count)
-    var equal = false
-    let targetLow = lowBits == 0 ? 0 : target & ((1 << UInt64(lowBits)) &- 1)
-    let bitLength = high.count &* 8
-    while position < bitLength {
-      guard (high.wordLE(at: position >> 3) >> UInt64(position & 7)) & 1 == 1 else { break }
-      let element = position &- Int(truncatingIfNeeded: highPart)
-      guard element >= 0 && element < count else { break }
-      let lowPart = BitPacking.field(low, bitOffset: element &* lowBits, width: lowBits)
-      guard lowPart <= targetLow else { break }
-      found = element &+ 1
-      equal = lowPart == targetLow
-      position &+= 1
-    }
-    return (found, equal)
-  }
-
-  /// The index `j` (1 ... count) of the offset equal to `target`, or `nil` when there is none.
+  /// The rank of `target` among the offsets: how many are below it, and whether the next equals
+  /// it.
   ///
   /// The zero that ends the offsets of smaller high parts, then the run of ones after it, whose
-  /// low parts ascend: one call of `calldir_elias_fano_find`, which is compiled with POPCNT where
-  /// the processor has it (CProcessor's `elias_fano.h` says why). Safe for any bytes.
+  /// low parts ascend: one call of `calldir_elias_fano_rank`, which is compiled with POPCNT and
+  /// BMI2 where the processor has them (CProcessor's `elias_fano.h` says why). Safe for any bytes.
   /// - Complexity: O(high bytes / 16) word operations from the nearer end, plus O(log r) for the
   ///   r offsets sharing `target`'s high part.
   @inlinable @inline(__always)
+  package func rank(of target: UInt64) -> (below: Int, equal: Bool) {
+    // A payload's widths are checked before its view is made; the C search answers 0 for others.
+    guard lowBits >= 0 && lowBits <= FormatConstants.maximumLowBits else { return (0, false) }
+    let rank = unsafe calldir_elias_fano_rank(
+      low.base, low.count, high.base, high.count, Int64(count), UInt32(lowBits), target)
+    return (Int(truncatingIfNeeded: rank >> 1), rank & 1 == 1)
+  }
+
+  /// The index `j` (1 ... count) of the offset equal to `target`, or `nil` when there is none.
+  /// - Complexity: as `rank(of:)`.
+  @inlinable @inline(__always)
   package func find(_ target: UInt64) -> Int? {
-    // A payload's widths are checked before its view is made; the C search returns 0 for others.
-    guard lowBits >= 0 && lowBits <= FormatConstants.maximumLowBits else { return nil }
-    let found = unsafe calldir_elias_fano_find(low.base, low.count, high.base, high.count, Int64(count), UInt32(lowBits), target)
-    return found > 0 ? Int(found) : nil
+    let (below, equal) = rank(of: target)
+    return equal ? below &+ 1 : nil
+  }
+
+  /// How many offsets are at most `target`, and whether the last of them equals it. Safe for any
+  /// bytes.
+  /// - Complexity: as `rank(of:)`.
+  @inlinable @inline(__always)
+  package func count(atMost target: UInt64) -> (count: Int, equal: Bool) {
+    let (below, equal) = rank(of: target)
+    return (equal ? below &+ 1 : below, equal)
   }
 
   /// The position of the one bit of rank `rank` (0-based) in the high bits, or `nil`.

@@ -74,17 +74,6 @@
     labelled ? baseLabelId &+ BitPacking.field(labelIds, bitOffset: index &* labelBits, width: labelBits) : 0
   }
 
-  /// The range of the block holding `number`, or `nil`: the last boundary at or below it is a
-  /// first number, or the last number itself (section 10.1's lookup). No range is decoded.
-  /// Precondition: `number >= first`.
-  @inlinable
-  package func range(containing number: UInt64) -> Int? {
-    let (below, equal) = boundaries.count(atMost: number &- first)
-    // `below` offsets are at most the target: b[below] is the last boundary at or below it.
-    guard below & 1 == 0 || equal else { return nil }
-    return below >> 1
-  }
-
   /// Checks every rule of the block: the Elias-Fano code, zero padding, ascending disjoint ranges
   /// in `1 ... Int64.max - 1` above the range before the block (`previous`: its last number and
   /// label id), the adjacency rule of `Spec/FORMAT.md` section 10, and label ids below

@@ -22,11 +22,31 @@ extension CallDirectoryReader {
     return withRanges(kind) { ranges in ranges.record(containing: number).map { ($0, ranges.labelId($0)) } }
   }
 
-  /// `range(_:containing:)` for ranges stored in blocks, out of line: the block table is copied
-  /// only by the lookups that search it.
+  /// `range(_:containing:)` for ranges stored in blocks, out of line: the block table's shape is
+  /// read only by the lookups that search it.
+  ///
+  /// The ranges passed their checks whole before the kind's first lookup (`checkLookupParts`), so
+  /// the block is searched in place as a passed entry block is: its frame read again, nothing
+  /// built but the parts the search reads. A block whose frame no longer parses holds nothing.
   @inline(never)
   func rangeInBlocks(_ kind: EntryKind, containing number: UInt64) -> (index: Int, labelId: UInt32)? {
-    withRanges(kind) { $0.blocks?.range(containing: number) }
+    let file = self.file
+    let table = kind == .blocking ? shape.blockingRanges : shape.identificationRanges
+    guard let blocks = table.blocks else { return nil }
+    let index = blocks.index
+    let records = unsafe file.view(of: index.records)
+    guard
+      let block = EntryIndex.block(
+        containing: number, records: records, blockCount: index.counts.blockCount, topStride: index.topStride,
+        topSamples: index.topSamples(in: file)),
+      let extent = index.counts.extent(ofBlock: block, records: records),
+      let bytes = unsafe file.view(of: blocks.data).subview(offset: extent.bytes.lowerBound, length: extent.bytes.count),
+      let found = PassedBlockSearch.range(
+        containing: number &- EntryIndex.firstNumber(ofBlock: block, records: records), inBlock: bytes,
+        ranges: extent.entries, labelled: blocks.labelled)
+    else { return nil }
+    // block * perBlock + found < the kind's range count: a small Int; ids < 2^32.
+    return (block &* index.counts.entriesPerBlock &+ found.index, UInt32(truncatingIfNeeded: found.labelId))
   }
 }
 
@@ -44,19 +64,5 @@ extension RangeTable {
     }
     guard low > 0, number <= last(low &- 1) else { return nil }
     return low &- 1
-  }
-}
-
-extension RangeBlocks {
-  /// The range holding `number` (its index among the kind's ranges and its label id), or `nil`:
-  /// the block whose first number is the last at or below it, then the boundaries in that block
-  /// (`Spec/FORMAT.md` section 10.1). A block that cannot be parsed holds nothing.
-  /// - Complexity: O(log blocks) plus a popcount walk of one block's high bits.
-  @inlinable
-  package func range(containing number: UInt64) -> (index: Int, labelId: UInt32)? {
-    guard let blockNumber = index.block(containing: number), let block = try? block(blockNumber),
-      let found = block.range(containing: number)
-    else { return nil }
-    return (blockNumber &* index.entriesPerBlock &+ found, UInt32(truncatingIfNeeded: block.labelId(found)))
   }
 }

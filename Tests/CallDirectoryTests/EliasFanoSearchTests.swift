@@ -8,23 +8,23 @@ import Testing
   import Darwin
 #endif
 
-/// The search inside an entry block (`EliasFanoView.find`, compiled with POPCNT where the
+/// The search inside an entry or range block (`EliasFanoView.rank(of:)`, compiled with POPCNT where the
 /// processor has it) against a naive search of the offsets, and over arbitrary bytes laid against
 /// a page the process may not read.
 @Suite struct EliasFanoSearchTests {
   typealias Search =
     @convention(c) (
       UnsafeRawPointer?, Int, UnsafeRawPointer?, Int, Int64, UInt32, UInt64
-    ) -> Int64
+    ) -> UInt64
 
   /// Each compilation of the search this processor can run, by name: a process uses one (CPUID
   /// chooses), so the others are called by name here.
   static var searches: [(String, Search)] {
-    var searches: [(String, Search)] = unsafe [("portable", calldir_elias_fano_find_portable)]
+    var searches: [(String, Search)] = unsafe [("portable", calldir_elias_fano_rank_portable)]
     #if arch(x86_64)
       let level = Int(calldir_level())
-      if level >= CALLDIR_LEVEL_POPCNT { unsafe searches.append(("popcnt", calldir_elias_fano_find_popcnt)) }
-      if level >= CALLDIR_LEVEL_BMI2 { unsafe searches.append(("bmi2", calldir_elias_fano_find_bmi2)) }
+      if level >= CALLDIR_LEVEL_POPCNT { unsafe searches.append(("popcnt", calldir_elias_fano_rank_popcnt)) }
+      if level >= CALLDIR_LEVEL_BMI2 { unsafe searches.append(("bmi2", calldir_elias_fano_rank_bmi2)) }
     #endif
     return unsafe searches
   }
@@ -64,10 +64,15 @@ import Testing
             count: offsets.count, lowBits: encoded.lowBits, low: unsafe ByteView(low), high: unsafe ByteView(high))
           for target in targets where target > 0 {
             #expect(view.find(target) == position[target], "round \(round): \(count) numbers, target \(target)")
+            // The naive rank: the offsets below the target, and whether the next equals it.
+            let below = offsets.count { $0 < target }
+            let equal = below < offsets.count && offsets[below] == target
+            let atMost = view.count(atMost: target)
+            #expect(atMost.count == below + (equal ? 1 : 0) && atMost.equal == equal, "round \(round): target \(target)")
             for unsafe(name, search) in unsafe Self.searches {
-              let found = unsafe search(
+              let rank = unsafe search(
                 low.baseAddress, low.count, high.baseAddress, high.count, Int64(offsets.count), UInt32(encoded.lowBits), target)
-              #expect(found == Int64(position[target] ?? 0), "\(name), round \(round): target \(target)")
+              #expect(rank == UInt64(below) << 1 | (equal ? 1 : 0), "\(name), round \(round): target \(target)")
             }
           }
         }
@@ -160,8 +165,8 @@ import Testing
         let target = random.next() >> (random.next() % 64)
         if let found = view.find(target) { #expect(found >= 1 && found <= count, "round \(round): \(found) of \(count)") }
         for unsafe(name, search) in unsafe Self.searches {
-          let found = unsafe search(low, lowLength, high, highLength, Int64(count), UInt32(lowBits), target)
-          #expect(found >= 0 && found <= count, "\(name), round \(round): \(found) of \(count)")
+          let rank = unsafe search(low, lowLength, high, highLength, Int64(count), UInt32(lowBits), target)
+          #expect(rank >> 1 <= UInt64(count), "\(name), round \(round): \(rank >> 1) of \(count)")
         }
       }
     }
