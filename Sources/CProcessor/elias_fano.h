@@ -77,25 +77,20 @@ static inline uint64_t calldir_field_within(const unsigned char *bytes, size_t l
     position += run;                                                                                  \
   }
 
-// Out of line, so that the dispatch below, inlined into its callers, is a test and a call.
-__attribute__((noinline)) static uint64_t calldir_elias_fano_rank_portable(
-    const void *low, size_t low_length, const void *high, size_t high_length, int64_t count, unsigned low_bits,
-    uint64_t target) {
-  CALLDIR_ELIAS_FANO_RANK_BODY(calldir_select_zero_portable, calldir_select_zero_backward_portable)
-}
+// `calldir_elias_fano_rank_NAME`, compiled with `ATTRIBUTES` around the zero searches of
+// processor.h's compilation NAME. Out of line, so that the dispatch below, inlined into its
+// callers, is a test and a call.
+#define CALLDIR_ELIAS_FANO_RANK(NAME, ATTRIBUTES)                                                        \
+  ATTRIBUTES __attribute__((noinline)) static uint64_t calldir_elias_fano_rank_##NAME(                    \
+      const void *low, size_t low_length, const void *high, size_t high_length, int64_t count,            \
+      unsigned low_bits, uint64_t target) {                                                               \
+    CALLDIR_ELIAS_FANO_RANK_BODY(calldir_select_zero_##NAME, calldir_select_zero_backward_##NAME)         \
+  }
 
+CALLDIR_ELIAS_FANO_RANK(portable, )
 #if defined(__x86_64__)
-__attribute__((target("popcnt"), noinline)) static uint64_t calldir_elias_fano_rank_popcnt(
-    const void *low, size_t low_length, const void *high, size_t high_length, int64_t count, unsigned low_bits,
-    uint64_t target) {
-  CALLDIR_ELIAS_FANO_RANK_BODY(calldir_select_zero_popcnt, calldir_select_zero_backward_popcnt)
-}
-
-__attribute__((target("popcnt,bmi,bmi2"), noinline)) static uint64_t calldir_elias_fano_rank_bmi2(
-    const void *low, size_t low_length, const void *high, size_t high_length, int64_t count, unsigned low_bits,
-    uint64_t target) {
-  CALLDIR_ELIAS_FANO_RANK_BODY(calldir_select_zero_bmi2, calldir_select_zero_backward_bmi2)
-}
+CALLDIR_ELIAS_FANO_RANK(popcnt, __attribute__((target("popcnt"))))
+CALLDIR_ELIAS_FANO_RANK(bmi2, __attribute__((target("popcnt,bmi,bmi2"))))
 #endif
 
 // The rank of `target` among the `count` offsets of an Elias-Fano code with `low_bits` low bits

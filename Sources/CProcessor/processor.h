@@ -119,13 +119,18 @@ static inline uint64_t calldir_word_le(const unsigned char *bytes) {
 
 static inline int calldir_select_portable(uint64_t bits, uint64_t rank) { CALLDIR_SELECT_BODY }
 
-static inline int64_t calldir_select_zero_portable(const void *bytes, size_t length, uint64_t rank) {
-  CALLDIR_SELECT_ZERO_BODY(calldir_select_portable)
-}
+// The two zero searches, `calldir_select_zero_NAME` and `calldir_select_zero_backward_NAME`,
+// compiled with `ATTRIBUTES` around the select `SELECT`.
+#define CALLDIR_ZERO_SEARCHES(NAME, ATTRIBUTES, SELECT)                                                  \
+  ATTRIBUTES static inline int64_t calldir_select_zero_##NAME(const void *bytes, size_t length, uint64_t rank) { \
+    CALLDIR_SELECT_ZERO_BODY(SELECT)                                                                      \
+  }                                                                                                       \
+  ATTRIBUTES static inline int64_t calldir_select_zero_backward_##NAME(                                   \
+      const void *bytes, size_t length, uint64_t rank) {                                                  \
+    CALLDIR_SELECT_ZERO_BACKWARD_BODY(SELECT)                                                             \
+  }
 
-static inline int64_t calldir_select_zero_backward_portable(const void *bytes, size_t length, uint64_t rank) {
-  CALLDIR_SELECT_ZERO_BACKWARD_BODY(calldir_select_portable)
-}
+CALLDIR_ZERO_SEARCHES(portable, , calldir_select_portable)
 
 #if defined(__x86_64__)
 __attribute__((target("popcnt"))) static inline int calldir_select_popcnt(uint64_t bits, uint64_t rank) {
@@ -138,25 +143,8 @@ __attribute__((target("popcnt,bmi,bmi2"))) static inline int calldir_select_bmi2
   return bit == 0 ? 64 : __builtin_ctzll(bit);
 }
 
-__attribute__((target("popcnt"))) static inline int64_t calldir_select_zero_popcnt(
-    const void *bytes, size_t length, uint64_t rank) {
-  CALLDIR_SELECT_ZERO_BODY(calldir_select_popcnt)
-}
-
-__attribute__((target("popcnt"))) static inline int64_t calldir_select_zero_backward_popcnt(
-    const void *bytes, size_t length, uint64_t rank) {
-  CALLDIR_SELECT_ZERO_BACKWARD_BODY(calldir_select_popcnt)
-}
-
-__attribute__((target("popcnt,bmi,bmi2"))) static inline int64_t calldir_select_zero_bmi2(
-    const void *bytes, size_t length, uint64_t rank) {
-  CALLDIR_SELECT_ZERO_BODY(calldir_select_bmi2)
-}
-
-__attribute__((target("popcnt,bmi,bmi2"))) static inline int64_t calldir_select_zero_backward_bmi2(
-    const void *bytes, size_t length, uint64_t rank) {
-  CALLDIR_SELECT_ZERO_BACKWARD_BODY(calldir_select_bmi2)
-}
+CALLDIR_ZERO_SEARCHES(popcnt, __attribute__((target("popcnt"))), calldir_select_popcnt)
+CALLDIR_ZERO_SEARCHES(bmi2, __attribute__((target("popcnt,bmi,bmi2"))), calldir_select_bmi2)
 
 // Which of the three compilations this processor runs, asked once: 0 not asked yet, then one of
 // the levels below. A race between two first callers stores the same answer twice. The question
