@@ -1,8 +1,8 @@
 import CallDirectoryFormat
 
-// The search inside one entry block: the Elias-Fano search for the target's offset
-// (`EliasFanoView.find(_:)`), then its label id. Every read is safe whatever the bytes hold, and
-// the reader checks the block's CRC before it answers from it.
+// The searches inside one entry or range block: the Elias-Fano rank of the target's offset
+// (`EliasFanoView.rank(of:)`), then its label id. Every read is safe whatever the bytes hold, and
+// the reader checks a block's CRC before it answers from it.
 
 extension EntryPayload {
   /// The label id (0 in a blocking block) of the entry `target` above the block's first number,
@@ -16,13 +16,13 @@ extension EntryPayload {
   }
 }
 
-/// The search of a raw entry block that has passed its checks, in place: its frame is read again
-/// (three header bytes and the payload's bounds) without the checked views and placed errors the
-/// first read builds, which a warm lookup would pay for on every call.
+/// The search of a raw entry or range block that has passed its checks, in place: its frame is
+/// read again (three header bytes and the payload's bounds) without the checked views and placed
+/// errors the first read builds, which a warm lookup would pay for on every call.
 ///
-/// Every read stays inside the block's bytes whatever they hold. A block whose bytes no longer
-/// parse as they did when it passed (its file changed under the mapping) is `unreadable`, and the
-/// caller takes the checked path, which says what is wrong.
+/// Every read stays inside the block's bytes whatever they hold. An entry block whose bytes no
+/// longer parse as they did when it passed (its file changed under the mapping) is `unreadable`,
+/// and the caller takes the checked path, which says what is wrong.
 enum PassedBlockSearch {
   /// What the search found.
   enum Outcome {
