@@ -19,7 +19,32 @@ extension CallDirectoryReader {
       : (shape.identificationRanges.count, shape.identificationRanges.inBlocks)
     guard count > 0 else { return nil }
     if inBlocks { return rangeInBlocks(kind, containing: number) }
-    return withRanges(kind) { ranges in ranges.record(containing: number).map { ($0, ranges.labelId($0)) } }
+    return rangeInRecords(kind, containing: number)
+  }
+
+  /// `range(_:containing:)` for ranges stored as fixed records, out of line: a binary search over
+  /// the records' first numbers, read in place from the shape's fields (a whole range table made
+  /// for each lookup cost a copy and two calls to its value witnesses).
+  ///
+  /// The section's length is the header and `count` records, checked when the file was opened,
+  /// and the records passed their checks before the kind's first lookup.
+  @inline(never)
+  func rangeInRecords(_ kind: EntryKind, containing number: UInt64) -> (index: Int, labelId: UInt32)? {
+    let blocking = kind == .blocking
+    let labelled = blocking ? shape.blockingRanges.labelled : shape.identificationRanges.labelled
+    let count = blocking ? shape.blockingRanges.count : shape.identificationRanges.count
+    let records = unsafe file.view(of: blocking ? shape.blockingRanges.records : shape.identificationRanges.records)
+    let size = labelled ? FormatConstants.identificationRangeSize : FormatConstants.blockingRangeSize
+    var low = 0
+    var high = count  // ranges < low start at or below `number`, ranges >= high above it
+    while low < high {
+      let middle = low &+ (high &- low) >> 1
+      if unsafe records.uncheckedUInt64LE(at: middle &* size) <= number { low = middle &+ 1 } else { high = middle }
+    }
+    // Record low - 1 (below count: inside the records) starts at or below `number`.
+    guard low > 0, unsafe records.uncheckedUInt64LE(at: (low &- 1) &* size &+ 8) >= number else { return nil }
+    let labelId = labelled ? unsafe records.uncheckedUInt32LE(at: (low &- 1) &* size &+ 16) : 0
+    return (low &- 1, labelId)
   }
 
   /// `range(_:containing:)` for ranges stored in blocks, out of line: the block table's shape is
@@ -47,22 +72,5 @@ extension CallDirectoryReader {
     else { return nil }
     // block * perBlock + found < the kind's range count: a small Int; ids < 2^32.
     return (block &* index.counts.entriesPerBlock &+ found.index, UInt32(truncatingIfNeeded: found.labelId))
-  }
-}
-
-extension RangeTable {
-  /// The index of the fixed record whose range contains `number`, or `nil`: a binary search over
-  /// the records' first numbers. Reads are bounds-checked when the table is unchecked.
-  /// - Complexity: O(log count).
-  @inlinable @inline(__always)
-  package func record(containing number: UInt64) -> Int? {
-    var low = 0
-    var high = count  // ranges < low start at or below `number`, ranges >= high above it
-    while low < high {
-      let middle = low &+ (high &- low) >> 1
-      if first(middle) <= number { low = middle &+ 1 } else { high = middle }
-    }
-    guard low > 0, number <= last(low &- 1) else { return nil }
-    return low &- 1
   }
 }

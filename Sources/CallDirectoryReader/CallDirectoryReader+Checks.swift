@@ -6,7 +6,7 @@ extension CallDirectoryReader {
   /// holds a number), its range table (its CRC and every record) and, for identification, the
   /// label index (its CRC).
   ///
-  /// Package-only: with `withIndex(_:_:)`, `withRanges(_:_:)` and
+  /// Package-only: with `withIndexShape(_:_:)`, the shape's range fields and
   /// `checkedEntryBlock(_:_:prefetching:)`, the one way in for the lookups, which call it first.
   /// - Throws: `FormatError` for the first part that fails, with its place; the same error again
   ///   on later calls, without checking again.
@@ -24,13 +24,6 @@ extension CallDirectoryReader {
   @inlinable @inline(__always)
   package func withIndexShape<R>(_ kind: EntryKind, _ body: (borrowing EntryIndex.Shape) -> R) -> R {
     kind == .blocking ? body(shape.blockingIndex) : body(shape.identificationIndex)
-  }
-
-  /// Calls `body` with the range table of `kind`, for a lookup after `checkLookupParts(_:)`.
-  @inlinable @inline(__always)
-  package func withRanges<R>(_ kind: EntryKind, _ body: (borrowing RangeTable) -> R) -> R {
-    if kind == .blocking { return body(RangeTable(shape.blockingRanges, in: file)) }
-    return body(RangeTable(shape.identificationRanges, in: file))
   }
 
   /// The bytes of a block of `kind` at `extent` in its data section, or `nil` when they leave the
