@@ -52,7 +52,7 @@
       guard let rawCount = section.uint64LE(at: 0) else {
         throw place.error(.truncated(needed: FormatConstants.rangeHeaderSize, available: section.count))
       }
-      let size = UInt64(labelled ? FormatConstants.identificationRangeSize : FormatConstants.blockingRangeSize)
+      let size = UInt64(RangeTable.recordSize(labelled: labelled))
       let recordBytes = UInt64(section.count - FormatConstants.rangeHeaderSize)
       guard recordBytes % size == 0, rawCount == recordBytes / size else {
         throw place.error(
@@ -96,7 +96,14 @@
 
   /// The record size in bytes.
   @inlinable
-  package var recordSize: Int { labelled ? FormatConstants.identificationRangeSize : FormatConstants.blockingRangeSize }
+  package var recordSize: Int { Self.recordSize(labelled: labelled) }
+
+  /// The bytes of one fixed record: a blocking range's two numbers, or an identification range's
+  /// with its label id and reserved field.
+  @inlinable
+  package static func recordSize(labelled: Bool) -> Int {
+    labelled ? FormatConstants.identificationRangeSize : FormatConstants.blockingRangeSize
+  }
 
   /// The first number of range `index`, as stored. Precondition: `0 <= index < count`.
   @inlinable

@@ -34,7 +34,7 @@ extension CallDirectoryReader {
     let labelled = blocking ? shape.blockingRanges.labelled : shape.identificationRanges.labelled
     let count = blocking ? shape.blockingRanges.count : shape.identificationRanges.count
     let records = unsafe file.view(of: blocking ? shape.blockingRanges.records : shape.identificationRanges.records)
-    let size = labelled ? FormatConstants.identificationRangeSize : FormatConstants.blockingRangeSize
+    let size = RangeTable.recordSize(labelled: labelled)
     var low = 0
     var high = count  // ranges < low start at or below `number`, ranges >= high above it
     while low < high {
