@@ -47,7 +47,9 @@ package enum CLI {
             + ", writes \(FormatVersion.major).\(FormatVersion.minor(paged: false)), "
             + "\(FormatVersion.major).\(FormatVersion.minor(paged: true)) for files whose entry data is longer than a page, "
             + "\(FormatVersion.major).\(FormatVersion.minor(paged: true, rangeBlocks: true)) for files with range blocks, "
-            + "and \(FormatVersion.major).\(FormatVersion.minor(paged: true, prefixedLabels: true)) for files with prefix-coded labels)"
+            + "\(FormatVersion.major).\(FormatVersion.minor(paged: true, prefixedLabels: true)) for files with prefix-coded labels, "
+            + "and \(FormatVersion.major).\(FormatVersion.minor(paged: true, topSummaries: true)) for files whose top indexes are "
+            + "summarised)"
         )
         return ExitCode.success
       case .pack(let options): return try Pack(options: options, console: console).run()

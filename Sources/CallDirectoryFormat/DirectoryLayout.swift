@@ -139,7 +139,9 @@ public enum EntryKind: String, Sendable, CaseIterable {
       let copies = try optional(.indexHeaders) { (bytes, place) throws(FormatError) in
         try IndexHeadersSection(parsing: bytes, at: place)
       }
-      func entryIndex(_ kind: EntryKind, data: FileRange, top: SectionType) throws(FormatError) -> EntryIndex.Shape {
+      func entryIndex(_ kind: EntryKind, data: FileRange, top: SectionType, summary: SectionType) throws(FormatError)
+        -> EntryIndex.Shape
+      {
         let section = try locate(kind.sections.index)
         let fields = copies?.header(of: kind.sections.index) ?? section
         var parsed = try EntryIndex.Shape(
@@ -148,10 +150,17 @@ public enum EntryKind: String, Sendable, CaseIterable {
         parsed.top = try optional(top) { (bytes, place) throws(FormatError) in
           try TopIndex.Shape(parsing: bytes, at: place, blockCount: parsed.blockCount)
         }
+        // A summary stands for a top's samples: without the top it stands for nothing.
+        let samples = parsed.top?.count
+        parsed.summary = try optional(summary) { (bytes, place) throws(FormatError) in
+          guard let samples else { throw place.error(.sectionLayout("\(summary.rawValue) summarises no \(top.rawValue)")) }
+          return try TopIndex.Shape(parsing: bytes, at: place, blockCount: samples, summary: true)
+        }
         return parsed
       }
-      blockingIndex = try entryIndex(.blocking, data: blockingData.range, top: .blockingTop)
-      identificationIndex = try entryIndex(.identification, data: identificationData.range, top: .identificationTop)
+      blockingIndex = try entryIndex(.blocking, data: blockingData.range, top: .blockingTop, summary: .blockingTopSummary)
+      identificationIndex = try entryIndex(
+        .identification, data: identificationData.range, top: .identificationTop, summary: .identificationTopSummary)
       let labelSection = try locate(.labelIndex)
       let labelFields = copies?.header(of: .labelIndex) ?? labelSection
       labelIndex = try LabelIndex.Shape(

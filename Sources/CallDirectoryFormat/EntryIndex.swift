@@ -30,6 +30,9 @@
     @usableFromInline package let counts: Counts
     /// The top level over the records, when the file has one (`BTOP`, `ITOP`).
     @usableFromInline package internal(set) var top: TopIndex.Shape?
+    /// The summary of the top level, when the file has one (`BSUM`, `ISUM`): a top index whose
+    /// records are the top's samples.
+    @usableFromInline package internal(set) var summary: TopIndex.Shape?
     /// Where the records lie in the file, `blockCount * 16` bytes.
     @usableFromInline package let records: FileRange
     /// Where the index section lies in the file: errors about its records are placed there.
@@ -41,12 +44,22 @@
     @inlinable package var blockCount: Int { counts.blockCount }
     /// The records a top sample stands for; 0 when the file has no top level.
     @inlinable package var topStride: Int { top?.stride ?? 0 }
+    /// The top samples a summary sample stands for; 0 when the file has no summary.
+    @inlinable package var summaryStride: Int { summary?.stride ?? 0 }
 
     /// The top level's samples in `file`, the bytes the shape was parsed from; empty when the
     /// file has no top level.
     @inlinable @inline(__always) @_lifetime(copy file)
     package func topSamples(in file: ByteView) -> ByteView {
       if let top { return unsafe file.view(of: top.samples) }
+      return unsafe file.view(of: .empty)
+    }
+
+    /// The summary's samples in `file`, the bytes the shape was parsed from; empty when the
+    /// file has no summary.
+    @inlinable @inline(__always) @_lifetime(copy file)
+    package func summarySamples(in file: ByteView) -> ByteView {
+      if let summary { return unsafe file.view(of: summary.samples) }
       return unsafe file.view(of: .empty)
     }
   }
@@ -61,6 +74,10 @@
   @usableFromInline package let topSamples: ByteView
   /// The records a top sample stands for; 0 when the file has no top level.
   @usableFromInline package let topStride: Int
+  /// The samples of the top's summary (`BSUM`, `ISUM`), empty when the file has none.
+  @usableFromInline package let summarySamples: ByteView
+  /// The top samples a summary sample stands for; 0 when the file has no summary.
+  @usableFromInline package let summaryStride: Int
   /// Where the index section lies in the file: errors about its records are placed there.
   @usableFromInline package let place: FilePlace
 
@@ -72,6 +89,8 @@
     records = unsafe file.view(of: shape.records)
     topSamples = shape.topSamples(in: file)
     topStride = shape.topStride
+    summarySamples = shape.summarySamples(in: file)
+    summaryStride = shape.summaryStride
     place = shape.place
   }
 
@@ -90,6 +109,12 @@
   /// then one group of records.
   @inlinable package var top: TopIndex? {
     @_lifetime(copy self) get { topStride > 0 ? TopIndex(stride: topStride, samples: topSamples) : nil }
+  }
+
+  /// The summary of the top level, when the file has one: a top index whose records are the
+  /// top's samples, which lookups search before the top.
+  @inlinable package var summary: TopIndex? {
+    @_lifetime(copy self) get { summaryStride > 0 ? TopIndex(stride: summaryStride, samples: summarySamples) : nil }
   }
 }
 
@@ -165,6 +190,7 @@ extension EntryIndex.Shape {
     records = FileRange(
       offset: place.offset &+ FormatConstants.entryIndexHeaderSize, count: section.count - FormatConstants.entryIndexHeaderSize)
     top = nil
+    summary = nil
     self.place = place
   }
 

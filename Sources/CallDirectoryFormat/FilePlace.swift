@@ -62,6 +62,8 @@ extension SectionType {
     case .blockingRangeData: "BRDT"
     case .identificationRangeIndex: "IRIX"
     case .identificationRangeData: "IRDT"
+    case .blockingTopSummary: "BSUM"
+    case .identificationTopSummary: "ISUM"
     }
   }
 }

@@ -45,20 +45,27 @@ public enum SectionType: String, Sendable, CaseIterable {
   case identificationRangeIndex = "IRIX"
   /// The identification range blocks (version 2.2; required).
   case identificationRangeData = "IRDT"
+  /// The summary of the blocking top index (version 2.4; optional, `Spec/FORMAT.md` 5.3).
+  case blockingTopSummary = "BSUM"
+  /// The summary of the identification top index (version 2.4; optional).
+  case identificationTopSummary = "ISUM"
 
   /// Whether the section is flagged required: every type but those a reader may ignore: the list
   /// version and the signature, which a reader that checks neither can skip, and the sections
-  /// that only place or find things faster (the top indexes, the index headers' copies, padding).
+  /// that only place or find things faster (the top indexes and their summaries, the index
+  /// headers' copies, padding).
   @usableFromInline package var isRequired: Bool { !isOptional }
 
   private var isOptional: Bool { self == .listVersion || self == .signature || isDerived }
 
-  /// Whether the writer derives the section from the others (the top indexes, the index headers'
-  /// copies, padding): a changeset carries NEW's other optional sections, not these, which patch
-  /// makes again.
+  /// Whether the writer derives the section from the others (the top indexes and their
+  /// summaries, the index headers' copies, padding): a changeset carries NEW's other optional
+  /// sections, not these, which patch makes again.
   @usableFromInline package var isDerived: Bool {
     switch self {
-    case .blockingTop, .identificationTop, .indexHeaders, .blockingPadding, .identificationPadding: true
+    case .blockingTop, .identificationTop, .blockingTopSummary, .identificationTopSummary, .indexHeaders, .blockingPadding,
+      .identificationPadding:
+      true
     default: false
     }
   }
@@ -98,6 +105,8 @@ public enum SectionType: String, Sendable, CaseIterable {
     case .blockingRangeData: 0x5444_5242  // "BRDT"
     case .identificationRangeIndex: 0x5849_5249  // "IRIX"
     case .identificationRangeData: 0x5444_5249  // "IRDT"
+    case .blockingTopSummary: 0x4D55_5342  // "BSUM"
+    case .identificationTopSummary: 0x4D55_5349  // "ISUM"
     }
   }
 

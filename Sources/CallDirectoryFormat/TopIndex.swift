@@ -5,6 +5,10 @@
 /// Layout: u32 stride, u32 reserved (0), then `ceil(blocks / stride)` u64 samples; sample `g` is
 /// the first number of record `g * stride`. The section is derived from the index and optional:
 /// a reader that ignores it finds the same block.
+///
+/// A long top has a summary of the same layout (`BSUM`, `ISUM`, section 5.3): the top's every
+/// `stride`-th sample, so that a cold lookup reads one page of the top, not a binary search's
+/// several. A summary is a `TopIndex` whose records are the top's samples.
 @usableFromInline package struct TopIndex: ~Escapable, Sendable {
   /// What the top index is, without its bytes: its stride and where its samples lie in the file.
   @frozen @usableFromInline package struct Shape: Sendable {
@@ -38,6 +42,13 @@
   @usableFromInline package static let canonicalStride = 64
   /// Bytes before the samples.
   @usableFromInline package static let headerSize = 8
+  /// The most samples a top has without a summary in a canonical file: 4 KiB of samples, which
+  /// can lie in one page.
+  @usableFromInline package static let canonicalSamplesWithoutSummary = 512
+  /// The stride of a canonical summary: 32 of the top's samples (256 bytes) a summary sample, so
+  /// that all but one group in sixteen lie inside a page, and the summary of a hundred million
+  /// entries (103 samples) fits in the first page.
+  @usableFromInline package static let canonicalSummaryStride = 32
 
   /// Sample `group`, the stored first number of record `group * stride`. Precondition: `group < count`.
   @inlinable
@@ -45,35 +56,48 @@
     unsafe samples.uncheckedUInt64LE(at: group &* 8)  // group < count: inside samples
   }
 
-  /// The top index section over `records` (an entry index's records, 16 bytes each).
-  @usableFromInline package static func encode(records: ArraySlice<UInt8>, stride: Int = canonicalStride) -> [UInt8] {
+  /// The top index section over `records`, each `recordSize` bytes that begin with a u64 first
+  /// number: an entry index's records (16 bytes), or a top's samples (8 bytes) for its summary.
+  @usableFromInline package static func encode(
+    records: ArraySlice<UInt8>, recordSize: Int = FormatConstants.entryIndexRecordSize, stride: Int = canonicalStride
+  ) -> [UInt8] {
     var bytes: [UInt8] = []
     bytes.appendUInt32LE(UInt32(stride))
     bytes.appendUInt32LE(0)
-    let recordCount = records.count / FormatConstants.entryIndexRecordSize
-    for record in Swift.stride(from: 0, to: recordCount, by: stride) {
-      let at = records.startIndex + record * FormatConstants.entryIndexRecordSize
+    for record in Swift.stride(from: 0, to: records.count / recordSize, by: stride) {
+      let at = records.startIndex + record * recordSize
       bytes.append(contentsOf: records[at..<(at + 8)])  // the first number, little-endian as stored
     }
     return bytes
   }
+
+  /// The summary section of a top index section `top` (`encode(records:)`'s bytes), or `nil`
+  /// when the canonical writer makes none: the top has at most `canonicalSamplesWithoutSummary`
+  /// samples.
+  @usableFromInline package static func canonicalSummary(of top: [UInt8]) -> [UInt8]? {
+    let samples = top[headerSize...]
+    guard samples.count / 8 > canonicalSamplesWithoutSummary else { return nil }
+    return encode(records: samples, recordSize: 8, stride: canonicalSummaryStride)
+  }
 }
 
 extension TopIndex.Shape {
-  /// Checks and wraps a top index section over an index of `blockCount` records.
+  /// Checks and wraps a top index section over an index of `blockCount` records, or a summary
+  /// (`summary`) over a top of `blockCount` samples.
   /// - Throws: `FormatError`, placed in the file, for a stride outside 1 ... 65,536, a
   ///   nonzero reserved field, or a length that does not hold one sample per group.
   /// - Complexity: O(1).
-  package init(parsing section: ByteView, at place: FilePlace, blockCount: Int) throws(FormatError) {
+  package init(parsing section: ByteView, at place: FilePlace, blockCount: Int, summary: Bool = false) throws(FormatError) {
+    let name = summary ? "top summary" : "top index"
     guard section.count >= TopIndex.headerSize else {
       throw place.error(.truncated(needed: TopIndex.headerSize, available: section.count))
     }
     let rawStride = unsafe section.uncheckedUInt32LE(at: 0)
     guard rawStride >= 1, rawStride <= 65_536 else {
-      throw place.error(.invalidField(field: "top index stride", value: UInt64(rawStride)))
+      throw place.error(.invalidField(field: "\(name) stride", value: UInt64(rawStride)))
     }
     guard unsafe section.uncheckedUInt32LE(at: 4) == 0 else {
-      throw place.error(.nonzeroReserved(field: "top index header"), at: 4)
+      throw place.error(.nonzeroReserved(field: "\(name) header"), at: 4)
     }
     let stride = Int(rawStride)
     let groups = blockCount / stride + (blockCount % stride == 0 ? 0 : 1)
@@ -81,7 +105,8 @@ extension TopIndex.Shape {
     guard sampleBytes % 8 == 0, sampleBytes / 8 == groups else {
       throw place.error(
         .malformedIndex(
-          "a top index over \(blockCount) records in groups of \(stride) needs \(groups) samples (\(groups &* 8) bytes), "
+          "a \(name) over \(blockCount) \(summary ? "samples" : "records") in groups of \(stride) needs \(groups) samples "
+            + "(\(groups &* 8) bytes), "
             + "the section has \(sampleBytes) bytes of samples"))
     }
     self.stride = stride

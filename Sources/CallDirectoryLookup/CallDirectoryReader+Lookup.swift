@@ -117,11 +117,7 @@ extension CallDirectoryReader {
     let file = self.file
     return withIndexShape(kind) { (index) -> QuickFind in
       let records = unsafe file.view(of: index.records)
-      guard
-        let block = EntryIndex.block(
-          containing: number, records: records, blockCount: index.counts.blockCount, topStride: index.topStride,
-          topSamples: index.topSamples(in: file))
-      else { return .absent }
+      guard let block = EntryIndex.block(containing: number, in: index, records: records, file: file) else { return .absent }
       let target = number &- EntryIndex.firstNumber(ofBlock: block, records: records)
       guard checks.hasPassed(kind, block: block), let extent = index.counts.extent(ofBlock: block, records: records),
         let bytes = blockBytes(kind, at: extent.bytes)

@@ -1,9 +1,10 @@
 import CProcessor
 import CallDirectoryFormat
 
-// The searches of the two index levels: the top index's samples to a group of records, then the
-// records to the one block that can hold a number. Over a damaged index they give some block or
-// none, never a trap or a hang; the reader checks the index's CRC before the first lookup.
+// The searches of the index levels: the top's summary to a group of the top's samples, the top's
+// samples to a group of records, then the records to the one block that can hold a number. Over
+// a damaged index they give some block or none, never a trap or a hang; the reader checks the
+// index's CRC before the first lookup.
 
 extension EntryIndex {
   /// The last block whose first number is at most `number`, or `nil` when `number` is below the
@@ -13,7 +14,9 @@ extension EntryIndex {
   /// - Complexity: O(log blockCount).
   @inlinable @inline(__always)
   package func block(containing number: UInt64) -> Int? {
-    Self.block(containing: number, records: records, blockCount: blockCount, topStride: topStride, topSamples: topSamples)
+    Self.block(
+      containing: number, records: records, blockCount: blockCount, top: (topStride, topSamples),
+      summary: (summaryStride, summarySamples))
   }
 
   /// The last block of `blocks` whose first number is at most `number`.
@@ -23,20 +26,41 @@ extension EntryIndex {
     Self.block(containing: number, in: blocks, records: records)
   }
 
-  /// `block(containing:)` over the parts of an index: its `records` (`blockCount` of them) and
-  /// its top level's samples and stride (a stride of 0 when it has none). A lookup calls it with
-  /// the parts of the reader's shape, read in place, where a view of the index would be made
-  /// and unmade on every lookup.
+  /// `block(containing:)` for a lookup: over the index of `shape`, whose `records` the caller
+  /// made, its top and summary read in place from `file`, where a view of the index would be
+  /// made and unmade on every lookup.
   /// - Complexity: O(log blockCount).
   @inlinable @inline(__always)
   package static func block(
-    containing number: UInt64, records: ByteView, blockCount: Int, topStride: Int, topSamples: ByteView
+    containing number: UInt64, in shape: borrowing Shape, records: ByteView, file: ByteView
   ) -> Int? {
-    // The top's samples are the groups' first numbers: the block is in the group whose sample is
-    // the last at or below `number` (a damaged top gives some block or none, as a damaged index).
-    guard topStride > 0 else { return block(containing: number, in: 0..<blockCount, records: records) }
-    let top = TopIndex(stride: topStride, samples: topSamples)
-    guard let group = top.group(containing: number, blockCount: blockCount) else { return nil }
+    block(
+      containing: number, records: records, blockCount: shape.counts.blockCount,
+      top: (shape.topStride, shape.topSamples(in: file)), summary: (shape.summaryStride, shape.summarySamples(in: file)))
+  }
+
+  /// `block(containing:)` over the parts of an index: its `records` (`blockCount` of them), its
+  /// top level's stride and samples and the top's summary's (a stride of 0 for a level the index
+  /// does not have; a summary only with a top).
+  /// - Complexity: O(log blockCount).
+  @inlinable @inline(__always)
+  package static func block(
+    containing number: UInt64, records: ByteView, blockCount: Int, top: (stride: Int, samples: ByteView),
+    summary: (stride: Int, samples: ByteView)
+  ) -> Int? {
+    // Each level's samples are the first numbers of the next level's groups: the block is in the
+    // group whose sample is the last at or below `number` (a damaged level gives some block or
+    // none, as a damaged index does).
+    guard top.stride > 0 else { return block(containing: number, in: 0..<blockCount, records: records) }
+    let topIndex = TopIndex(stride: top.stride, samples: top.samples)
+    var samples = 0..<topIndex.count
+    if summary.stride > 0 {
+      let summaryIndex = TopIndex(stride: summary.stride, samples: summary.samples)
+      guard let part = summaryIndex.group(containing: number, in: 0..<summaryIndex.count, blockCount: topIndex.count)
+      else { return nil }
+      samples = part
+    }
+    guard let group = topIndex.group(containing: number, in: samples, blockCount: blockCount) else { return nil }
     return block(containing: number, in: group, records: records)
   }
 
@@ -71,15 +95,17 @@ extension EntryIndex {
 }
 
 extension TopIndex {
-  /// The records `lowerBound ..< upperBound` to search for `number`: the last group whose sample
-  /// is at most `number`, or `nil` when `number` is below every sample.
-  /// - Complexity: O(log count), within the samples.
+  /// The records `lowerBound ..< upperBound` to search for `number`: the last group among
+  /// `groups` whose sample is at most `number`, or `nil` when `number` is below every sample of
+  /// them. Precondition: `groups` lies within `0 ..< count`, and `count` is
+  /// `ceil(blockCount / stride)` (the parser's rule).
+  /// - Complexity: O(log groups.count).
   @inlinable @inline(__always)
-  package func group(containing number: UInt64, blockCount: Int) -> Range<Int>? {
+  package func group(containing number: UInt64, in groups: Range<Int>, blockCount: Int) -> Range<Int>? {
     // Halving a fixed number of times, as in `EntryIndex.block(containing:in:)`.
-    var group = 0  // invariant: the group is in group ..< group + length, or none
-    var length = count
-    guard length > 0, sample(0) <= number else { return nil }
+    var group = groups.lowerBound  // invariant: the group is in group ..< group + length, or none
+    var length = groups.count
+    guard length > 0, sample(group) <= number else { return nil }
     while length > 1 {
       let half = length >> 1
       group &+= half & Int(calldir_mask_at_most(sample(group &+ half), number))

@@ -61,9 +61,7 @@ extension CallDirectoryReader {
     let index = blocks.index
     let records = unsafe file.view(of: index.records)
     guard
-      let block = EntryIndex.block(
-        containing: number, records: records, blockCount: index.counts.blockCount, topStride: index.topStride,
-        topSamples: index.topSamples(in: file)),
+      let block = EntryIndex.block(containing: number, in: index, records: records, file: file),
       let extent = index.counts.extent(ofBlock: block, records: records),
       let bytes = unsafe file.view(of: blocks.data).subview(offset: extent.bytes.lowerBound, length: extent.bytes.count),
       let found = PassedBlockSearch.range(

@@ -2,9 +2,9 @@ import CallDirectoryFormat
 
 extension CallDirectoryReader {
   /// Checks, once in the reader's life, every part a lookup of `kind` reads besides its entry
-  /// block and its label: the kind's index and top index (their CRCs: the records say which block
-  /// holds a number), its range table (its CRC and every record) and, for identification, the
-  /// label index (its CRC).
+  /// block and its label: the kind's index, top index and the top's summary (their CRCs: the
+  /// records say which block holds a number), its range table (its CRC and every record) and,
+  /// for identification, the label index (its CRC).
   ///
   /// Package-only: with `withIndexShape(_:_:)`, the shape's range fields and
   /// `checkedEntryBlock(_:_:prefetching:)`, the one way in for the lookups, which call it first.
@@ -45,6 +45,7 @@ extension CallDirectoryReader {
       try layout.checkChecksum(of: kind.sections.index)
     }
     try checks.ensure(blocking ? .blockingTop : .identificationTop) { () throws(FormatError) in
+      try layout.checkChecksum(of: blocking ? .blockingTopSummary : .identificationTopSummary)
       try layout.checkChecksum(of: blocking ? .blockingTop : .identificationTop)
     }
     if !blocking {

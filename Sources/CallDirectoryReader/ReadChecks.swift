@@ -4,8 +4,8 @@ import Synchronization
 /// What a reader has checked of its file, so that no answer comes from a byte whose check has not
 /// run (`Spec/FORMAT.md` section 14), while a warm lookup pays an atomic load a part for it.
 ///
-/// A lookup of one kind depends on the kind's index, top index and range table, which are checked
-/// whole on the first lookup of the kind, and on one entry block, checked whole (its CRC) the
+/// A lookup of one kind depends on the kind's index, top index (with its summary: one part) and
+/// range table, which are checked whole on the first lookup of the kind, and on one entry block, checked whole (its CRC) the
 /// first time a lookup lands on it. An identification lookup also depends on the label index
 /// (its header holds the label count that label ids are checked against, its records say which
 /// block holds which label), checked with the kind's other parts and before the first label is

@@ -69,22 +69,40 @@ extension VerificationPass {
   }
 
   /// Checks that `kind`'s top index, if the file has one, samples the index: sample `g` is the
-  /// first number of record `g * stride`, so a lookup through it finds the block the index gives.
+  /// first number of record `g * stride`, so a lookup through it finds the block the index gives;
+  /// and that the top's summary, if the file has one, samples the top in the same way (in a file
+  /// of version 2.4 or later).
   /// - Complexity: O(samples).
   mutating func checkTop(_ kind: EntryKind) {
     let index = layout.index(kind)
     guard let top = index.top else { return }
-    let type: SectionType = kind == .blocking ? .blockingTop : .identificationTop
+    let (type, summaryType): (SectionType, SectionType) =
+      kind == .blocking ? (.blockingTop, .blockingTopSummary) : (.identificationTop, .identificationTopSummary)
+    checkSamples(of: top, in: type, named: "top index", record: { "record \($0)'s first number" }) {
+      index.firstNumber(ofBlock: $0)
+    }
+    guard let summary = index.summary else { return }
+    checkVersion(atLeast: 4, for: summaryType.rawValue)
+    checkSamples(of: summary, in: summaryType, named: "top summary", record: { "top sample \($0)" }) { top.sample($0) }
+  }
+
+  /// Checks that each sample `g` of `level` (section `type`) equals `first(g * stride)`, the
+  /// first number of the record it stands for, which `record` names in a problem.
+  /// Precondition: `level`'s count is `ceil(records / stride)` (the parser's length rule).
+  private mutating func checkSamples(
+    of level: TopIndex, in type: SectionType, named name: String, record describe: (Int) -> String,
+    first: (Int) -> UInt64
+  ) {
     let base = Int(layout.section(type).offset) &+ TopIndex.headerSize
-    for group in 0..<top.count where !problems.isOverflowing {
-      // group < count = ceil(blockCount / stride): the record exists.
-      let record = group &* top.stride
-      let (sample, first) = (top.sample(group), index.firstNumber(ofBlock: record))
-      if sample != first {
+    for group in 0..<level.count where !problems.isOverflowing {
+      // group < count = ceil(records / stride): the record exists.
+      let record = group &* level.stride
+      let (sample, expected) = (level.sample(group), first(record))
+      if sample != expected {
         problems.record(
           FormatError(
-            .malformedIndex("top index sample \(group) is \(sample), record \(record)'s first number is \(first)"),
-            at: base &+ group &* 8, section: type.rawValue))
+            .malformedIndex("\(name) sample \(group) is \(sample), \(describe(record)) is \(expected)"), at: base &+ group &* 8,
+            section: type.rawValue))
       }
     }
   }

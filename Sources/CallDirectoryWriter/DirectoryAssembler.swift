@@ -2,9 +2,12 @@ import CallDirectoryFormat
 
 // The file the assembler writes (Spec/FORMAT.md, "File layout"), in this order:
 //
-//   header (32 bytes) | section table (6 to 15 x 32 bytes)
+//   header (32 bytes) | section table (6 to 17 x 32 bytes)
+//   BSUM  u32 stride, u32 0, {u64 every 32nd BTOP sample}*    when BTOP has > 512 (version 2.4)
+//   ISUM  as BSUM, over ITOP                                  when ITOP has > 512
 //   BTOP  u32 stride, u32 0, {u64 first number of every 64th BIDX record}*   when BIDX has > 64
 //   ITOP  as BTOP, over IIDX                                                 when IIDX has > 64
+//         (a top with a summary comes after HDRS instead)
 //   HDRS  the headers of BIDX, IIDX, LIDX (40 bytes)          in a paged file (version 2.1)
 //   the three indexes, shortest first (equal lengths in the order LIDX, IIDX, BIDX):
 //     LIDX  u32 labels, u32 blocks, {u32 first id, u32 0, u64 offset}*
@@ -30,7 +33,8 @@ import CallDirectoryFormat
 // unsigned one.
 //
 // What a cold open and lookup read comes first, in the file's first page as far as it fits: the
-// header, the tops, the indexes' headers or their copies, the ranges' counts.
+// header, the tops' summaries, the tops, the indexes' headers or their copies, the ranges'
+// counts. A top too long for the first page has a summary there, and comes after the copies.
 // Every section is complete, with its length and checksum known, before the first byte goes out:
 // the header, which holds them all, comes first, so the file can be written in one pass to a pipe.
 
@@ -72,14 +76,26 @@ struct DirectoryContents {
       }
     }
     let (labelData, labelIndex, labelCoding) = LabelSections.encode(labels, options: options)
-    var sections: [(SectionType, Bytes)] = []
-    for (index, top) in [(blocking.index, SectionType.blockingTop), (identification.index, .identificationTop)] {
+    // The summaries, then the tops without one, in the first page; the tops with one after HDRS.
+    var (summaries, tops, summarizedTops): ([(SectionType, Bytes)], [(SectionType, Bytes)], [(SectionType, Bytes)]) = (
+      [], [], []
+    )
+    for (index, top, summary) in [
+      (blocking.index, SectionType.blockingTop, SectionType.blockingTopSummary),
+      (identification.index, .identificationTop, .identificationTopSummary),
+    ] {
       let records = index[FormatConstants.entryIndexHeaderSize...]
       // One group is all the index: a top would only add a step.
-      if records.count / FormatConstants.entryIndexRecordSize > TopIndex.canonicalStride {
-        sections.append((top, .array(TopIndex.encode(records: records))))
+      guard records.count / FormatConstants.entryIndexRecordSize > TopIndex.canonicalStride else { continue }
+      let topBytes = TopIndex.encode(records: records)
+      if let summaryBytes = TopIndex.canonicalSummary(of: topBytes) {
+        summaries.append((summary, .array(summaryBytes)))
+        summarizedTops.append((top, .array(topBytes)))
+      } else {
+        tops.append((top, .array(topBytes)))
       }
     }
+    var sections = summaries + tops
     // The indexes by length, shortest first (a tie keeps this order): a cold open reads every
     // index's header, and a list of one kind then finds all three in the file's first page.
     let indexes: [(SectionType, [UInt8])] = [
@@ -95,6 +111,7 @@ struct DirectoryContents {
           .array(IndexHeadersSection.encode(blocking: blocking.index, identification: identification.index, labels: labelIndex))
         ))
     }
+    sections += summarizedTops
     let byLength = indexes.indices.sorted { (indexes[$0].1.count, $0) < (indexes[$1].1.count, $1) }
     sections += byLength.map { (indexes[$0].0, .array(indexes[$0].1)) }
     let ranges =
@@ -121,7 +138,8 @@ struct DirectoryContents {
     }
     let count = sections.count + extra.count
     let minor = FormatVersion.minor(
-      paged: paged, rangeBlocks: ranges.contains { $0.0.isRangeBlocks }, prefixedLabels: labelCoding == .prefixed)
+      paged: paged, rangeBlocks: ranges.contains { $0.0.isRangeBlocks }, prefixedLabels: labelCoding == .prefixed,
+      topSummaries: !summarizedTops.isEmpty)
     var offset = UInt64(FileHeader.size(sectionCount: count))
     var table: [SectionEntry] = []
     for position in sections.indices {

@@ -1,0 +1,175 @@
+import CallDirectory
+import Testing
+
+/// The top indexes' summaries (`Spec/FORMAT.md`, section 5.3): present where a top has more than
+/// 512 samples, in the first page with the headers' copies, used by lookups, checked by the
+/// verifier and by a reader before its first lookup, refused at open when malformed.
+@Suite struct TopSummaryTests {
+  /// 40,000 numbers in blocks of one: 40,000 records, a top of 625 samples, a summary of 20.
+  private static let numbers: [Int64] = {
+    var random = SeededGenerator(seed: 0x5_0111)
+    var set = Set<Int64>()
+    while set.count < 40_000 { set.insert(12_000_000_000 + Int64.random(in: 0..<900_000_000, using: &random)) }
+    return set.sorted()
+  }()
+
+  private static let file: [UInt8] = {
+    var options = DirectoryBuilder.Options()
+    options.entriesPerBlock = 1
+    // A few identification entries: their index stays without a top.
+    return try! Contents(blocking: numbers, identification: [(13_000_000_000, "Acme")]).encoded(options: options)
+  }()
+
+  /// Numbers to look up: every entry, misses between and around them, and the extremes.
+  private static let probes: [Int64] = {
+    var random = SeededGenerator(seed: 0x5_0112)
+    let misses = (0..<4_000).map { _ in 11_999_999_000 + Int64.random(in: 0..<900_002_000, using: &random) }
+    return numbers + misses + [1, numbers[0] - 1, numbers[numbers.count - 1] + 1, Limits.maximumNumber]
+  }()
+
+  @Test func aLongTopIsSummarisedInTheFirstPageAndComesAfterTheCopies() throws {
+    let reader = try CallDirectoryReader(bytes: Self.file)
+    let sections = reader.shape.header.sections
+    #expect(sections.map(\.typeName) == ["BSUM", "HDRS", "BTOP", "LIDX", "IIDX", "BIDX", "BPAD", "BDAT", "IDAT", "LDAT"])
+    #expect(reader.version == (2, 4))
+    for position in [0, 1, 2, 6] { #expect(sections[position].flags == 0) }  // optional: derived
+    let index = reader.shape.blockingIndex
+    let (top, summary) = (try #require(index.top), try #require(index.summary))
+    #expect(top.stride == 64 && top.count == 625)
+    #expect(summary.stride == 32 && summary.count == 20)
+    // What a cold open and the summary's search read lies in the first page.
+    #expect(sections[1].offset + sections[1].length <= UInt64(PageAlignment.pageSize))
+    #expect(reader.shape.identificationIndex.summary == nil && reader.shape.identificationIndex.top == nil)
+    #expect(Verifier.verify(Self.file).problems == [])
+  }
+
+  @Test func aTopOfAtMost512SamplesHasNoSummary() throws {
+    // 32,768 records: a top of exactly 512 samples.
+    var options = DirectoryBuilder.Options()
+    options.entriesPerBlock = 1
+    let reader = try CallDirectoryReader(bytes: try Contents(blocking: Array(Self.numbers.prefix(32_768))).encoded(options: options))
+    #expect(reader.shape.blockingIndex.top?.count == 512 && reader.shape.blockingIndex.summary == nil)
+    #expect(reader.shape.header.sections.map(\.typeName).prefix(2) == ["BTOP", "HDRS"])
+    #expect(reader.version == (2, 1))
+  }
+
+  @Test func lookupsThroughTheSummaryAgreeWithTheTopAndTheIndexAlone() throws {
+    var withoutSummary = try CraftedFile(Self.file)
+    withoutSummary.sections.removeAll { $0.type == SectionType.blockingTopSummary.code }
+    var indexAlone = withoutSummary
+    indexAlone.sections.removeAll { $0.type == SectionType.blockingTop.code }
+    let readers = try [Self.file, withoutSummary.bytes, indexAlone.bytes].map { try CallDirectoryReader(bytes: $0) }
+    #expect(readers[1].shape.blockingIndex.summary == nil && readers[2].shape.blockingIndex.top == nil)
+    for number in Self.probes {
+      let blocks = readers.map { $0.layout.blockingIndex.block(containing: UInt64(number)) }
+      #expect(blocks[0] == blocks[1] && blocks[0] == blocks[2], "\(number)")
+      let answers = try readers.map { try $0.isBlocked(number) }
+      #expect(answers[0] == answers[1] && answers[0] == answers[2], "\(number)")
+    }
+    for number in Self.numbers { #expect(try readers[0].isBlocked(number)) }
+  }
+
+  @Test func aSampleThatDisagreesWithTheTopIsReported() throws {
+    var file = try CraftedFile(Self.file)
+    let reader = try CallDirectoryReader(bytes: Self.file)
+    let known = reader.layout.blockingIndex.top?.sample(3 * 32)
+    let sample = try #require(known)
+    file.patch(.blockingTopSummary, at: 8 + 3 * 8, uint64: sample + 1)  // summary sample 3
+    let problems = Verifier.verify(file.bytes).problems
+    #expect(problems.count == 1, "\(problems)")
+    let expected = FormatError(
+      .malformedIndex("top summary sample 3 is \(sample + 1), top sample 96 is \(sample)"),
+      at: file.offset(of: .blockingTopSummary) + 8 + 3 * 8, section: "BSUM")
+    #expect(problems.first?.error == expected)
+  }
+
+  @Test func aSummaryInAFileBefore2Point4IsReported() throws {
+    var file = try CraftedFile(Self.file)
+    file.version.minor = 3
+    let problems = Verifier.verify(file.bytes).problems
+    let expected = FormatError(.invalidField(field: "minor version of a file with BSUM (2.4 or later)", value: 3), at: 10)
+    #expect(problems.map(\.error) == [expected])
+    // A reader reads it as it is: the version only tells an older reader's user what it skips.
+    #expect(try CallDirectoryReader(bytes: file.bytes).isBlocked(Self.numbers[7]))
+  }
+
+  @Test(arguments: [0, 65_537] as [UInt32])
+  func aStrideOutOfRangeIsRefusedAtOpen(stride: UInt32) throws {
+    var file = try CraftedFile(Self.file)
+    file.patch(.blockingTopSummary, at: 0, uint32: stride)
+    let expected = FormatError(
+      .invalidField(field: "top summary stride", value: UInt64(stride)), at: file.offset(of: .blockingTopSummary),
+      section: "BSUM")
+    #expect(throws: expected) { try CallDirectoryReader(bytes: file.bytes) }
+  }
+
+  @Test func aReservedFieldSetIsRefusedAtOpen() throws {
+    var file = try CraftedFile(Self.file)
+    file.patch(.blockingTopSummary, at: 4, uint32: 1)
+    let expected = FormatError(
+      .nonzeroReserved(field: "top summary header"), at: file.offset(of: .blockingTopSummary) + 4, section: "BSUM")
+    #expect(throws: expected) { try CallDirectoryReader(bytes: file.bytes) }
+  }
+
+  @Test func aSummaryOfTheWrongLengthIsRefusedAtOpen() throws {
+    var file = try CraftedFile(Self.file)
+    file[.blockingTopSummary] = Array(file[.blockingTopSummary].dropLast(8))
+    let expected = FormatError(
+      .malformedIndex(
+        "a top summary over 625 samples in groups of 32 needs 20 samples (160 bytes), the section has 152 bytes of samples"),
+      at: file.offset(of: .blockingTopSummary), section: "BSUM")
+    #expect(throws: expected) { try CallDirectoryReader(bytes: file.bytes) }
+  }
+
+  @Test func aSummaryWithoutItsTopIsRefusedAtOpen() throws {
+    var file = try CraftedFile(Self.file)
+    file.sections.removeAll { $0.type == SectionType.blockingTop.code }
+    let expected = FormatError(.sectionLayout("BSUM summarises no BTOP"), at: file.offset(of: .blockingTopSummary), section: "BSUM")
+    #expect(throws: expected) { try CallDirectoryReader(bytes: file.bytes) }
+  }
+
+  @Test func aDamagedSummaryAnswersNothingBeforeItsCheck() throws {
+    var damaged = Self.file
+    let offset = try CraftedFile(Self.file).offset(of: .blockingTopSummary) + 8 + 5 * 8
+    damaged[offset] ^= 0x40
+    let reader = try CallDirectoryReader(bytes: damaged)  // open reads the summary's fields, not its samples
+    let summary = reader.shape.header.section(.blockingTopSummary)!
+    let mismatch = try #require(formatError { try reader.isBlocked(Self.numbers[0]) })
+    guard case .sectionChecksumMismatch = mismatch.kind else {
+      Issue.record("\(mismatch)")
+      return
+    }
+    #expect(mismatch.section == "BSUM" && mismatch.offset == Int(summary.offset))
+    // Remembered: the next lookup gives the same error without reading the section again.
+    #expect(formatError { try reader.isBlocked(Self.numbers[1]) } == mismatch)
+  }
+
+  /// Summary samples made arbitrary behind a fresh CRC: lookups give some answer, never a trap or
+  /// a read outside the file, and the verifier reports every sample that differs.
+  @Test(arguments: 0..<8)
+  func arbitrarySamplesNeverTrap(seed: UInt64) throws {
+    var random = SeededGenerator(seed: 0x5_0113 &+ seed)
+    var file = try CraftedFile(Self.file)
+    var changed = 0
+    for sample in 0..<20 where Bool.random(using: &random) {
+      let choices: [UInt64] = [0, 1, .max, UInt64(Limits.maximumNumber), UInt64.random(in: 0..<UInt64.max, using: &random)]
+      let value = choices.randomElement(using: &random)!
+      if value != file[.blockingTopSummary].uint64LE(at: 8 + sample * 8) { changed += 1 }
+      file.patch(.blockingTopSummary, at: 8 + sample * 8, uint64: value)
+    }
+    let reader = try CallDirectoryReader(bytes: file.bytes)
+    for number in Self.probes.shuffled(using: &random).prefix(2_000) { _ = try reader.isBlocked(number) }
+    #expect(Verifier.verify(file.bytes).problems.count == changed)
+  }
+
+  @Test func aChangesetDoesNotCarryTheSummaryAndPatchMakesItAgain() throws {
+    var options = DirectoryBuilder.Options()
+    options.entriesPerBlock = 1
+    let newNumbers = Self.numbers.enumerated().filter { $0.offset % 97 != 0 }.map(\.element) + [19_999_999_999]
+    let newBytes = try Contents(blocking: newNumbers).encoded(options: options)
+    let old = try CallDirectoryReader(bytes: Self.file)
+    let changes = try ChangesetReader(bytes: try Changeset.diff(old: old, new: try CallDirectoryReader(bytes: newBytes)))
+    #expect(try Changeset.patched(old: old, changes: changes) == newBytes)
+    #expect(try CallDirectoryReader(bytes: newBytes).shape.blockingIndex.summary != nil)
+  }
+}
