@@ -100,6 +100,17 @@ extension CallDirectoryReader {
     }
   }
 
+  /// The block of `kind` that can hold `number` (`EntryIndex.block(containing:)`), its index
+  /// read in place from the reader's shape. Out of line: its arguments are the reader, the kind
+  /// and the number, where a call with the index's parts passed ten words, four on the stack.
+  @inline(never)
+  private func block(_ kind: EntryKind, containing number: UInt64) -> Int? {
+    let file = self.file
+    return withIndexShape(kind) { (index) -> Int? in
+      EntryIndex.block(containing: number, in: index, records: unsafe file.view(of: index.records), file: file)
+    }
+  }
+
   /// What the quick path found.
   private enum QuickFind {
     /// The entry's label id (0 for a blocking entry).
@@ -114,10 +125,10 @@ extension CallDirectoryReader {
   /// most `number`: no wrap); a block that has passed its checks is then searched in place.
   @inline(__always)
   private func quickFind(_ number: UInt64, in kind: EntryKind) -> QuickFind {
+    guard let block = block(kind, containing: number) else { return .absent }
     let file = self.file
     return withIndexShape(kind) { (index) -> QuickFind in
       let records = unsafe file.view(of: index.records)
-      guard let block = EntryIndex.block(containing: number, in: index, records: records, file: file) else { return .absent }
       let target = number &- EntryIndex.firstNumber(ofBlock: block, records: records)
       guard checks.hasPassed(kind, block: block), let extent = index.counts.extent(ofBlock: block, records: records),
         let bytes = blockBytes(kind, at: extent.bytes)

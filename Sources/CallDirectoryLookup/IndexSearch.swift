@@ -30,7 +30,7 @@ extension EntryIndex {
   /// made, its top and summary read in place from `file`, where a view of the index would be
   /// made and unmade on every lookup.
   /// - Complexity: O(log blockCount).
-  @inlinable @inline(__always)
+  @_transparent
   package static func block(
     containing number: UInt64, in shape: borrowing Shape, records: ByteView, file: ByteView
   ) -> Int? {

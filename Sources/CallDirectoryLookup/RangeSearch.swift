@@ -61,7 +61,8 @@ extension CallDirectoryReader {
     let index = blocks.index
     let records = unsafe file.view(of: index.records)
     guard
-      let block = EntryIndex.block(containing: number, in: index, records: records, file: file),
+      // A range index has no top level (`Spec/FORMAT.md` 10.1): its records are searched whole.
+      let block = EntryIndex.block(containing: number, in: 0..<index.counts.blockCount, records: records),
       let extent = index.counts.extent(ofBlock: block, records: records),
       let bytes = unsafe file.view(of: blocks.data).subview(offset: extent.bytes.lowerBound, length: extent.bytes.count),
       let found = PassedBlockSearch.range(

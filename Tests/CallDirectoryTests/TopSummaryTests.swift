@@ -47,7 +47,8 @@ import Testing
     // 32,768 records: a top of exactly 512 samples.
     var options = DirectoryBuilder.Options()
     options.entriesPerBlock = 1
-    let reader = try CallDirectoryReader(bytes: try Contents(blocking: Array(Self.numbers.prefix(32_768))).encoded(options: options))
+    let reader = try CallDirectoryReader(
+      bytes: try Contents(blocking: Array(Self.numbers.prefix(32_768))).encoded(options: options))
     #expect(reader.shape.blockingIndex.top?.count == 512 && reader.shape.blockingIndex.summary == nil)
     #expect(reader.shape.header.sections.map(\.typeName).prefix(2) == ["BTOP", "HDRS"])
     #expect(reader.version == (2, 1))
@@ -124,7 +125,8 @@ import Testing
   @Test func aSummaryWithoutItsTopIsRefusedAtOpen() throws {
     var file = try CraftedFile(Self.file)
     file.sections.removeAll { $0.type == SectionType.blockingTop.code }
-    let expected = FormatError(.sectionLayout("BSUM summarises no BTOP"), at: file.offset(of: .blockingTopSummary), section: "BSUM")
+    let expected = FormatError(
+      .sectionLayout("BSUM summarises no BTOP"), at: file.offset(of: .blockingTopSummary), section: "BSUM")
     #expect(throws: expected) { try CallDirectoryReader(bytes: file.bytes) }
   }
 
