@@ -42,9 +42,9 @@
   @usableFromInline package static let canonicalStride = 64
   /// Bytes before the samples.
   @usableFromInline package static let headerSize = 8
-  /// The most samples a top has without a summary in a canonical file: 4 KiB of samples, which
-  /// can lie in one page.
-  @usableFromInline package static let canonicalSamplesWithoutSummary = 512
+  /// The most samples a top has without a summary in a canonical file: two such tops, the
+  /// header, a full section table and the headers' copies fit in the first page (3,768 bytes).
+  @usableFromInline package static let canonicalSamplesWithoutSummary = 192
   /// The stride of a canonical summary: 32 of the top's samples (256 bytes) a summary sample, so
   /// that all but one group in sixteen lie inside a page, and the summary of a hundred million
   /// entries (103 samples) fits in the first page.

@@ -2,9 +2,9 @@ import CallDirectoryFormat
 
 // The file the assembler writes (Spec/FORMAT.md, "File layout"), in this order:
 //
-//   header (32 bytes) | section table (6 to 17 x 32 bytes)
-//   BSUM  u32 stride, u32 0, {u64 every 32nd BTOP sample}*    when BTOP has > 512 (version 2.4)
-//   ISUM  as BSUM, over ITOP                                  when ITOP has > 512
+//   header (32 bytes) | section table (6 to 19 x 32 bytes, and the carried sections of a patch)
+//   BSUM  u32 stride, u32 0, {u64 every 32nd BTOP sample}*    when BTOP has > 192 (version 2.4)
+//   ISUM  as BSUM, over ITOP                                  when ITOP has > 192
 //   BTOP  u32 stride, u32 0, {u64 first number of every 64th BIDX record}*   when BIDX has > 64
 //   ITOP  as BTOP, over IIDX                                                 when IIDX has > 64
 //         (a top with a summary comes after HDRS instead)
@@ -25,7 +25,7 @@ import CallDirectoryFormat
 //   LPFX  prefix-coded label blocks, for more than one block      (version 2.3)
 //   then the trailing sections (VERS, SIGN)
 //
-// A file is paged when BDAT or IDAT is longer than a page: it is version 2.1 and has HDRS.
+// A file is paged when BDAT or IDAT is longer than a page: it is version 2.1 or later and has HDRS.
 //
 // A file signed as it is written takes two passes over the sections: one to hash them, one to
 // write them after the header, which holds the signature section's checksum. Spooled sections

@@ -53,6 +53,16 @@ import Testing
       let expected = try [UInt8](Data(contentsOf: Self.suite.appendingPathComponent("expected/\(conformanceCase.name).csv")))
       let reader = try CallDirectoryReader(path: url.path)
       #expect(try SpecVectorTests.unpack(reader) == expected)
+      // The lookups the runner checks through `lookup --json`, here through the library.
+      let lookups = try String(
+        contentsOf: Self.suite.appendingPathComponent("expected/\(conformanceCase.name).lookup"), encoding: .utf8)
+      for line in lookups.split(separator: "\n") {
+        let fields = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        let number = try #require((fields["number"] as? String).flatMap { Int64($0.dropFirst()) })
+        let result = try reader.lookup(number)
+        #expect(result.blocked == fields["blocked"] as? Bool, "\(conformanceCase.name): \(line)")
+        #expect(result.label == fields["label"] as? String, "\(conformanceCase.name): \(line)")
+      }
     }
   }
 

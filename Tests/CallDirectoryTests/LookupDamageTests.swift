@@ -27,6 +27,20 @@ import Testing
       probes: [numbers[0], numbers[1], numbers[150], numbers[299], numbers[0] - 1, numbers[10] + 1, numbers[299] + 37, 1])
   }
 
+  /// The blocking shape with a top of stride 4 (19 samples) and a summary of it of stride 4
+  /// (5 samples, format 2.4): every lookup goes through the three levels.
+  static func summarised() throws -> Shape {
+    let plain = try blocking()
+    var file = try CraftedFile(plain.bytes)
+    let index = file[.blockingIndex]
+    let top = TopIndex.encode(records: index[FormatConstants.entryIndexHeaderSize...], stride: 4)
+    file[.blockingTop] = top
+    let summary = TopIndex.encode(records: top[TopIndex.headerSize...], recordSize: 8, stride: 4)
+    file.sections.insert(CraftedFile.Section(type: SectionType.blockingTopSummary.code, flags: 0, bytes: summary), at: 0)
+    file.version.minor = 4
+    return Shape(name: "summarised", bytes: file.bytes, probes: plain.probes)
+  }
+
   /// Identification entries over 30 labels in label blocks of about 64 bytes, with a top index.
   static func labels() throws -> Shape {
     var builder = DirectoryBuilder()
@@ -85,7 +99,9 @@ import Testing
     return Shape(name: "signed", bytes: bytes, probes: [12_025_550_100, 12_025_550_142, 12_025_550_150, 12_025_550_151])
   }
 
-  static let shapes: [Shape] = [try! blocking(), try! labels(), try! ranges(), try! rangeBlocks(), try! signed()]
+  static let shapes: [Shape] = [
+    try! blocking(), try! summarised(), try! labels(), try! ranges(), try! rangeBlocks(), try! signed(),
+  ]
 
   /// What a reader says about each probe: its answer, or `nil` for an error.
   static func answers(_ reader: CallDirectoryReader, _ probes: [Int64]) -> [LookupResult?] {

@@ -1,4 +1,5 @@
 import CallDirectory
+import CallDirectoryCrypto
 import Foundation
 import Testing
 
@@ -136,5 +137,51 @@ import Testing
     let last = reader.shape.labelIndex.blockCount - 1
     #expect(dump.offset == reader.layout.labelBlockOffset(last))
     #expect(dump.bytes.count == 35 && Array(file[dump.offset...]) == dump.bytes)
+  }
+}
+
+/// The generated vectors of `Spec/vectors/GENERATED`: a listing given by a rule and the SHA-256
+/// of the file a canonical writer makes of it (a top summary needs more than 12,288 index
+/// records, a file too large to commit for what it shows).
+@Suite struct GeneratedVectorTests {
+  struct Vector: CustomStringConvertible, Sendable {
+    var name: String
+    var entriesPerBlock: Int
+    var count: Int
+    var first: Int64
+    var step: Int64
+    var sha256: String
+    var description: String { name }
+  }
+
+  static func manifest() throws -> [Vector] {
+    let url = SpecVectorTests.vectors.appendingPathComponent("GENERATED")
+    return try String(contentsOf: url, encoding: .utf8).split(separator: "\n").compactMap { line in
+      let fields = line.split(separator: " ").map(String.init)
+      guard !line.hasPrefix("#"), fields.count == 6, let size = Int(fields[1]), let count = Int(fields[2]),
+        let first = Int64(fields[3]), let step = Int64(fields[4])
+      else { return nil }
+      return Vector(name: fields[0], entriesPerBlock: size, count: count, first: first, step: step, sha256: fields[5])
+    }
+  }
+
+  @Test func manifestIsNotEmpty() throws {
+    #expect(try Self.manifest().map(\.name) == ["summary"])
+  }
+
+  @Test(arguments: try manifest())
+  func vector(_ vector: Vector) throws {
+    var builder = DirectoryBuilder()
+    builder.options.entriesPerBlock = vector.entriesPerBlock
+    for i in 0..<Int64(vector.count) { try builder.block(vector.first + vector.step * i) }
+    let bytes = try builder.encoded()
+    let hash = SHA256Digest.hex(unsafe bytes.withUnsafeBytes { unsafe SHA256Digest.hash($0) })
+    #expect(hash == vector.sha256, "\(vector.name): \(bytes.count) bytes")
+    #expect(Verifier.verify(bytes).problems == [])
+    let reader = try CallDirectoryReader(bytes: bytes)
+    #expect(reader.blockingCount == vector.count)
+    // What the vector is for: a summary (12,289 records, a top of 193 samples, 7 summarised).
+    #expect(reader.shape.header.sections.map(\.typeName).prefix(3) == ["BSUM", "HDRS", "BTOP"])
+    #expect(reader.shape.blockingIndex.summary?.count == 7 && reader.version == (2, 4))
   }
 }

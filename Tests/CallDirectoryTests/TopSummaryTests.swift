@@ -2,7 +2,7 @@ import CallDirectory
 import Testing
 
 /// The top indexes' summaries (`Spec/FORMAT.md`, section 5.3): present where a top has more than
-/// 512 samples, in the first page with the headers' copies, used by lookups, checked by the
+/// 192 samples, in the first page with the headers' copies, used by lookups, checked by the
 /// verifier and by a reader before its first lookup, refused at open when malformed.
 @Suite struct TopSummaryTests {
   /// 40,000 numbers in blocks of one: 40,000 records, a top of 625 samples, a summary of 20.
@@ -43,13 +43,23 @@ import Testing
     #expect(Verifier.verify(Self.file).problems == [])
   }
 
-  @Test func aTopOfAtMost512SamplesHasNoSummary() throws {
-    // 32,768 records: a top of exactly 512 samples.
+  /// The bit-flip suite's file with a summary (`LookupDamageTests.summarised()`) is valid and
+  /// is searched through its three levels.
+  @Test func theDamageSuitesSummarisedFileIsValid() throws {
+    let shape = try LookupDamageTests.summarised()
+    #expect(Verifier.verify(shape.bytes).problems == [])
+    let reader = try CallDirectoryReader(bytes: shape.bytes)
+    #expect(reader.shape.blockingIndex.summary?.count == 5 && reader.shape.blockingIndex.top?.count == 19)
+    #expect(reader.version == (2, 4))
+  }
+
+  @Test func aTopOfAtMost192SamplesHasNoSummary() throws {
+    // 12,288 records: a top of exactly 192 samples.
     var options = DirectoryBuilder.Options()
     options.entriesPerBlock = 1
     let reader = try CallDirectoryReader(
-      bytes: try Contents(blocking: Array(Self.numbers.prefix(32_768))).encoded(options: options))
-    #expect(reader.shape.blockingIndex.top?.count == 512 && reader.shape.blockingIndex.summary == nil)
+      bytes: try Contents(blocking: Array(Self.numbers.prefix(12_288))).encoded(options: options))
+    #expect(reader.shape.blockingIndex.top?.count == 192 && reader.shape.blockingIndex.summary == nil)
     #expect(reader.shape.header.sections.map(\.typeName).prefix(2) == ["BTOP", "HDRS"])
     #expect(reader.version == (2, 1))
   }
@@ -68,6 +78,28 @@ import Testing
       #expect(answers[0] == answers[1] && answers[0] == answers[2], "\(number)")
     }
     for number in Self.numbers { #expect(try readers[0].isBlocked(number)) }
+  }
+
+  /// Any stride a summary may have (1 ... 65,536) finds the blocks the top finds: a summary of
+  /// one group, of every sample, and of groups that end inside the top's last.
+  @Test(arguments: [1, 2, 7, 32, 624, 625, 65_536])
+  func everyStrideFindsTheSameBlocks(stride: Int) throws {
+    var file = try CraftedFile(Self.file)
+    let top = file[.blockingTop]
+    file[.blockingTopSummary] = TopIndex.encode(records: top[TopIndex.headerSize...], recordSize: 8, stride: stride)
+    let reader = try CallDirectoryReader(bytes: file.bytes)
+    #expect(reader.shape.blockingIndex.summary?.count == (625 + stride - 1) / stride)
+    #expect(Verifier.verify(file.bytes).problems == [])
+    var withoutSummary = file
+    withoutSummary.sections.removeAll { $0.type == SectionType.blockingTopSummary.code }
+    let plain = try CallDirectoryReader(bytes: withoutSummary.bytes)
+    for number in Swift.stride(from: 0, to: Self.probes.count, by: 5).map({ Self.probes[$0] }) {
+      #expect(
+        reader.layout.blockingIndex.block(containing: UInt64(number))
+          == plain.layout.blockingIndex.block(containing: UInt64(number)),
+        "\(number)")
+      #expect(try reader.isBlocked(number) == plain.isBlocked(number))
+    }
   }
 
   @Test func aSampleThatDisagreesWithTheTopIsReported() throws {
