@@ -42,9 +42,10 @@
   @usableFromInline package static let canonicalStride = 64
   /// Bytes before the samples.
   @usableFromInline package static let headerSize = 8
-  /// The most samples a top has without a summary in a canonical file: two such tops, the
-  /// header, a full section table and the headers' copies fit in the first page (3,768 bytes).
-  @usableFromInline package static let canonicalSamplesWithoutSummary = 192
+  /// The most samples a canonical file's tops have together without summaries: the tops, the
+  /// header, a full section table and the headers' copies then fit in the first page (3,768
+  /// bytes), and a list of one kind keeps its top there up to about 12 million entries.
+  @usableFromInline package static let canonicalSamplesWithoutSummaries = 384
   /// The stride of a canonical summary: 32 of the top's samples (256 bytes) a summary sample, so
   /// that all but one group in sixteen lie inside a page, and the summary of a hundred million
   /// entries (103 samples) fits in the first page.
@@ -71,13 +72,13 @@
     return bytes
   }
 
-  /// The summary section of a top index section `top` (`encode(records:)`'s bytes), or `nil`
-  /// when the canonical writer makes none: the top has at most `canonicalSamplesWithoutSummary`
-  /// samples.
-  @usableFromInline package static func canonicalSummary(of top: [UInt8]) -> [UInt8]? {
-    let samples = top[headerSize...]
-    guard samples.count / 8 > canonicalSamplesWithoutSummary else { return nil }
-    return encode(records: samples, recordSize: 8, stride: canonicalSummaryStride)
+  /// The summary sections of top index sections `tops` (`encode(records:)`'s bytes), one for
+  /// each, or `nil` when the canonical writer makes none: the tops have at most
+  /// `canonicalSamplesWithoutSummaries` samples together.
+  @usableFromInline package static func canonicalSummaries(of tops: [[UInt8]]) -> [[UInt8]]? {
+    let samples = tops.reduce(0) { $0 + ($1.count - headerSize) / 8 }
+    guard samples > canonicalSamplesWithoutSummaries else { return nil }
+    return tops.map { encode(records: $0[headerSize...], recordSize: 8, stride: canonicalSummaryStride) }
   }
 }
 

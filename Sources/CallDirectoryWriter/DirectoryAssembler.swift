@@ -3,11 +3,11 @@ import CallDirectoryFormat
 // The file the assembler writes (Spec/FORMAT.md, "File layout"), in this order:
 //
 //   header (32 bytes) | section table (6 to 19 x 32 bytes, and the carried sections of a patch)
-//   BSUM  u32 stride, u32 0, {u64 every 32nd BTOP sample}*    when BTOP has > 192 (version 2.4)
-//   ISUM  as BSUM, over ITOP                                  when ITOP has > 192
+//   BSUM  u32 stride, u32 0, {u64 every 32nd BTOP sample}*    when the tops have > 384 samples
+//   ISUM  as BSUM, over ITOP                                  together, for each (version 2.4)
 //   BTOP  u32 stride, u32 0, {u64 first number of every 64th BIDX record}*   when BIDX has > 64
 //   ITOP  as BTOP, over IIDX                                                 when IIDX has > 64
-//         (a top with a summary comes after HDRS instead)
+//         (the tops come after HDRS instead when they have summaries)
 //   HDRS  the headers of BIDX, IIDX, LIDX (40 bytes)          in a paged file (version 2.1)
 //   the three indexes, shortest first (equal lengths in the order LIDX, IIDX, BIDX):
 //     LIDX  u32 labels, u32 blocks, {u32 first id, u32 0, u64 offset}*
@@ -34,7 +34,8 @@ import CallDirectoryFormat
 //
 // What a cold open and lookup read comes first, in the file's first page as far as it fits: the
 // header, the tops' summaries, the tops, the indexes' headers or their copies, the ranges'
-// counts. A top too long for the first page has a summary there, and comes after the copies.
+// counts. Tops too long together for the first page have summaries there, and come after the
+// copies.
 // Every section is complete, with its length and checksum known, before the first byte goes out:
 // the header, which holds them all, comes first, so the file can be written in one pass to a pipe.
 
@@ -76,10 +77,7 @@ struct DirectoryContents {
       }
     }
     let (labelData, labelIndex, labelCoding) = LabelSections.encode(labels, options: options)
-    // The summaries, then the tops without one, in the first page; the tops with one after HDRS.
-    var (summaries, tops, summarizedTops): ([(SectionType, Bytes)], [(SectionType, Bytes)], [(SectionType, Bytes)]) = (
-      [], [], []
-    )
+    var tops: [(type: SectionType, summary: SectionType, bytes: [UInt8])] = []
     for (index, top, summary) in [
       (blocking.index, SectionType.blockingTop, SectionType.blockingTopSummary),
       (identification.index, .identificationTop, .identificationTopSummary),
@@ -87,15 +85,16 @@ struct DirectoryContents {
       let records = index[FormatConstants.entryIndexHeaderSize...]
       // One group is all the index: a top would only add a step.
       guard records.count / FormatConstants.entryIndexRecordSize > TopIndex.canonicalStride else { continue }
-      let topBytes = TopIndex.encode(records: records)
-      if let summaryBytes = TopIndex.canonicalSummary(of: topBytes) {
-        summaries.append((summary, .array(summaryBytes)))
-        summarizedTops.append((top, .array(topBytes)))
-      } else {
-        tops.append((top, .array(topBytes)))
-      }
+      tops.append((top, summary, TopIndex.encode(records: records)))
     }
-    var sections = summaries + tops
+    // Tops too long together for the first page: their summaries there, the tops after HDRS.
+    let summaries = TopIndex.canonicalSummaries(of: tops.map(\.bytes))
+    var sections: [(SectionType, Bytes)] = []
+    if let summaries {
+      sections = zip(tops, summaries).map { ($0.summary, .array($1)) }
+    } else {
+      sections = tops.map { ($0.type, .array($0.bytes)) }
+    }
     // The indexes by length, shortest first (a tie keeps this order): a cold open reads every
     // index's header, and a list of one kind then finds all three in the file's first page.
     let indexes: [(SectionType, [UInt8])] = [
@@ -111,7 +110,7 @@ struct DirectoryContents {
           .array(IndexHeadersSection.encode(blocking: blocking.index, identification: identification.index, labels: labelIndex))
         ))
     }
-    sections += summarizedTops
+    if summaries != nil { sections += tops.map { ($0.type, .array($0.bytes)) } }
     let byLength = indexes.indices.sorted { (indexes[$0].1.count, $0) < (indexes[$1].1.count, $1) }
     sections += byLength.map { (indexes[$0].0, .array(indexes[$0].1)) }
     let ranges =
@@ -139,7 +138,7 @@ struct DirectoryContents {
     let count = sections.count + extra.count
     let minor = FormatVersion.minor(
       paged: paged, rangeBlocks: ranges.contains { $0.0.isRangeBlocks }, prefixedLabels: labelCoding == .prefixed,
-      topSummaries: !summarizedTops.isEmpty)
+      topSummaries: summaries != nil)
     var offset = UInt64(FileHeader.size(sectionCount: count))
     var table: [SectionEntry] = []
     for position in sections.indices {

@@ -2,7 +2,7 @@ import CallDirectory
 import Testing
 
 /// The top indexes' summaries (`Spec/FORMAT.md`, section 5.3): present where a top has more than
-/// 192 samples, in the first page with the headers' copies, used by lookups, checked by the
+/// 384 samples together, in the first page with the headers' copies, used by lookups, checked by the
 /// verifier and by a reader before its first lookup, refused at open when malformed.
 @Suite struct TopSummaryTests {
   /// 40,000 numbers in blocks of one: 40,000 records, a top of 625 samples, a summary of 20.
@@ -53,15 +53,32 @@ import Testing
     #expect(reader.version == (2, 4))
   }
 
-  @Test func aTopOfAtMost192SamplesHasNoSummary() throws {
-    // 12,288 records: a top of exactly 192 samples.
+  /// Tops of 384 samples together stay in the first page without summaries; one sample more,
+  /// and each top has one, the short top too.
+  @Test func topsOfMoreThan384SamplesTogetherAreSummarised() throws {
     var options = DirectoryBuilder.Options()
     options.entriesPerBlock = 1
-    let reader = try CallDirectoryReader(
-      bytes: try Contents(blocking: Array(Self.numbers.prefix(12_288))).encoded(options: options))
-    #expect(reader.shape.blockingIndex.top?.count == 192 && reader.shape.blockingIndex.summary == nil)
-    #expect(reader.shape.header.sections.map(\.typeName).prefix(2) == ["BTOP", "HDRS"])
-    #expect(reader.version == (2, 1))
+    func file(blocking: Int, identification: Int) throws -> [UInt8] {
+      let numbers = Array(Self.numbers.prefix(blocking + identification))
+      let contents = Contents(
+        blocking: Array(numbers.prefix(blocking)),
+        identification: numbers.suffix(identification).map { ($0 + 1_000_000_000, "Caller \($0 % 7)") })
+      return try contents.encoded(options: options)
+    }
+    // 24,576 records: a top of exactly 384 samples.
+    let one = try CallDirectoryReader(bytes: try file(blocking: 24_576, identification: 0))
+    #expect(one.shape.blockingIndex.top?.count == 384 && one.shape.blockingIndex.summary == nil)
+    #expect(one.shape.header.sections.map(\.typeName).prefix(2) == ["BTOP", "HDRS"])
+    #expect(one.version == (2, 1))
+    // 19,200 and 5,440 records: tops of 300 and 85 samples, 385 together.
+    let twoKinds = try file(blocking: 19_200, identification: 5_440)
+    let two = try CallDirectoryReader(bytes: twoKinds)
+    #expect(two.shape.blockingIndex.summary?.count == 10 && two.shape.identificationIndex.summary?.count == 3)
+    let sections = two.shape.header.sections
+    #expect(sections.map(\.typeName).prefix(5) == ["BSUM", "ISUM", "HDRS", "BTOP", "ITOP"])
+    #expect(sections[2].offset + sections[2].length <= UInt64(PageAlignment.pageSize))
+    #expect(two.version == (2, 4))
+    #expect(Verifier.verify(twoKinds).problems == [])
   }
 
   @Test func lookupsThroughTheSummaryAgreeWithTheTopAndTheIndexAlone() throws {
