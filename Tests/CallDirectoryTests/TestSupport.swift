@@ -28,6 +28,14 @@ struct SeededGenerator: RandomNumberGenerator {
     z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
     return z ^ (z >> 31)
   }
+
+  /// `count` distinct numbers of `first ..< first + span`, ascending, drawn with seed `seed`.
+  static func distinctNumbers(_ count: Int, from first: Int64, span: Int64, seed: UInt64) -> [Int64] {
+    var random = SeededGenerator(seed: seed)
+    var set = Set<Int64>()
+    while set.count < count { set.insert(first + Int64.random(in: 0..<span, using: &random)) }
+    return set.sorted()
+  }
 }
 
 /// A directory's contents as plain values, for comparing what went in with what came out.

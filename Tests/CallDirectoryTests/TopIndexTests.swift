@@ -5,12 +5,8 @@ import Testing
 /// group, used by lookups, checked by the verifier, refused at open when malformed.
 @Suite struct TopIndexTests {
   /// 2,000 numbers in blocks of 4: 500 records, 8 groups of 64.
-  private static let numbers: [Int64] = {
-    var random = SeededGenerator(seed: 0x70_1DE7)
-    var set = Set<Int64>()
-    while set.count < 2_000 { set.insert(12_000_000_000 + Int64.random(in: 0..<50_000_000, using: &random)) }
-    return set.sorted()
-  }()
+  private static let numbers = SeededGenerator.distinctNumbers(
+    2_000, from: 12_000_000_000, span: 50_000_000, seed: 0x70_1DE7)
 
   private static func file() throws -> [UInt8] {
     var options = DirectoryBuilder.Options()

@@ -6,12 +6,8 @@ import Testing
 /// verifier and by a reader before its first lookup, refused at open when malformed.
 @Suite struct TopSummaryTests {
   /// 40,000 numbers in blocks of one: 40,000 records, a top of 625 samples, a summary of 20.
-  private static let numbers: [Int64] = {
-    var random = SeededGenerator(seed: 0x5_0111)
-    var set = Set<Int64>()
-    while set.count < 40_000 { set.insert(12_000_000_000 + Int64.random(in: 0..<900_000_000, using: &random)) }
-    return set.sorted()
-  }()
+  private static let numbers = SeededGenerator.distinctNumbers(
+    40_000, from: 12_000_000_000, span: 900_000_000, seed: 0x5_0111)
 
   private static let file: [UInt8] = {
     var options = DirectoryBuilder.Options()
