@@ -10,6 +10,10 @@
   /// The index's counts: those of its header, and what follows from them and the sections'
   /// lengths. What an entry block's place and size are found from, with the records.
   @frozen @usableFromInline package struct Counts: Sendable {
+    /// The counts of an index without entries or blocks.
+    @usableFromInline package static let none = Counts(
+      entryCount: 0, entriesPerBlock: 1, blockCount: 0, countedBlocks: true, dataLength: 0)
+
     /// The number of entries of this kind.
     @usableFromInline package let entryCount: Int
     /// The most entries in one block (version 1: the entries in every block but the last).

@@ -21,6 +21,14 @@
     /// Whether the ranges are in blocks (`blocks` is not `nil`): a lookup tests this flag, where
     /// testing the optional itself copies its hundred-odd bytes first.
     @usableFromInline package let inBlocks: Bool
+    /// What a lookup into the range blocks reads, kept beside `blocks` (zero without them): their
+    /// index's counts and records, and where their data lies. Read in place, where taking `blocks`
+    /// out of its optional copies all of it (161 bytes, a call to `memcpy`) on every lookup.
+    @usableFromInline package let blockCounts: EntryIndex.Counts
+    /// Where the range index's records lie (empty without range blocks).
+    @usableFromInline package let blockRecords: FileRange
+    /// Where the range data section lies (empty without range blocks).
+    @usableFromInline package let blockData: FileRange
     /// Where the range section lies in the file (offset 0 for an absent one): errors about its
     /// records are placed there.
     @usableFromInline package let place: FilePlace
@@ -32,6 +40,7 @@
       records = .empty
       blocks = nil
       inBlocks = false
+      (blockCounts, blockRecords, blockData) = (.none, .empty, .empty)
       place = FilePlace(offset: 0)
     }
 
@@ -42,6 +51,7 @@
       records = .empty
       self.blocks = blocks
       inBlocks = true
+      (blockCounts, blockRecords, blockData) = (blocks.index.counts, blocks.index.records, blocks.data)
       place = blocks.index.place
     }
 
@@ -65,6 +75,7 @@
       records = FileRange(offset: place.offset &+ FormatConstants.rangeHeaderSize, count: Int(recordBytes))
       blocks = nil
       inBlocks = false
+      (blockCounts, blockRecords, blockData) = (.none, .empty, .empty)
       self.place = place
     }
   }

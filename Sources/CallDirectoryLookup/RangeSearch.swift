@@ -56,20 +56,22 @@ extension CallDirectoryReader {
   @inline(never)
   func rangeInBlocks(_ kind: EntryKind, containing number: UInt64) -> (index: Int, labelId: UInt32)? {
     let file = self.file
-    let table = kind == .blocking ? shape.blockingRanges : shape.identificationRanges
-    guard let blocks = table.blocks else { return nil }
-    let index = blocks.index
-    let records = unsafe file.view(of: index.records)
+    // The table's fields for a lookup, each read in place (`RangeTable.Shape.blockCounts`).
+    let blocking = kind == .blocking
+    let counts = blocking ? shape.blockingRanges.blockCounts : shape.identificationRanges.blockCounts
+    let records = unsafe file.view(of: blocking ? shape.blockingRanges.blockRecords : shape.identificationRanges.blockRecords)
+    let data = blocking ? shape.blockingRanges.blockData : shape.identificationRanges.blockData
+    let labelled = blocking ? shape.blockingRanges.labelled : shape.identificationRanges.labelled
     guard
       // A range index has no top level (`Spec/FORMAT.md` 10.1): its records are searched whole.
-      let block = EntryIndex.block(containing: number, in: 0..<index.counts.blockCount, records: records),
-      let extent = index.counts.extent(ofBlock: block, records: records),
-      let bytes = unsafe file.view(of: blocks.data).subview(offset: extent.bytes.lowerBound, length: extent.bytes.count),
+      let block = EntryIndex.block(containing: number, in: 0..<counts.blockCount, records: records),
+      let extent = counts.extent(ofBlock: block, records: records),
+      let bytes = unsafe file.view(of: data).subview(offset: extent.bytes.lowerBound, length: extent.bytes.count),
       let found = PassedBlockSearch.range(
         containing: number &- EntryIndex.firstNumber(ofBlock: block, records: records), inBlock: bytes,
-        ranges: extent.entries, labelled: blocks.labelled)
+        ranges: extent.entries, labelled: labelled)
     else { return nil }
     // block * perBlock + found < the kind's range count: a small Int; ids < 2^32.
-    return (block &* index.counts.entriesPerBlock &+ found.index, UInt32(truncatingIfNeeded: found.labelId))
+    return (block &* counts.entriesPerBlock &+ found.index, UInt32(truncatingIfNeeded: found.labelId))
   }
 }
