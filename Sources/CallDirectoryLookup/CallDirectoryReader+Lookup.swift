@@ -107,7 +107,9 @@ extension CallDirectoryReader {
   private func block(_ kind: EntryKind, containing number: UInt64) -> Int? {
     let file = self.file
     return withIndexShape(kind) { (index) -> Int? in
-      EntryIndex.block(containing: number, in: index, records: unsafe file.view(of: index.records), file: file)
+      EntryIndex.block(
+        containing: number, records: unsafe file.view(of: index.records), blockCount: index.counts.blockCount,
+        top: (index.topStride, index.topSamples(in: file)), summary: (index.summaryStride, index.summarySamples(in: file)))
     }
   }
 

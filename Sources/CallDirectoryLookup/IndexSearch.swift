@@ -26,22 +26,10 @@ extension EntryIndex {
     Self.block(containing: number, in: blocks, records: records)
   }
 
-  /// `block(containing:)` for a lookup: over the index of `shape`, whose `records` the caller
-  /// made, its top and summary read in place from `file`, where a view of the index would be
-  /// made and unmade on every lookup.
-  /// - Complexity: O(log blockCount).
-  @_transparent
-  package static func block(
-    containing number: UInt64, in shape: borrowing Shape, records: ByteView, file: ByteView
-  ) -> Int? {
-    block(
-      containing: number, records: records, blockCount: shape.counts.blockCount,
-      top: (shape.topStride, shape.topSamples(in: file)), summary: (shape.summaryStride, shape.summarySamples(in: file)))
-  }
-
   /// `block(containing:)` over the parts of an index: its `records` (`blockCount` of them), its
   /// top level's stride and samples and the top's summary's (a stride of 0 for a level the index
-  /// does not have; a summary only with a top).
+  /// does not have; a summary only with a top). A lookup calls it with the parts of the reader's
+  /// shape, read in place, where a view of the index would be made and unmade on every lookup.
   /// - Complexity: O(log blockCount).
   @inlinable @inline(__always)
   package static func block(

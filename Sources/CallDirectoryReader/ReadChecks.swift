@@ -5,11 +5,12 @@ import Synchronization
 /// run (`Spec/FORMAT.md` section 14), while a warm lookup pays an atomic load a part for it.
 ///
 /// A lookup of one kind depends on the kind's index, top index (with its summary: one part) and
-/// range table, which are checked whole on the first lookup of the kind, and on one entry block, checked whole (its CRC) the
-/// first time a lookup lands on it. An identification lookup also depends on the label index
-/// (its header holds the label count that label ids are checked against, its records say which
-/// block holds which label), checked with the kind's other parts and before the first label is
-/// located; label blocks are checked by the label cache as it decodes them.
+/// range table, which are checked whole on the first lookup of the kind, and on one entry block,
+/// checked whole (its CRC) the first time a lookup lands on it. An identification lookup also
+/// depends on the label index (its header holds the label count that label ids are checked
+/// against, its records say which block holds which label), checked with the kind's other parts
+/// and before the first label is located; label blocks are checked by the label cache as it
+/// decodes them.
 /// A part that fails its check is remembered with its error, so a damaged part costs its check
 /// once, not on every query. A reader whose file the verifier passed whole checks nothing more.
 @usableFromInline package final class ReadChecks: Sendable {

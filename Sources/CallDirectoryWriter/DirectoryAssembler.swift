@@ -89,12 +89,8 @@ struct DirectoryContents {
     }
     // Tops too long together for the first page: their summaries there, the tops after HDRS.
     let summaries = TopIndex.canonicalSummaries(of: tops.map(\.bytes))
-    var sections: [(SectionType, Bytes)] = []
-    if let summaries {
-      sections = zip(tops, summaries).map { ($0.summary, .array($1)) }
-    } else {
-      sections = tops.map { ($0.type, .array($0.bytes)) }
-    }
+    let topSections: [(SectionType, Bytes)] = tops.map { ($0.type, .array($0.bytes)) }
+    var sections = summaries.map { zip(tops, $0).map { ($0.summary, .array($1)) } } ?? topSections
     // The indexes by length, shortest first (a tie keeps this order): a cold open reads every
     // index's header, and a list of one kind then finds all three in the file's first page.
     let indexes: [(SectionType, [UInt8])] = [
@@ -110,7 +106,7 @@ struct DirectoryContents {
           .array(IndexHeadersSection.encode(blocking: blocking.index, identification: identification.index, labels: labelIndex))
         ))
     }
-    if summaries != nil { sections += tops.map { ($0.type, .array($0.bytes)) } }
+    if summaries != nil { sections += topSections }
     let byLength = indexes.indices.sorted { (indexes[$0].1.count, $0) < (indexes[$1].1.count, $1) }
     sections += byLength.map { (indexes[$0].0, .array(indexes[$0].1)) }
     let ranges =
