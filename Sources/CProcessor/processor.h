@@ -1,6 +1,7 @@
 // What the processor offers that Swift code built for the baseline of its architecture cannot
-// ask for, imported as the module CProcessor: a prefetch hint, and counts and selects of bits that
-// use POPCNT, and BMI2's PDEP, where the processor has them.
+// ask for, imported as the module CProcessor: a prefetch hint, counts and selects of bits that
+// use POPCNT, and BMI2's PDEP, where the processor has them, and searches that keep their
+// conditional moves (index_search.h).
 //
 // Swift has no prefetch, and on x86-64 it compiles for the 2003 baseline, which lacks POPCNT (a
 // dozen instructions a word instead of one) and BMI2 (a select of one bit of a word in one
@@ -24,17 +25,6 @@
 // A hint that memory is about to be read. A hint reads nothing a program sees and never faults,
 // whatever the address.
 static inline void calldir_prefetch(const void *address) { __builtin_prefetch(address, 0, 3); }
-
-// All ones when `first <= number`, zero otherwise, for values below 2^63 (others give some mask),
-// through an empty assembly statement the optimizer cannot see through. Swift has no way to keep
-// a conditional move: the optimizer turns a select, or the same arithmetic written out, inside a
-// search loop back into a branch, which the processor mispredicts half the time when the loop
-// halves a range.
-static inline int64_t calldir_mask_at_most(uint64_t first, uint64_t number) {
-  uint64_t mask = ((number - first) >> 63) - 1;
-  __asm__("" : "+r"(mask));
-  return (int64_t)mask;
-}
 
 // The little-endian 64-bit word at `bytes`, which may be unaligned.
 static inline uint64_t calldir_word_le(const unsigned char *bytes) {

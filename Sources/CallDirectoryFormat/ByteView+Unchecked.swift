@@ -1,3 +1,5 @@
+import CProcessor
+
 // The unchecked reads of a `ByteView`: the only loads from raw memory in the format layer that
 // are not checked where they happen.
 //
@@ -22,6 +24,8 @@
 // - `ByteView` and `ByteView+Order`: the checked reads call these after `contains(offset:length:)`
 //   or inside `min(count, other.count)`.
 // - `Varint`: `offset < count` before each byte it reads.
+// - `uncheckedLastKey`: the index searches pass a range of records or samples below the count
+//   their parser checked against the section.
 // - `view(of:)`: a part's `Shape` holds the file ranges its parser checked against the file; the
 //   reader and its label cache pair each shape only with that file.
 // - Outside the format layer (`ChangesetHeader`, `ChangesetReader`, `CarriedSections`,
@@ -79,5 +83,23 @@ extension ByteView {
   package func uncheckedUInt64LE(at offset: Int) -> UInt64 {
     assert(contains(offset: offset, length: 8))
     return UInt64(littleEndian: unsafe base.unsafelyUnwrapped.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+  }
+
+  /// The last key of `keys` at most `number`, given that the first is (or the first, when no
+  /// other is): key `i` is the little-endian `UInt64` at `i * stride`. It halves the range
+  /// without a branch on the keys (`calldir_last_at_most`); `prefetching` asks for the lines of
+  /// the next probes ahead, for keys that may not be in cache. Over keys that do not ascend it
+  /// gives some key of `keys`. Precondition (not checked in release builds): `keys` is not empty
+  /// and each of its keys lies inside the view.
+  /// - Complexity: O(log keys.count).
+  @unsafe @inlinable @inline(__always)
+  package func uncheckedLastKey(atMost number: UInt64, in keys: Range<Int>, stride: Int, prefetching: Bool) -> Int {
+    assert(!keys.isEmpty && contains(offset: keys.lowerBound &* stride, length: (keys.count &- 1) &* stride &+ 8))
+    let bytes = unsafe base.unsafelyUnwrapped.assumingMemoryBound(to: UInt8.self)
+    let (first, count) = (Int64(keys.lowerBound), Int64(keys.count))
+    if prefetching {
+      return Int(unsafe calldir_last_at_most_prefetching(bytes, Int64(stride), first, count, number))
+    }
+    return Int(unsafe calldir_last_at_most(bytes, Int64(stride), first, count, number))
   }
 }

@@ -55,30 +55,10 @@ extension EntryIndex {
   /// `block(containing:in:)` over `records`.
   @inlinable @inline(__always)
   package static func block(containing number: UInt64, in blocks: Range<Int>, records: ByteView) -> Int? {
-    // Halving a fixed number of times (log2 of the range), each step adding half or nothing: no
-    // exit and no branch that depends on the data (`calldir_mask_at_most` says why a mask; the
-    // numbers are below 2^63, and a damaged index gives some block).
-    var base = blocks.lowerBound  // invariant: the answer is in base ..< base + length, or none
-    var length = blocks.count
-    guard length > 0, firstNumber(ofBlock: base, records: records) <= number else { return nil }
-    // Without a branch the processor cannot run ahead of a probe, so in a group that is not in
-    // cache each step would wait for the one before: while the range spans more than two lines,
-    // ask for the lines of both next probes (one of them is the next step's).
-    let record = FormatConstants.entryIndexRecordSize
-    while length > 8 {
-      let half = length >> 1
-      let quarter = (length &- half) >> 1
-      records.prefetchLine(inside: (base &+ quarter) &* record)
-      records.prefetchLine(inside: (base &+ half &+ quarter) &* record)
-      base &+= half & Int(calldir_mask_at_most(firstNumber(ofBlock: base &+ half, records: records), number))
-      length &-= half
-    }
-    while length > 1 {
-      let half = length >> 1
-      base &+= half & Int(calldir_mask_at_most(firstNumber(ofBlock: base &+ half, records: records), number))
-      length &-= half
-    }
-    return base
+    guard !blocks.isEmpty, firstNumber(ofBlock: blocks.lowerBound, records: records) <= number else { return nil }
+    // `blocks` lies inside `records` (the precondition); a group of records may not be in cache.
+    return unsafe records.uncheckedLastKey(
+      atMost: number, in: blocks, stride: FormatConstants.entryIndexRecordSize, prefetching: true)
   }
 }
 
@@ -90,15 +70,8 @@ extension TopIndex {
   /// - Complexity: O(log groups.count).
   @inlinable @inline(__always)
   package func group(containing number: UInt64, in groups: Range<Int>, blockCount: Int) -> Range<Int>? {
-    // Halving a fixed number of times, as in `EntryIndex.block(containing:in:)`.
-    var group = groups.lowerBound  // invariant: the group is in group ..< group + length, or none
-    var length = groups.count
-    guard length > 0, sample(group) <= number else { return nil }
-    while length > 1 {
-      let half = length >> 1
-      group &+= half & Int(calldir_mask_at_most(sample(group &+ half), number))
-      length &-= half
-    }
+    guard !groups.isEmpty, sample(groups.lowerBound) <= number else { return nil }
+    let group = unsafe samples.uncheckedLastKey(atMost: number, in: groups, stride: 8, prefetching: false)  // groups < count
     // count = ceil(blockCount / stride), so the group's first record is below blockCount.
     let start = group &* stride
     return start..<min(start &+ stride, blockCount)

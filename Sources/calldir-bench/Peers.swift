@@ -74,6 +74,24 @@ struct SortedArrayPeer: LookupPeer, Sendable {
   }
 }
 
+/// The in-memory peer of `label(for:)` as an API returns a label: the sorted array's search, then
+/// the label returned from a call the caller cannot see into. Returning takes a reference to the
+/// label's storage, as `label(for:)`'s result does, and the caller releases it; the sorted array
+/// with `returnsLabel` reads the label's length in place and takes neither.
+struct ReturnedLabelPeer: LookupPeer {
+  /// The sorted array with its labels.
+  let array: SortedArrayPeer
+
+  /// The label of `number`, or `nil` when the array does not hold it.
+  @inline(never)
+  func label(for number: Int64) -> String? {
+    guard let position = array.position(of: number), !array.labelIndices.isEmpty else { return nil }
+    return array.labels[Int(array.labelIndices[position])]
+  }
+
+  func find(_ number: Int64) -> Int { label(for: number)?.utf8.count ?? -1 }
+}
+
 /// The plain-file peer: a file of sorted little-endian `Int64`s, 8 bytes an entry, mapped
 /// read-only and binary-searched in place.
 @safe final class MappedSortedFile: LookupPeer {
