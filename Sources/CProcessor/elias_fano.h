@@ -31,14 +31,56 @@ static inline uint64_t calldir_field_within(const unsigned char *bytes, size_t l
   return width == 64 ? value : value & ((1ULL << width) - 1);
 }
 
+// The low part of `width` bits (0 ... 62) at bit `bit` of the `length` bytes at `bytes`, `mask`
+// its low `width` bits set: one load when its word lies inside, `calldir_field_within` otherwise.
+static inline uint64_t calldir_low_part(
+    const unsigned char *bytes, size_t length, uint64_t bit, unsigned width, uint64_t mask) {
+  uint64_t at = bit >> 3;
+  unsigned shift = (unsigned)(bit & 7);
+  if (at < length && length - at >= 8 && width + shift <= 64) return (calldir_word_le(bytes + at) >> shift) & mask;
+  return calldir_field_within(bytes, length, bit, width);
+}
+
+// The rank of the target's low part `target_low` among the offsets whose high parts are
+// `high_part` or more, their ones starting at bit `position` of the high bits: the offsets
+// sharing the target's high part are the run of ones there, whose low parts ascend. A word of the
+// run is read at once, halved while long (clustered numbers put dozens in one), then read one by
+// one. The offsets before the first whose low part reaches the target's are below it, and so are
+// all of a run that ends short of it. The general case, out of line: a run that fills the word
+// it was read from may go on past it.
+__attribute__((noinline, cold)) static uint64_t calldir_elias_fano_rank_runs(
+    const unsigned char *lows, size_t low_length, const unsigned char *highs, size_t high_length, int64_t count,
+    unsigned low_bits, uint64_t target_low, uint64_t high_part, int64_t position) {
+  for (;;) {
+    unsigned shift = (unsigned)(position & 7);
+    uint64_t rest = ~(calldir_word_within(highs, high_length, (uint64_t)position >> 3) >> shift);
+    int64_t run = rest == 0 ? 64 : __builtin_ctzll(rest); /* ones from `position`, at most 64 - shift */
+    int64_t first = position - (int64_t)high_part;       /* the ones before: position less its zeros */
+    if (first < 0) return 0;                              /* only in damaged bits */
+    int64_t end = first + run < count ? first + run : count;
+    int64_t element = first, remaining = end - first;
+    while (remaining > 4) {
+      int64_t half = remaining >> 1;
+      uint64_t part = calldir_field_within(lows, low_length, (uint64_t)(element + half - 1) * low_bits, low_bits);
+      element += part < target_low ? half : 0;
+      remaining -= half;
+    }
+    for (; element < end; element++) {
+      uint64_t part = calldir_field_within(lows, low_length, (uint64_t)element * low_bits, low_bits);
+      if (part >= target_low) return (uint64_t)element << 1 | (part == target_low);
+    }
+    /* The run goes on past this word only when it filled the word. */
+    if (run != 64 - (int64_t)shift || end >= count) return (uint64_t)(end > 0 ? end : 0) << 1;
+    position += run;
+  }
+}
+
 // The body of `calldir_elias_fano_rank`, given the zero searches from the start and from the end
 // (processor.h's, compiled alike).
 //
-// The `high - 1`-th zero ends the offsets of smaller high parts; the offsets sharing the target's
-// high part are the run of ones after it, whose low parts ascend: a word of the run is read at
-// once, halved while long (clustered numbers put dozens in one), then read one by one. The
-// offsets before the first whose low part reaches the target's are below it, and so are all
-// of a run that ends short of it.
+// The `high - 1`-th zero ends the offsets of smaller high parts; the run of ones after it is
+// searched as `calldir_elias_fano_rank_runs` does, here for the common run that ends inside the
+// word it was read from, with one load a low part inside the low bits.
 #define CALLDIR_ELIAS_FANO_RANK_BODY(FORWARD, BACKWARD)                                                  \
   if (count < 0 || low_bits > 62) return 0;                                                          \
   const unsigned char *lows = (const unsigned char *)low, *highs = (const unsigned char *)high;       \
@@ -53,29 +95,21 @@ static inline uint64_t calldir_field_within(const unsigned char *bytes, size_t l
     if (zero < 0) return (uint64_t)count << 1; /* only with a wrong count of ones */                  \
     position = zero + 1;                                                                              \
   }                                                                                                   \
-  uint64_t target_low = target & ((1ULL << low_bits) - 1);                                            \
-  for (;;) {                                                                                          \
-    unsigned shift = (unsigned)(position & 7);                                                        \
-    uint64_t rest = ~(calldir_word_within(highs, high_length, (uint64_t)position >> 3) >> shift);     \
-    int64_t run = rest == 0 ? 64 : __builtin_ctzll(rest); /* ones from `position`, at most 64 - shift */ \
-    int64_t first = position - (int64_t)high_part; /* the ones before: position less its zeros */     \
-    if (first < 0) return 0; /* only in damaged bits */                                               \
-    int64_t end = first + run < count ? first + run : count;                                          \
-    int64_t element = first, remaining = end - first;                                                 \
-    while (remaining > 4) {                                                                           \
-      int64_t half = remaining >> 1;                                                                  \
-      uint64_t part = calldir_field_within(lows, low_length, (uint64_t)(element + half - 1) * low_bits, low_bits); \
-      element += part < target_low ? half : 0;                                                        \
-      remaining -= half;                                                                              \
-    }                                                                                                 \
-    for (; element < end; element++) {                                                                \
-      uint64_t part = calldir_field_within(lows, low_length, (uint64_t)element * low_bits, low_bits); \
-      if (part >= target_low) return (uint64_t)element << 1 | (part == target_low);                  \
-    }                                                                                                 \
-    /* The run goes on past this word only when it filled the word. */                               \
-    if (run != 64 - (int64_t)shift || end >= count) return (uint64_t)(end > 0 ? end : 0) << 1;         \
-    position += run;                                                                                  \
-  }
+  uint64_t mask = (1ULL << low_bits) - 1, target_low = target & mask;                                 \
+  unsigned shift = (unsigned)(position & 7);                                                          \
+  uint64_t rest = ~(calldir_word_within(highs, high_length, (uint64_t)position >> 3) >> shift);       \
+  int64_t run = rest == 0 ? 64 : __builtin_ctzll(rest);                                               \
+  int64_t first = position - (int64_t)high_part;                                                      \
+  if (run == 64 - (int64_t)shift || first < 0 || run > 4)                                             \
+    return calldir_elias_fano_rank_runs(                                                              \
+        lows, low_length, highs, high_length, count, low_bits, target_low, high_part, position);      \
+  int64_t end = first + run < count ? first + run : count;                                            \
+  uint64_t bit = (uint64_t)first * low_bits;                                                          \
+  for (int64_t element = first; element < end; element++, bit += low_bits) {                          \
+    uint64_t part = calldir_low_part(lows, low_length, bit, low_bits, mask);                          \
+    if (part >= target_low) return (uint64_t)element << 1 | (part == target_low);                   \
+  }                                                                                                   \
+  return (uint64_t)(end > 0 ? end : 0) << 1;
 
 // `calldir_elias_fano_rank_NAME`, compiled with `ATTRIBUTES` around the zero searches of
 // processor.h's compilation NAME. Out of line, so that the dispatch below, inlined into its
