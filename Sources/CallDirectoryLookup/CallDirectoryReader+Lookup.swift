@@ -101,9 +101,9 @@ extension CallDirectoryReader {
   }
 
   /// The block of `kind` that can hold `number` (`EntryIndex.block(containing:)`), its index
-  /// read in place from the reader's shape. Out of line: its arguments are the reader, the kind
-  /// and the number, where a call with the index's parts passed ten words, four on the stack.
-  @inline(never)
+  /// read in place from the reader's shape. Inlined since the levels' searches became C
+  /// (`calldir_last_at_most`): out of line it cost its call and frame, 16 instructions a lookup.
+  @inline(__always)
   private func block(_ kind: EntryKind, containing number: UInt64) -> Int? {
     let file = self.file
     return withIndexShape(kind) { (index) -> Int? in
