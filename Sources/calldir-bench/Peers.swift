@@ -42,6 +42,16 @@ struct LabelLookup: LookupPeer {
   }
 }
 
+/// `CallDirectoryReader.label(for:)` on a mapped file, its label's text then read (its first byte),
+/// as a caller that shows or sends the label does.
+struct LabelTextLookup: LookupPeer {
+  let reader: CallDirectoryReader
+
+  func find(_ number: Int64) -> Int {
+    do { return try reader.label(for: number).map { Int($0.utf8.first ?? 0) } ?? -1 } catch { return -2 }
+  }
+}
+
 /// The in-memory peer: a sorted `[Int64]` with a hand-written lower-bound binary search, and for
 /// identification a parallel array of label indices into a `[String]`.
 struct SortedArrayPeer: LookupPeer, Sendable {
@@ -74,22 +84,18 @@ struct SortedArrayPeer: LookupPeer, Sendable {
   }
 }
 
-/// The in-memory peer of `label(for:)` as an API returns a label: the sorted array's search, then
-/// the label returned from a call the caller cannot see into. Returning takes a reference to the
-/// label's storage, as `label(for:)`'s result does, and the caller releases it; the sorted array
-/// with `returnsLabel` reads the label's length in place and takes neither.
-struct ReturnedLabelPeer: LookupPeer {
+/// The in-memory peer of a caller that reads its label's text, to show or send it: the sorted
+/// array's search, then the first byte of the label's text. A label longer than 15 bytes keeps its
+/// text in the `String`'s own storage, which the length read in place (`returnsLabel`) never
+/// touches and the `String` `label(for:)` returns has already reached.
+struct LabelTextPeer: LookupPeer {
   /// The sorted array with its labels.
   let array: SortedArrayPeer
 
-  /// The label of `number`, or `nil` when the array does not hold it.
-  @inline(never)
-  func label(for number: Int64) -> String? {
-    guard let position = array.position(of: number), !array.labelIndices.isEmpty else { return nil }
-    return array.labels[Int(array.labelIndices[position])]
+  func find(_ number: Int64) -> Int {
+    guard let position = array.position(of: number), !array.labelIndices.isEmpty else { return -1 }
+    return Int(array.labels[Int(array.labelIndices[position])].utf8.first ?? 0)
   }
-
-  func find(_ number: Int64) -> Int { label(for: number)?.utf8.count ?? -1 }
 }
 
 /// The plain-file peer: a file of sorted little-endian `Int64`s, 8 bytes an entry, mapped
