@@ -132,9 +132,9 @@ extension CallDirectoryReader {
     return withIndexShape(kind) { (index) -> QuickFind in
       let records = unsafe file.view(of: index.records)
       let target = number &- EntryIndex.firstNumber(ofBlock: block, records: records)
-      guard checks.hasPassed(kind, block: block), let extent = index.counts.extent(ofBlock: block, records: records),
-        let bytes = blockBytes(kind, at: extent.bytes)
+      guard checks.hasPassed(kind, block: block), let extent = index.counts.extent(ofBlock: block, records: records)
       else { return .check(block: block, target: target) }
+      let bytes = unsafe blockBytes(kind, at: extent.bytes)  // extent: inside the data section
       // The frame, the high bits at the block's end and then one low part are read one after
       // another, each read's place known from the one before: ask for their lines at once, the
       // frame's, the last three (the high bits of a full block of dense numbers) and, for the low

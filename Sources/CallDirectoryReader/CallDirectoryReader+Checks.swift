@@ -26,15 +26,19 @@ extension CallDirectoryReader {
     kind == .blocking ? body(shape.blockingIndex) : body(shape.identificationIndex)
   }
 
-  /// The bytes of a block of `kind` at `extent` in its data section, or `nil` when they leave the
-  /// file: the lookups' quick way to a block that has passed its checks (its frame and CRC, the
-  /// first time a lookup landed on it, or the whole file's), with `extent` from its index record,
-  /// which builds none of the checked views the first read builds.
+  /// The bytes of a block of `kind` at `extent` in its data section: the lookups' quick way to a
+  /// block that has passed its checks (its frame and CRC, the first time a lookup landed on it, or
+  /// the whole file's), with `extent` from its index record, which builds none of the checked
+  /// views the first read builds.
+  ///
+  /// Unsafe, and unchecked in release builds: `extent` must lie inside the data section, as
+  /// `EntryIndex.Counts.extent(ofBlock:records:)` returns it (at most the section's length); the
+  /// section lies inside the file, which the shape's parser checked.
   /// - Complexity: O(1).
-  @inlinable @inline(__always) @_lifetime(borrow self)
-  package func blockBytes(_ kind: EntryKind, at extent: Range<Int>) -> ByteView? {
+  @unsafe @inlinable @inline(__always) @_lifetime(borrow self)
+  package func blockBytes(_ kind: EntryKind, at extent: Range<Int>) -> ByteView {
     let data = kind == .blocking ? shape.dataOffsets.blocking : shape.dataOffsets.identification
-    return file.subview(offset: data &+ extent.lowerBound, length: extent.count)
+    return unsafe file.view(of: FileRange(offset: data &+ extent.lowerBound, count: extent.count))
   }
 
   @usableFromInline
