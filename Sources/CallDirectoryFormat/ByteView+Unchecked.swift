@@ -26,6 +26,8 @@ import CProcessor
 // - `Varint`: `offset < count` before each byte it reads.
 // - `uncheckedLastKey`: the index searches pass a range of records or samples below the count
 //   their parser checked against the section.
+// - `uncheckedSlice`: a passed block's search (`PassedBlockSearch.Parts`) slices its payload's
+//   parts after checking that their sizes add up to at most the payload.
 // - `view(of:)`: a part's `Shape` holds the file ranges its parser checked against the file; the
 //   reader and its label cache pair each shape only with that file.
 // - Outside the format layer (`ChangesetHeader`, `ChangesetReader`, `CarriedSections`,
@@ -53,8 +55,16 @@ extension ByteView {
   /// - Complexity: O(1).
   @unsafe @inlinable @inline(__always) @_lifetime(copy self)
   package func view(of range: FileRange) -> ByteView {
-    assert(contains(offset: range.offset, length: range.count))
-    return unsafe _overrideLifetime(ByteView(base: base.map { unsafe $0 + range.offset }, count: range.count), copying: self)
+    unsafe uncheckedSlice(offset: range.offset, length: range.count)
+  }
+
+  /// The bytes `offset ..< offset + length`, for a caller that proved the range inside the view.
+  /// Precondition (not checked in release builds): `contains(offset: offset, length: length)`.
+  /// - Complexity: O(1).
+  @unsafe @inlinable @inline(__always) @_lifetime(copy self)
+  package func uncheckedSlice(offset: Int, length: Int) -> ByteView {
+    assert(contains(offset: offset, length: length))
+    return unsafe _overrideLifetime(ByteView(base: base.map { unsafe $0 + offset }, count: length), copying: self)
   }
 
   /// The byte at `offset`. Precondition (not checked in release builds): `0 <= offset < count`.

@@ -298,7 +298,8 @@ extension EntryIndex.Counts {
       ? Int(unsafe records.uncheckedUInt16LE(at: block &* FormatConstants.entryIndexRecordSize &+ 14)) &+ 1
       : min(entriesPerBlock, entryCount &- block &* entriesPerBlock)
     guard start <= end, end <= UInt64(dataLength), entries <= entriesPerBlock else { return nil }
-    return (Int(start)..<Int(end), entries)  // both at most dataLength
+    // Both at most dataLength, an Int, and in order.
+    return unsafe (Range(uncheckedBounds: (Int(truncatingIfNeeded: start), Int(truncatingIfNeeded: end))), entries)
   }
 
   /// The stored offset of block `block` in the data section (version 2: its low 48 bits).

@@ -100,10 +100,10 @@ enum PassedBlockSearch {
       // Every part inside the payload: idBytes + lowBytes <= payloadLength, and idBytes >= 4 when
       // labelled (the base id).
       let lowStart = header &+ idBytes
-      self.numbers = EliasFanoView(
-        count: numbers &- 1, lowBits: lowBits, low: bytes.sliceOrEmpty(offset: lowStart, length: lowBytes),
-        high: bytes.sliceOrEmpty(offset: lowStart &+ lowBytes, length: payloadLength &- idBytes &- lowBytes))
-      ids = labelled ? bytes.sliceOrEmpty(offset: header &+ 4, length: idBytes &- 4) : bytes.sliceOrEmpty(offset: 0, length: 0)
+      self.numbers = unsafe EliasFanoView(
+        count: numbers &- 1, lowBits: lowBits, low: bytes.uncheckedSlice(offset: lowStart, length: lowBytes),
+        high: bytes.uncheckedSlice(offset: lowStart &+ lowBytes, length: payloadLength &- idBytes &- lowBytes))
+      ids = unsafe bytes.uncheckedSlice(offset: labelled ? header &+ 4 : 0, length: labelled ? idBytes &- 4 : 0)
       baseLabelId = labelled ? UInt64(unsafe bytes.uncheckedUInt32LE(at: header)) : 0
       self.labelBits = labelled ? labelBits : 0
     }
