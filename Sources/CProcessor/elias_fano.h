@@ -31,13 +31,14 @@ static inline uint64_t calldir_field_within(const unsigned char *bytes, size_t l
   return width == 64 ? value : value & ((1ULL << width) - 1);
 }
 
-// The low part of `width` bits (0 ... 62) at bit `bit` of the `length` bytes at `bytes`, `mask`
-// its low `width` bits set: one load when its word lies inside, `calldir_field_within` otherwise.
+// The low part of `width` bits (0 ... 57) at bit `bit` of the `length` bytes at `bytes`, `mask`
+// its low `width` bits set: one load when a whole word can be read at its byte (`last_word` is the
+// last byte one can, negative when none), `calldir_field_within` otherwise. A part of at most 57
+// bits lies inside the 64 bits from its first byte, whatever its place in that byte.
 static inline uint64_t calldir_low_part(
-    const unsigned char *bytes, size_t length, uint64_t bit, unsigned width, uint64_t mask) {
-  uint64_t at = bit >> 3;
-  unsigned shift = (unsigned)(bit & 7);
-  if (at < length && length - at >= 8 && width + shift <= 64) return (calldir_word_le(bytes + at) >> shift) & mask;
+    const unsigned char *bytes, size_t length, int64_t last_word, uint64_t bit, unsigned width, uint64_t mask) {
+  int64_t at = (int64_t)(bit >> 3);
+  if (at <= last_word) return (calldir_word_le(bytes + at) >> (bit & 7)) & mask;
   return calldir_field_within(bytes, length, bit, width);
 }
 
@@ -80,7 +81,8 @@ __attribute__((noinline, cold)) static uint64_t calldir_elias_fano_rank_runs(
 //
 // The `high - 1`-th zero ends the offsets of smaller high parts; the run of ones after it is
 // searched as `calldir_elias_fano_rank_runs` does, here for the common run that ends inside the
-// word it was read from, with one load a low part inside the low bits.
+// word it was read from, with one load a low part inside the low bits (low parts of 58 bits or more,
+// which no list of phone numbers needs, take the general search).
 #define CALLDIR_ELIAS_FANO_RANK_BODY(FORWARD, BACKWARD)                                                  \
   if (count < 0 || low_bits > 62) return 0;                                                          \
   const unsigned char *lows = (const unsigned char *)low, *highs = (const unsigned char *)high;       \
@@ -100,13 +102,21 @@ __attribute__((noinline, cold)) static uint64_t calldir_elias_fano_rank_runs(
   uint64_t rest = ~(calldir_word_within(highs, high_length, (uint64_t)position >> 3) >> shift);       \
   int64_t run = rest == 0 ? 64 : __builtin_ctzll(rest);                                               \
   int64_t first = position - (int64_t)high_part;                                                      \
-  if (run == 64 - (int64_t)shift || first < 0 || run > 4)                                             \
+  if (run == 64 - (int64_t)shift || first < 0 || low_bits > 57)                                      \
     return calldir_elias_fano_rank_runs(                                                              \
         lows, low_length, highs, high_length, count, low_bits, target_low, high_part, position);      \
-  int64_t end = first + run < count ? first + run : count;                                            \
-  uint64_t bit = (uint64_t)first * low_bits;                                                          \
-  for (int64_t element = first; element < end; element++, bit += low_bits) {                          \
-    uint64_t part = calldir_low_part(lows, low_length, bit, low_bits, mask);                          \
+  int64_t end = first + run < count ? first + run : count, element = first;                           \
+  int64_t last_word = (int64_t)low_length - 8;                                                        \
+  while (end - element > 4) {                                                                         \
+    int64_t half = (end - element) >> 1;                                                              \
+    uint64_t part =                                                                                   \
+        calldir_low_part(lows, low_length, last_word, (uint64_t)(element + half - 1) * low_bits, low_bits, mask); \
+    element += part < target_low ? half : 0;                                                          \
+    end = part < target_low ? end : element + half;                                                   \
+  }                                                                                                   \
+  uint64_t bit = (uint64_t)element * low_bits;                                                        \
+  for (; element < end; element++, bit += low_bits) {                                                 \
+    uint64_t part = calldir_low_part(lows, low_length, last_word, bit, low_bits, mask);               \
     if (part >= target_low) return (uint64_t)element << 1 | (part == target_low);                   \
   }                                                                                                   \
   return (uint64_t)(end > 0 ? end : 0) << 1;
