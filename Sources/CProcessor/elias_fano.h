@@ -31,10 +31,11 @@ static inline uint64_t calldir_field_within(const unsigned char *bytes, size_t l
   return width == 64 ? value : value & ((1ULL << width) - 1);
 }
 
-// The low part of `width` bits (0 ... 57) at bit `bit` of the `length` bytes at `bytes`, `mask`
+// The low part of `width` bits (0 ... 62) at bit `bit` of the `length` bytes at `bytes`, `mask`
 // its low `width` bits set: one load when a whole word can be read at its byte (`last_word` is the
-// last byte one can, negative when none), `calldir_field_within` otherwise. A part of at most 57
-// bits lies inside the 64 bits from its first byte, whatever its place in that byte.
+// last byte one can, negative when none or when the parts are wider than 57 bits),
+// `calldir_field_within` otherwise. A part of at most 57 bits lies inside the 64 bits from its
+// first byte, whatever its place in that byte.
 static inline uint64_t calldir_low_part(
     const unsigned char *bytes, size_t length, int64_t last_word, uint64_t bit, unsigned width, uint64_t mask) {
   int64_t at = (int64_t)(bit >> 3);
@@ -42,16 +43,41 @@ static inline uint64_t calldir_low_part(
   return calldir_field_within(bytes, length, bit, width);
 }
 
+// The rank of the target's low part `target_low` in the run of offsets `element ... end - 1`,
+// which share the target's high part: `i << 1` for the first offset `i` whose low part reaches
+// the target's, with the low bit set when it equals it; `end << 1` when every low part of the
+// run is below it (`end` at least 0). The run's
+// low parts ascend: it is halved while long (clustered numbers put dozens in one), then read one
+// by one, each low part one load where `last_word` allows (`calldir_low_part`; -1 reads every part
+// through `calldir_field_within`).
+__attribute__((always_inline)) static inline uint64_t calldir_run_rank(
+    const unsigned char *lows, size_t low_length, int64_t last_word, unsigned low_bits, uint64_t target_low,
+    int64_t element, int64_t end) {
+  uint64_t mask = (1ULL << low_bits) - 1;
+  while (end - element > 4) {
+    int64_t half = (end - element) >> 1;
+    uint64_t part = calldir_low_part(lows, low_length, last_word, (uint64_t)(element + half - 1) * low_bits, low_bits, mask);
+    element += part < target_low ? half : 0;
+    end = part < target_low ? end : element + half;
+  }
+  uint64_t bit = (uint64_t)element * low_bits;
+  for (; element < end; element++, bit += low_bits) {
+    uint64_t part = calldir_low_part(lows, low_length, last_word, bit, low_bits, mask);
+    if (part >= target_low) return (uint64_t)element << 1 | (part == target_low);
+  }
+  return (uint64_t)end << 1; /* the halving kept `end` unless an offset below it reaches the target */
+}
+
 // The rank of the target's low part `target_low` among the offsets whose high parts are
 // `high_part` or more, their ones starting at bit `position` of the high bits: the offsets
-// sharing the target's high part are the run of ones there, whose low parts ascend. A word of the
-// run is read at once, halved while long (clustered numbers put dozens in one), then read one by
-// one. The offsets before the first whose low part reaches the target's are below it, and so are
-// all of a run that ends short of it. The general case, out of line: a run that fills the word
-// it was read from may go on past it.
+// sharing the target's high part are the run of ones there (`calldir_run_rank`). The offsets
+// before the first whose low part reaches the target's are below it, and so are all of a run that
+// ends short of it. The general case, out of line: a run that fills the word it was read from may
+// go on past it, and low parts of 58 bits or more are read through `calldir_field_within`.
 __attribute__((noinline, cold)) static uint64_t calldir_elias_fano_rank_runs(
     const unsigned char *lows, size_t low_length, const unsigned char *highs, size_t high_length, int64_t count,
     unsigned low_bits, uint64_t target_low, uint64_t high_part, int64_t position) {
+  int64_t last_word = low_bits > 57 ? -1 : (int64_t)low_length - 8;
   for (;;) {
     unsigned shift = (unsigned)(position & 7);
     uint64_t rest = ~(calldir_word_within(highs, high_length, (uint64_t)position >> 3) >> shift);
@@ -59,19 +85,9 @@ __attribute__((noinline, cold)) static uint64_t calldir_elias_fano_rank_runs(
     int64_t first = position - (int64_t)high_part;       /* the ones before: position less its zeros */
     if (first < 0) return 0;                              /* only in damaged bits */
     int64_t end = first + run < count ? first + run : count;
-    int64_t element = first, remaining = end - first;
-    while (remaining > 4) {
-      int64_t half = remaining >> 1;
-      uint64_t part = calldir_field_within(lows, low_length, (uint64_t)(element + half - 1) * low_bits, low_bits);
-      element += part < target_low ? half : 0;
-      remaining -= half;
-    }
-    for (; element < end; element++) {
-      uint64_t part = calldir_field_within(lows, low_length, (uint64_t)element * low_bits, low_bits);
-      if (part >= target_low) return (uint64_t)element << 1 | (part == target_low);
-    }
-    /* The run goes on past this word only when it filled the word. */
-    if (run != 64 - (int64_t)shift || end >= count) return (uint64_t)(end > 0 ? end : 0) << 1;
+    uint64_t rank = calldir_run_rank(lows, low_length, last_word, low_bits, target_low, first, end);
+    /* The run goes on past this word only when it filled the word and every part was below. */
+    if (rank != (uint64_t)end << 1 || run != 64 - (int64_t)shift || end >= count) return rank;
     position += run;
   }
 }
@@ -80,9 +96,9 @@ __attribute__((noinline, cold)) static uint64_t calldir_elias_fano_rank_runs(
 // (processor.h's, compiled alike).
 //
 // The `high - 1`-th zero ends the offsets of smaller high parts; the run of ones after it is
-// searched as `calldir_elias_fano_rank_runs` does, here for the common run that ends inside the
-// word it was read from, with one load a low part inside the low bits (low parts of 58 bits or more,
-// which no list of phone numbers needs, take the general search).
+// searched here (`calldir_run_rank`) when it ends inside the word it was read from and its low
+// parts have at most 57 bits; otherwise by `calldir_elias_fano_rank_runs` (low parts of 58 bits
+// or more, which no list of phone numbers needs, runs that fill their word, damaged bits).
 #define CALLDIR_ELIAS_FANO_RANK_BODY(FORWARD, BACKWARD)                                                  \
   if (count < 0 || low_bits > 62) return 0;                                                          \
   const unsigned char *lows = (const unsigned char *)low, *highs = (const unsigned char *)high;       \
@@ -97,7 +113,7 @@ __attribute__((noinline, cold)) static uint64_t calldir_elias_fano_rank_runs(
     if (zero < 0) return (uint64_t)count << 1; /* only with a wrong count of ones */                  \
     position = zero + 1;                                                                              \
   }                                                                                                   \
-  uint64_t mask = (1ULL << low_bits) - 1, target_low = target & mask;                                 \
+  uint64_t target_low = target & ((1ULL << low_bits) - 1);                                            \
   unsigned shift = (unsigned)(position & 7);                                                          \
   uint64_t rest = ~(calldir_word_within(highs, high_length, (uint64_t)position >> 3) >> shift);       \
   int64_t run = rest == 0 ? 64 : __builtin_ctzll(rest);                                               \
@@ -105,21 +121,8 @@ __attribute__((noinline, cold)) static uint64_t calldir_elias_fano_rank_runs(
   if (run == 64 - (int64_t)shift || first < 0 || low_bits > 57)                                      \
     return calldir_elias_fano_rank_runs(                                                              \
         lows, low_length, highs, high_length, count, low_bits, target_low, high_part, position);      \
-  int64_t end = first + run < count ? first + run : count, element = first;                           \
-  int64_t last_word = (int64_t)low_length - 8;                                                        \
-  while (end - element > 4) {                                                                         \
-    int64_t half = (end - element) >> 1;                                                              \
-    uint64_t part =                                                                                   \
-        calldir_low_part(lows, low_length, last_word, (uint64_t)(element + half - 1) * low_bits, low_bits, mask); \
-    element += part < target_low ? half : 0;                                                          \
-    end = part < target_low ? end : element + half;                                                   \
-  }                                                                                                   \
-  uint64_t bit = (uint64_t)element * low_bits;                                                        \
-  for (; element < end; element++, bit += low_bits) {                                                 \
-    uint64_t part = calldir_low_part(lows, low_length, last_word, bit, low_bits, mask);               \
-    if (part >= target_low) return (uint64_t)element << 1 | (part == target_low);                   \
-  }                                                                                                   \
-  return (uint64_t)(end > 0 ? end : 0) << 1;
+  int64_t end = first + run < count ? first + run : count;                                            \
+  return calldir_run_rank(lows, low_length, (int64_t)low_length - 8, low_bits, target_low, first, end);
 
 // `calldir_elias_fano_rank_NAME`, compiled with `ATTRIBUTES` around the zero searches of
 // processor.h's compilation NAME. Out of line, so that the dispatch below, inlined into its

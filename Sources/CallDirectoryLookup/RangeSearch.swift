@@ -65,8 +65,12 @@ extension CallDirectoryReader {
     guard
       // A range index has no top level (`Spec/FORMAT.md` 10.1): its records are searched whole.
       let block = EntryIndex.block(containing: number, in: 0..<counts.blockCount, records: records),
-      let extent = counts.extent(ofBlock: block, records: records),
-      let bytes = unsafe file.view(of: data).subview(offset: extent.bytes.lowerBound, length: extent.bytes.count),
+      let extent = counts.extent(ofBlock: block, records: records)
+    else { return nil }
+    // The extent is at most the data section's length (`counts.dataLength`), as an entry block's
+    // is in `blockBytes`.
+    let bytes = unsafe file.view(of: data).uncheckedSlice(offset: extent.bytes.lowerBound, length: extent.bytes.count)
+    guard
       let found = PassedBlockSearch.range(
         containing: number &- EntryIndex.firstNumber(ofBlock: block, records: records), inBlock: bytes,
         ranges: extent.entries, labelled: labelled)

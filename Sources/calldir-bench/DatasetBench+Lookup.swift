@@ -15,7 +15,7 @@ extension DatasetBench {
       throw BenchError.io("cannot map the raw Int64 file")
     }
     let array = SortedArrayPeer(
-      numbers: dataset.numbers, labelIndices: dataset.labelIndices, labels: dataset.labels, returnsLabel: false)
+      numbers: dataset.numbers, labelIndices: dataset.labelIndices, labels: dataset.labels)
     let eytzinger = EytzingerPeer(sorted: dataset.numbers, labelIndices: dataset.labelIndices)
     let batch = configuration.lookupBatch
     let identification = dataset.kind == .identification
@@ -125,7 +125,10 @@ extension DatasetBench {
     guard dataset.kind == .identification else { return }
     let labelHits = Array(hits.prefix(configuration.labelQueries))
     let labelArray = SortedArrayPeer(
-      numbers: dataset.numbers, labelIndices: dataset.labelIndices, labels: dataset.labels, returnsLabel: true)
+      numbers: dataset.numbers, labelIndices: dataset.labelIndices, labels: dataset.labels,
+      labelRead: .length)
+    var labelText = labelArray
+    labelText.labelRead = .firstByte
     let labelBatch = configuration.labelBatch
     // Each calldir row runs right after its array peer's pass, so that the two start from the
     // same state of the caches: a pass of 8,192 random labels is bound by what the one before
@@ -136,10 +139,10 @@ extension DatasetBench {
         LookupContender(
           "calldir label(for:) (mmap)", LabelLookup(reader: reader), queries: labelHits, batch: labelBatch),
         LookupContender(
-          "sorted [Int64] + [String], the label's text read", LabelTextPeer(array: labelArray), queries: labelHits,
-          batch: labelBatch),
+          "sorted [Int64] + [String], the label's text read", labelText, queries: labelHits, batch: labelBatch),
         LookupContender(
-          "calldir label(for:), its text read", LabelTextLookup(reader: reader), queries: labelHits, batch: labelBatch),
+          "calldir label(for:), its text read", LabelLookup(reader: reader, read: .firstByte), queries: labelHits,
+          batch: labelBatch),
       ]
       + (plain.map {
         [

@@ -77,7 +77,7 @@ enum InstructionCount {
       case .calldirLabelId: sink.consume(twice(LabelIdLookup(reader: reader), queries))
       case .calldirLabel: sink.consume(twice(LabelLookup(reader: reader), queries))
       case .array:
-        sink.consume(twice(SortedArrayPeer(numbers: numbers, labelIndices: [], labels: [], returnsLabel: false), queries))
+        sink.consume(twice(SortedArrayPeer(numbers: numbers, labelIndices: [], labels: []), queries))
       case .eytzinger: sink.consume(twice(EytzingerPeer(sorted: numbers), queries))
       }
       return 0

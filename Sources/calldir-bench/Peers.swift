@@ -33,22 +33,27 @@ struct LabelIdLookup: LookupPeer, Sendable {
   }
 }
 
-/// `CallDirectoryReader.label(for:)` on a mapped file: number search, label block, UTF-8 check, `String`.
-struct LabelLookup: LookupPeer {
-  let reader: CallDirectoryReader
+/// What a label peer reads of the label it finds.
+enum LabelRead: Sendable {
+  /// Its length, which a `String` keeps beside its pointer: the label's storage is not reached.
+  case length
+  /// The first byte of its text, as a caller that shows or sends the label does: a label longer
+  /// than 15 bytes keeps its text in the `String`'s own storage.
+  case firstByte
 
-  func find(_ number: Int64) -> Int {
-    do { return try reader.label(for: number)?.utf8.count ?? -1 } catch { return -2 }
-  }
+  /// What is read of `label`.
+  @inline(__always)
+  func value(of label: String) -> Int { self == .length ? label.utf8.count : Int(label.utf8.first ?? 0) }
 }
 
-/// `CallDirectoryReader.label(for:)` on a mapped file, its label's text then read (its first byte),
-/// as a caller that shows or sends the label does.
-struct LabelTextLookup: LookupPeer {
+/// `CallDirectoryReader.label(for:)` on a mapped file: number search, label block, UTF-8 check,
+/// `String`, then `read` of the label.
+struct LabelLookup: LookupPeer {
   let reader: CallDirectoryReader
+  var read = LabelRead.length
 
   func find(_ number: Int64) -> Int {
-    do { return try reader.label(for: number).map { Int($0.utf8.first ?? 0) } ?? -1 } catch { return -2 }
+    do { return try reader.label(for: number).map { read.value(of: $0) } ?? -1 } catch { return -2 }
   }
 }
 
@@ -61,8 +66,8 @@ struct SortedArrayPeer: LookupPeer, Sendable {
   let labelIndices: [UInt32]
   /// The labels (empty for blocking).
   let labels: [String]
-  /// Whether `find` returns the label's length (like `label(for:)`) rather than its index.
-  let returnsLabel: Bool
+  /// What `find` reads of the label (like `label(for:)`'s caller), or `nil` to return its index.
+  var labelRead: LabelRead? = nil
 
   /// The position of `number` in `numbers`, or `nil`.
   @inline(__always)
@@ -80,21 +85,7 @@ struct SortedArrayPeer: LookupPeer, Sendable {
     guard let position = position(of: number) else { return -1 }
     if labelIndices.isEmpty { return 1 }
     let label = Int(labelIndices[position])
-    return returnsLabel ? labels[label].utf8.count : label
-  }
-}
-
-/// The in-memory peer of a caller that reads its label's text, to show or send it: the sorted
-/// array's search, then the first byte of the label's text. A label longer than 15 bytes keeps its
-/// text in the `String`'s own storage, which the length read in place (`returnsLabel`) never
-/// touches and the `String` `label(for:)` returns has already reached.
-struct LabelTextPeer: LookupPeer {
-  /// The sorted array with its labels.
-  let array: SortedArrayPeer
-
-  func find(_ number: Int64) -> Int {
-    guard let position = array.position(of: number), !array.labelIndices.isEmpty else { return -1 }
-    return Int(array.labels[Int(array.labelIndices[position])].utf8.first ?? 0)
+    return labelRead.map { $0.value(of: labels[label]) } ?? label
   }
 }
 

@@ -75,7 +75,7 @@ enum ScalingBench {
 
     let queries = 1 << 16
     let hits = numbers.sample(queries, using: &random)
-    let array = SortedArrayPeer(numbers: numbers, labelIndices: [], labels: [], returnsLabel: false)
+    let array = SortedArrayPeer(numbers: numbers, labelIndices: [], labels: [])
     var misses: [Int64] = []
     while misses.count < queries {
       let number = space.random(using: &random)
