@@ -17,6 +17,13 @@ public enum EntryKind: String, Sendable, CaseIterable {
     }
   }
 
+  /// The kind's sections over its index: the top, the top's summary and the group checks.
+  @usableFromInline package var levelSections: (top: SectionType, summary: SectionType, groupChecks: SectionType) {
+    self == .blocking
+      ? (.blockingTop, .blockingTopSummary, .blockingGroupChecks)
+      : (.identificationTop, .identificationTopSummary, .identificationGroupChecks)
+  }
+
   /// The kind's fixed range section.
   @usableFromInline package var rangeSection: SectionType { self == .blocking ? .blockingRanges : .identificationRanges }
 
@@ -139,9 +146,8 @@ public enum EntryKind: String, Sendable, CaseIterable {
       let copies = try optional(.indexHeaders) { (bytes, place) throws(FormatError) in
         try IndexHeadersSection(parsing: bytes, at: place)
       }
-      func entryIndex(_ kind: EntryKind, data: FileRange, top: SectionType, summary: SectionType) throws(FormatError)
-        -> EntryIndex.Shape
-      {
+      func entryIndex(_ kind: EntryKind, data: FileRange) throws(FormatError) -> EntryIndex.Shape {
+        let (top, summary, groupChecks) = kind.levelSections
         let section = try locate(kind.sections.index)
         let fields = copies?.header(of: kind.sections.index) ?? section
         var parsed = try EntryIndex.Shape(
@@ -156,11 +162,18 @@ public enum EntryKind: String, Sendable, CaseIterable {
           guard let samples else { throw place.error(.sectionLayout("\(summary.rawValue) summarises no \(top.rawValue)")) }
           return try TopIndex.Shape(parsing: bytes, at: place, blockCount: samples, summary: true)
         }
+        // Group checks are over the groups a top defines: without the top there are none.
+        let groups = parsed.top
+        parsed.groupChecks = try optional(groupChecks) { (bytes, place) throws(FormatError) in
+          guard let groups else {
+            throw place.error(.sectionLayout("\(groupChecks.rawValue) checks groups of no \(top.rawValue)"))
+          }
+          return try GroupChecks.Shape(parsing: bytes, at: place, stride: groups.stride, groups: groups.count)
+        }
         return parsed
       }
-      blockingIndex = try entryIndex(.blocking, data: blockingData.range, top: .blockingTop, summary: .blockingTopSummary)
-      identificationIndex = try entryIndex(
-        .identification, data: identificationData.range, top: .identificationTop, summary: .identificationTopSummary)
+      blockingIndex = try entryIndex(.blocking, data: blockingData.range)
+      identificationIndex = try entryIndex(.identification, data: identificationData.range)
       let labelSection = try locate(.labelIndex)
       let labelFields = copies?.header(of: .labelIndex) ?? labelSection
       labelIndex = try LabelIndex.Shape(

@@ -37,6 +37,9 @@
     /// The summary of the top level, when the file has one (`BSUM`, `ISUM`): a top index whose
     /// records are the top's samples.
     @usableFromInline package internal(set) var summary: TopIndex.Shape?
+    /// The CRC-32 of each group of records the top defines, when the file has them (`BGCK`,
+    /// `IGCK`, version 2.5): a reader then checks the groups a lookup reads, not the whole index.
+    @usableFromInline package internal(set) var groupChecks: GroupChecks.Shape?
     /// Where the records lie in the file, `blockCount * 16` bytes.
     @usableFromInline package let records: FileRange
     /// Where the index section lies in the file: errors about its records are placed there.
@@ -195,6 +198,7 @@ extension EntryIndex.Shape {
       offset: place.offset &+ FormatConstants.entryIndexHeaderSize, count: section.count - FormatConstants.entryIndexHeaderSize)
     top = nil
     summary = nil
+    groupChecks = nil
     self.place = place
   }
 

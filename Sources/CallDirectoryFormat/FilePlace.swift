@@ -64,6 +64,8 @@ extension SectionType {
     case .identificationRangeData: "IRDT"
     case .blockingTopSummary: "BSUM"
     case .identificationTopSummary: "ISUM"
+    case .blockingGroupChecks: "BGCK"
+    case .identificationGroupChecks: "IGCK"
     }
   }
 }

@@ -49,22 +49,27 @@ public enum SectionType: String, Sendable, CaseIterable {
   case blockingTopSummary = "BSUM"
   /// The summary of the identification top index (version 2.4; optional).
   case identificationTopSummary = "ISUM"
+  /// A CRC-32 for each group of blocking index records (version 2.5; optional, `Spec/FORMAT.md`
+  /// 5.4), so that a lookup checks the group it reads, not the whole index.
+  case blockingGroupChecks = "BGCK"
+  /// A CRC-32 for each group of identification index records (version 2.5; optional).
+  case identificationGroupChecks = "IGCK"
 
   /// Whether the section is flagged required: every type but those a reader may ignore: the list
   /// version and the signature, which a reader that checks neither can skip, and the sections
-  /// that only place or find things faster (the top indexes and their summaries, the index
-  /// headers' copies, padding).
+  /// that only place, find or check things faster (the top indexes and their summaries, the
+  /// group checks, the index headers' copies, padding).
   @usableFromInline package var isRequired: Bool { !isOptional }
 
   private var isOptional: Bool { self == .listVersion || self == .signature || isDerived }
 
   /// Whether the writer derives the section from the others (the top indexes and their
-  /// summaries, the index headers' copies, padding): a changeset carries NEW's other optional
+  /// summaries, the group checks, the index headers' copies, padding): a changeset carries NEW's other optional
   /// sections, not these, which patch makes again.
   @usableFromInline package var isDerived: Bool {
     switch self {
     case .blockingTop, .identificationTop, .blockingTopSummary, .identificationTopSummary, .indexHeaders, .blockingPadding,
-      .identificationPadding:
+      .identificationPadding, .blockingGroupChecks, .identificationGroupChecks:
       true
     default: false
     }
@@ -107,6 +112,8 @@ public enum SectionType: String, Sendable, CaseIterable {
     case .identificationRangeData: 0x5444_5249  // "IRDT"
     case .blockingTopSummary: 0x4D55_5342  // "BSUM"
     case .identificationTopSummary: 0x4D55_5349  // "ISUM"
+    case .blockingGroupChecks: 0x4B43_4742  // "BGCK"
+    case .identificationGroupChecks: 0x4B43_4749  // "IGCK"
     }
   }
 

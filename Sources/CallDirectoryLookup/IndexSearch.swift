@@ -4,7 +4,9 @@ import CallDirectoryFormat
 // The searches of the index levels: the top's summary to a group of the top's samples, the top's
 // samples to a group of records, then the records to the one block that can hold a number. Over
 // a damaged index they give some block or none, never a trap or a hang; the reader checks the
-// index's CRC before the first lookup.
+// index's CRC before the first lookup, or, with group checks, the group of records of the block
+// found before it answers from it. So a search that went through a top (checked whole) answers
+// `nil` only from the top's checked samples, never from a group's unchecked records.
 
 extension EntryIndex {
   /// The last block whose first number is at most `number`, or `nil` when `number` is below the
@@ -49,7 +51,12 @@ extension EntryIndex {
       samples = part
     }
     guard let group = topIndex.group(containing: number, in: samples, blockCount: blockCount) else { return nil }
-    return block(containing: number, in: group, records: records)
+    // The group's first record is its sample, at most `number`, in a valid file: it is not
+    // compared again. The group's records may not have been checked yet (`Spec/FORMAT.md` 5.4):
+    // a damaged group gives a block of the group, whose check then fails, never `nil`, which a
+    // lookup would answer from.
+    return unsafe records.uncheckedLastKey(
+      atMost: number, in: group, stride: FormatConstants.entryIndexRecordSize, prefetching: true)  // group < blockCount
   }
 
   /// `block(containing:in:)` over `records`.

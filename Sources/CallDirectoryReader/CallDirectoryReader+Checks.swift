@@ -4,7 +4,9 @@ extension CallDirectoryReader {
   /// Checks, once in the reader's life, every part a lookup of `kind` reads besides its entry
   /// block and its label: the kind's index, top index and the top's summary (their CRCs: the
   /// records say which block holds a number), its range table (its CRC and every record) and,
-  /// for identification, the label index (its CRC).
+  /// for identification, the label index (its CRC). An index with group checks is not read
+  /// here: its group checks are (their CRC), and each group of records is checked against its
+  /// check before a lookup answers from it (`checkedEntryBlock(_:_:prefetching:)`).
   ///
   /// Package-only: with `withIndexShape(_:_:)`, the shape's range fields and
   /// `checkedEntryBlock(_:_:prefetching:)`, the one way in for the lookups, which call it first.
@@ -45,8 +47,9 @@ extension CallDirectoryReader {
   func checkLookupPartsOnce(_ kind: EntryKind) throws(FormatError) {
     let blocking = kind == .blocking
     let layout = layout
+    let hasGroupChecks = shape.index(kind).groupChecks != nil
     try checks.ensure(blocking ? .blockingIndex : .identificationIndex) { () throws(FormatError) in
-      try layout.checkChecksum(of: kind.sections.index)
+      try layout.checkChecksum(of: hasGroupChecks ? kind.levelSections.groupChecks : kind.sections.index)
     }
     try checks.ensure(blocking ? .blockingTop : .identificationTop) { () throws(FormatError) in
       try layout.checkChecksum(of: blocking ? .blockingTopSummary : .identificationTopSummary)
@@ -62,7 +65,8 @@ extension CallDirectoryReader {
   }
 
   /// Entry block `block` of `kind`, its frame checked, and its CRC checked the first time it is
-  /// read (a lookup answers from no byte of it before).
+  /// read (a lookup answers from no byte of it before), after the group of index records that
+  /// places it, when the index has group checks.
   ///
   /// Package-only: for the lookups, after `checkLookupParts(_:)`.
   /// - Throws: `FormatError` with file offsets.
@@ -74,11 +78,37 @@ extension CallDirectoryReader {
     return entryBlock
   }
 
-  /// Checks a block's CRC and remembers that it passed.
+  /// Checks a block's CRC, and the group of index records a lookup searched to find it and
+  /// read its extent from, and remembers that it passed: a later lookup that lands on the block
+  /// searched the same group (block `b` is in group `b / stride` alone).
   @usableFromInline
   func checkOnce(_ entryBlock: EntryBlock, _ kind: EntryKind, _ block: Int) throws(FormatError) {
+    try checkGroup(of: block, kind)
     try entryBlock.block.checkChecksum()
     checks.pass(kind, block: block)
+  }
+
+  /// Checks, once in the reader's life, the group of `kind`'s index records that holds `block`
+  /// against its group check, when the index has group checks (`Spec/FORMAT.md` 5.4).
+  /// - Throws: `FormatError.malformedIndex` at the group's first record when they differ.
+  /// - Complexity: O(stride) the first time; O(1) after.
+  private func checkGroup(of block: Int, _ kind: EntryKind) throws(FormatError) {
+    let index = shape.index(kind)
+    guard let groupChecks = index.groupChecks else { return }
+    let group = block / groupChecks.stride  // block < blockCount: group < count
+    guard !checks.hasPassed(kind, group: group) else { return }
+    let records = unsafe file.view(of: index.records)
+    let computed = GroupChecks.checksum(ofGroup: group, stride: groupChecks.stride, records: records)
+    let stored = groupChecks.check(ofGroup: group, in: file)
+    guard computed == stored else {
+      let covered = GroupChecks.records(ofGroup: group, stride: groupChecks.stride, blockCount: index.blockCount)
+      throw index.place.error(
+        .malformedIndex(
+          "records \(covered.lowerBound) to \(covered.upperBound - 1) fail their group check "
+            + "(stored \(String(stored, radix: 16)), computed \(String(computed, radix: 16)))"),
+        at: FormatConstants.entryIndexHeaderSize &+ covered.lowerBound &* FormatConstants.entryIndexRecordSize)
+    }
+    checks.pass(kind, group: group)
   }
 
   /// Records that the verifier passed the whole file this reader reads: lookups then check

@@ -6,7 +6,10 @@ import Synchronization
 ///
 /// A lookup of one kind depends on the kind's index, top index (with its summary: one part) and
 /// range table, which are checked whole on the first lookup of the kind, and on one entry block,
-/// checked whole (its CRC) the first time a lookup lands on it. An identification lookup also
+/// checked whole (its CRC) the first time a lookup lands on it. An index with group checks
+/// (version 2.5) is checked a group at a time instead: the first lookup of the kind checks the
+/// group checks whole, and the first lookup that lands on a block checks the block's group of
+/// records before its CRC, so that a new reader's first lookup reads a few pages, not the index. An identification lookup also
 /// depends on the label index (its header holds the label count that label ids are checked
 /// against, its records say which block holds which label), checked with the kind's other parts
 /// and before the first label is located; label blocks are checked by the label cache as it
@@ -16,7 +19,10 @@ import Synchronization
 @usableFromInline package final class ReadChecks: Sendable {
   /// A part of the file checked whole before its first use.
   @usableFromInline @frozen package enum Part: Int, Sendable, CaseIterable {
-    case blockingIndex, identificationIndex, blockingTop, identificationTop
+    /// What a lookup needs of the kind's index checked whole: the index itself, or its group
+    /// checks when it has them.
+    case blockingIndex, identificationIndex
+    case blockingTop, identificationTop
     case blockingRanges, identificationRanges, labelIndex
     /// Set when the verifier passed the whole file: every other check is then skipped.
     case wholeFile
@@ -35,12 +41,17 @@ import Synchronization
   private let failures = Mutex<[Part: FormatError]>([:])
   @usableFromInline let blockingBlocks: AtomicBits
   @usableFromInline let identificationBlocks: AtomicBits
+  // The groups of index records that passed their group checks (none without group checks).
+  private let blockingGroups: AtomicBits
+  private let identificationGroups: AtomicBits
 
   /// Nothing checked yet, for a file of `layout`.
   /// - Complexity: O(entry blocks / 64).
   init(shape: DirectoryLayout.Shape) {
     blockingBlocks = AtomicBits(count: shape.blockingIndex.blockCount)
     identificationBlocks = AtomicBits(count: shape.identificationIndex.blockCount)
+    blockingGroups = AtomicBits(count: shape.blockingIndex.groupChecks?.count ?? 0)
+    identificationGroups = AtomicBits(count: shape.identificationIndex.groupChecks?.count ?? 0)
   }
 
   /// Whether every part in `parts` (bits of `Part`) has passed, or the whole file has.
@@ -74,6 +85,16 @@ import Synchronization
   /// Records that entry block `block` of `kind` passed its check.
   func pass(_ kind: EntryKind, block: Int) {
     if kind == .blocking { blockingBlocks.insert(block) } else { identificationBlocks.insert(block) }
+  }
+
+  /// Whether group `group` of `kind`'s index records has passed its group check.
+  func hasPassed(_ kind: EntryKind, group: Int) -> Bool {
+    kind == .blocking ? blockingGroups.contains(group) : identificationGroups.contains(group)
+  }
+
+  /// Records that group `group` of `kind`'s index records passed its group check.
+  func pass(_ kind: EntryKind, group: Int) {
+    if kind == .blocking { blockingGroups.insert(group) } else { identificationGroups.insert(group) }
   }
 
   /// Records that the whole file passed verification.

@@ -70,8 +70,8 @@ extension VerificationPass {
 
   /// Checks that `kind`'s top index, if the file has one, samples the index: sample `g` is the
   /// first number of record `g * stride`, so a lookup through it finds the block the index gives;
-  /// and that the top's summary, if the file has one, samples the top in the same way (in a file
-  /// of version 2.4 or later).
+  /// that the top's summary, if the file has one, samples the top in the same way (in a file of
+  /// version 2.4 or later); and that the group checks, if the file has them, check the index.
   /// - Complexity: O(samples).
   mutating func checkTop(_ kind: EntryKind) {
     let index = layout.index(kind)
@@ -81,9 +81,37 @@ extension VerificationPass {
     checkSamples(of: top, in: type, named: "top index", record: { "record \($0)'s first number" }) {
       index.firstNumber(ofBlock: $0)
     }
+    checkGroupChecks(kind)
     guard let summary = index.summary else { return }
     checkVersion(atLeast: 4, for: summaryType.rawValue)
     checkSamples(of: summary, in: summaryType, named: "top summary", record: { "top sample \($0)" }) { top.sample($0) }
+  }
+
+  /// Checks that `kind`'s group checks, if the file has them, are the CRC-32s of the groups of
+  /// records they check (in a file of version 2.5 or later), so that a reader checking a group
+  /// against them accepts exactly the index the verifier read.
+  /// - Complexity: O(index).
+  private mutating func checkGroupChecks(_ kind: EntryKind) {
+    let shape = layout.shape.index(kind)
+    guard let groupChecks = shape.groupChecks else { return }
+    let type = kind.levelSections.groupChecks
+    checkVersion(atLeast: 5, for: type.rawValue)
+    let records = layout.index(kind).records
+    for group in 0..<groupChecks.count where !problems.isOverflowing {
+      let (stored, computed) = (
+        groupChecks.check(ofGroup: group, in: layout.file),
+        GroupChecks.checksum(ofGroup: group, stride: groupChecks.stride, records: records)
+      )
+      if stored != computed {
+        let covered = GroupChecks.records(ofGroup: group, stride: groupChecks.stride, blockCount: shape.blockCount)
+        problems.record(
+          FormatError(
+            .malformedIndex(
+              "group check \(group) is \(String(stored, radix: 16)), records \(covered.lowerBound) to "
+                + "\(covered.upperBound - 1) sum to \(String(computed, radix: 16))"),
+            at: groupChecks.checks.offset &+ group &* GroupChecks.checkSize, section: type.rawValue))
+      }
+    }
   }
 
   /// Checks that each sample `g` of `level` (section `type`) equals `first(g * stride)`, the

@@ -2,13 +2,15 @@ import CallDirectoryFormat
 
 // The file the assembler writes (Spec/FORMAT.md, "File layout"), in this order:
 //
-//   header (32 bytes) | section table (6 to 19 x 32 bytes, and the carried sections of a patch)
+//   header (32 bytes) | section table (6 to 21 x 32 bytes, and the carried sections of a patch)
 //   BSUM  u32 stride, u32 0, {u64 every 32nd BTOP sample}*    when the tops have > 384 samples
 //   ISUM  as BSUM, over ITOP                                  together, for each (version 2.4)
 //   BTOP  u32 stride, u32 0, {u64 first number of every 64th BIDX record}*   when BIDX has > 64
 //   ITOP  as BTOP, over IIDX                                                 when IIDX has > 64
 //         (the tops come after HDRS instead when they have summaries)
 //   HDRS  the headers of BIDX, IIDX, LIDX (40 bytes)          in a paged file (version 2.1)
+//   BGCK  {u32 CRC-32 of each group of 64 BIDX records and the next group's first}*  with BTOP
+//   IGCK  as BGCK, over IIDX                                  with ITOP (version 2.5)
 //   the three indexes, shortest first (equal lengths in the order LIDX, IIDX, BIDX):
 //     LIDX  u32 labels, u32 blocks, {u32 first id, u32 0, u64 offset}*
 //     IIDX  as BIDX
@@ -78,14 +80,15 @@ struct DirectoryContents {
     }
     let (labelData, labelIndex, labelCoding) = LabelSections.encode(labels, options: options)
     var tops: [(type: SectionType, summary: SectionType, bytes: [UInt8])] = []
-    for (index, top, summary) in [
-      (blocking.index, SectionType.blockingTop, SectionType.blockingTopSummary),
-      (identification.index, .identificationTop, .identificationTopSummary),
-    ] {
+    var groupChecks: [(SectionType, Bytes)] = []
+    for (kind, index) in [(EntryKind.blocking, blocking.index), (.identification, identification.index)] {
       let records = index[FormatConstants.entryIndexHeaderSize...]
       // One group is all the index: a top would only add a step.
       guard records.count / FormatConstants.entryIndexRecordSize > TopIndex.canonicalStride else { continue }
-      tops.append((top, summary, TopIndex.encode(records: records)))
+      let sections = kind.levelSections
+      tops.append((sections.top, sections.summary, TopIndex.encode(records: records)))
+      groupChecks.append(
+        (sections.groupChecks, .array(GroupChecks.encode(records: records, stride: TopIndex.canonicalStride))))
     }
     // Tops too long together for the first page: their summaries there, the tops after HDRS.
     let summaries = TopIndex.canonicalSummaries(of: tops.map(\.bytes))
@@ -107,6 +110,9 @@ struct DirectoryContents {
         ))
     }
     if summaries != nil { sections += topSections }
+    // The group checks a new reader's first lookup reads whole: right after the first page's
+    // contents, which they must not push out of it.
+    sections += groupChecks
     let byLength = indexes.indices.sorted { (indexes[$0].1.count, $0) < (indexes[$1].1.count, $1) }
     sections += byLength.map { (indexes[$0].0, .array(indexes[$0].1)) }
     let ranges =
@@ -134,7 +140,7 @@ struct DirectoryContents {
     let count = sections.count + extra.count
     let minor = FormatVersion.minor(
       paged: paged, rangeBlocks: ranges.contains { $0.0.isRangeBlocks }, prefixedLabels: labelCoding == .prefixed,
-      topSummaries: summaries != nil)
+      topSummaries: summaries != nil, groupChecks: !groupChecks.isEmpty)
     var offset = UInt64(FileHeader.size(sectionCount: count))
     var table: [SectionEntry] = []
     for position in sections.indices {

@@ -18,7 +18,7 @@ extension DatasetBench {
     }
     // The lookups of a reader in service (its first-use checks done), then the label fetch,
     // which reads the label's block besides; last, the first lookup of a new reader, which
-    // checks the kind's index whole (`Spec/FORMAT.md` section 14).
+    // checks what it reads of the index first (`Spec/FORMAT.md` sections 5.4 and 14).
     let name = blocking ? "isBlocked" : "labelId(for:)"
     var runs: [(String, [Int64], (CallDirectoryReader, Int64) -> Int, isLabel: Bool, inService: Bool)] = [
       (name + ", hits", hits, search, false, true), (name + ", misses", misses, search, false, true),

@@ -16,6 +16,7 @@ enum ScalingBench {
       [
         "file bytes", "B/entry", "vs bound", "pack M/s", "open us", "p50 hit ns", "p50 miss ns", "array hit", "array miss",
         "eytz hit", "eytz miss", "hit/eytz", "miss/eytz", "instr", "instr array", "instr eytz", "cold pages",
+        "cold new",
       ])
     var random = SeededGenerator.derived(from: configuration.seed, "scaling")
     let space = NANPSpace(areaCount: 300, using: &random)
@@ -35,7 +36,10 @@ enum ScalingBench {
     table.note(
       "instr: instructions per lookup (calldir isBlocked, array, eytz), 8,192 lookups half hits, counted by callgrind"
         + (InstructionCount.valgrind == nil ? " (not installed: -)" : "")
-        + "; cold pages: open + one hit by a reader in service (its first lookup, which checks the index whole, before the probes), median of 8"
+        + "; cold pages: open + one hit by a reader in service (its first lookup before the probes), median of 8;"
+    )
+    table.note(
+      "cold new: open + one hit by a new reader, its first lookup (the top, the group checks, one group of records, the block), median of 8"
     )
     return table
   }
@@ -101,6 +105,11 @@ enum ScalingBench {
       lookup: { reader, number in (try? reader.isBlocked(number)) == true ? 1 : 0 }, sink: sink)
     var coldPages = Samples()
     for probe in cold ?? [] { coldPages.append(Double(probe.afterLookup)) }
+    let coldNew = try ColdPages.measure(
+      path: path, probes: Array(hits.dropFirst(8).prefix(8)), inService: false,
+      lookup: { reader, number in (try? reader.isBlocked(number)) == true ? 1 : 0 }, sink: sink)
+    var coldNewPages = Samples()
+    for probe in coldNew ?? [] { coldNewPages.append(Double(probe.afterLookup)) }
     let p50 = { (timing: LookupTiming) in timing.batchMeans.median }
     return [
       Format.grouped(count), Format.grouped(bytes), Format.fixed(Double(bytes) / Double(count), 3),
@@ -109,7 +118,7 @@ enum ScalingBench {
       Format.nanoseconds(p50(hit[1])), Format.nanoseconds(p50(miss[1])), Format.nanoseconds(p50(hit[2])),
       Format.nanoseconds(p50(miss[2])), Format.ratio(p50(hit[0]) / p50(hit[2])), Format.ratio(p50(miss[0]) / p50(miss[2])),
     ] + instructions.map { $0.map { Format.fixed($0, 0) } ?? "-" } + [
-      cold == nil ? "-" : Format.fixed(coldPages.median, 0)
+      cold == nil ? "-" : Format.fixed(coldPages.median, 0), coldNew == nil ? "-" : Format.fixed(coldNewPages.median, 0),
     ]
   }
 

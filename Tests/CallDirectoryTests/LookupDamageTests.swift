@@ -16,7 +16,7 @@ import Testing
     var testDescription: String { name }
   }
 
-  /// Blocking numbers in 75 blocks of 4, so that the file has a top index.
+  /// Blocking numbers in 75 blocks of 4, so that the file has a top index and group checks.
   static func blocking() throws -> Shape {
     var builder = DirectoryBuilder()
     builder.options.entriesPerBlock = 4
@@ -27,21 +27,22 @@ import Testing
       probes: [numbers[0], numbers[1], numbers[150], numbers[299], numbers[0] - 1, numbers[10] + 1, numbers[299] + 37, 1])
   }
 
-  /// The blocking shape with a top of stride 4 (19 samples) and a summary of it of stride 4
-  /// (5 samples, format 2.4): every lookup goes through the three levels.
+  /// The blocking shape with a top of stride 4 (19 samples), its group checks, and a summary of
+  /// it of stride 4 (5 samples, format 2.4): every lookup goes through the three levels.
   static func summarised() throws -> Shape {
     let plain = try blocking()
     var file = try CraftedFile(plain.bytes)
-    let index = file[.blockingIndex]
-    let top = TopIndex.encode(records: index[FormatConstants.entryIndexHeaderSize...], stride: 4)
+    let records = file[.blockingIndex][FormatConstants.entryIndexHeaderSize...]
+    let top = TopIndex.encode(records: records, stride: 4)
     file[.blockingTop] = top
+    file[.blockingGroupChecks] = GroupChecks.encode(records: records, stride: 4)
     let summary = TopIndex.encode(records: top[TopIndex.headerSize...], recordSize: 8, stride: 4)
     file.sections.insert(CraftedFile.Section(type: SectionType.blockingTopSummary.code, flags: 0, bytes: summary), at: 0)
-    file.version.minor = 4
     return Shape(name: "summarised", bytes: file.bytes, probes: plain.probes)
   }
 
-  /// Identification entries over 30 labels in label blocks of about 64 bytes, with a top index.
+  /// Identification entries over 30 labels in label blocks of about 64 bytes, with a top index
+  /// and group checks.
   static func labels() throws -> Shape {
     var builder = DirectoryBuilder()
     builder.options.entriesPerBlock = 4

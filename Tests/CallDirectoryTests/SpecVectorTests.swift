@@ -180,8 +180,10 @@ import Testing
     #expect(Verifier.verify(bytes).problems == [])
     let reader = try CallDirectoryReader(bytes: bytes)
     #expect(reader.blockingCount == vector.count)
-    // What the vector is for: a summary (24,577 records, a top of 385 samples, 13 summarised).
-    #expect(reader.shape.header.sections.map(\.typeName).prefix(3) == ["BSUM", "HDRS", "BTOP"])
-    #expect(reader.shape.blockingIndex.summary?.count == 13 && reader.version == (2, 4))
+    // What the vector is for: a summary (24,577 records, a top of 385 samples, 13 summarised),
+    // and the group checks of the top's groups.
+    #expect(reader.shape.header.sections.map(\.typeName).prefix(4) == ["BSUM", "HDRS", "BTOP", "BGCK"])
+    #expect(reader.shape.blockingIndex.summary?.count == 13 && reader.version == (2, 5))
+    #expect(reader.shape.blockingIndex.groupChecks?.count == 385)
   }
 }

@@ -18,9 +18,11 @@ import Testing
     let reader = try CallDirectoryReader(bytes: try Self.file())
     // BDAT is longer than a page: the file is paged (version 2.1), with the headers' copies and padding.
     #expect(
-      reader.shape.header.sections.map(\.typeName) == ["BTOP", "HDRS", "LIDX", "IIDX", "BIDX", "BPAD", "BDAT", "IDAT", "LDAT"])
-    #expect(reader.version == (2, 1))
-    for position in [0, 1, 5] { #expect(reader.shape.header.sections[position].flags == 0) }  // optional: derived
+      reader.shape.header.sections.map(\.typeName) == [
+        "BTOP", "HDRS", "BGCK", "LIDX", "IIDX", "BIDX", "BPAD", "BDAT", "IDAT", "LDAT",
+      ])
+    #expect(reader.version == (2, 5))  // the group checks' version (Spec/FORMAT.md 5.4)
+    for position in [0, 1, 2, 6] { #expect(reader.shape.header.sections[position].flags == 0) }  // optional: derived
     #expect(reader.layout.section(.blockingData).offset % UInt64(PageAlignment.pageSize) == 0)
     let top = try #require(reader.shape.blockingIndex.top)
     #expect(top.stride == 64 && top.count == 8)
@@ -30,7 +32,7 @@ import Testing
   @Test func lookupsThroughTheTopAgreeWithTheIndexAlone() throws {
     let bytes = try Self.file()
     var stripped = try CraftedFile(bytes)
-    stripped.sections.removeAll { $0.type == SectionType.blockingTop.code }
+    stripped.sections.removeAll { [SectionType.blockingTop.code, SectionType.blockingGroupChecks.code].contains($0.type) }
     let withTop = try CallDirectoryReader(bytes: bytes)
     let withoutTop = try CallDirectoryReader(bytes: stripped.bytes)
     #expect(withoutTop.shape.blockingIndex.top == nil)

@@ -26,9 +26,10 @@ import Testing
   @Test func aLongTopIsSummarisedInTheFirstPageAndComesAfterTheCopies() throws {
     let reader = try CallDirectoryReader(bytes: Self.file)
     let sections = reader.shape.header.sections
-    #expect(sections.map(\.typeName) == ["BSUM", "HDRS", "BTOP", "LIDX", "IIDX", "BIDX", "BPAD", "BDAT", "IDAT", "LDAT"])
-    #expect(reader.version == (2, 4))
-    for position in [0, 1, 2, 6] { #expect(sections[position].flags == 0) }  // optional: derived
+    #expect(
+      sections.map(\.typeName) == ["BSUM", "HDRS", "BTOP", "BGCK", "LIDX", "IIDX", "BIDX", "BPAD", "BDAT", "IDAT", "LDAT"])
+    #expect(reader.version == (2, 5))
+    for position in [0, 1, 2, 3, 7] { #expect(sections[position].flags == 0) }  // optional: derived
     let index = reader.shape.blockingIndex
     let (top, summary) = (try #require(index.top), try #require(index.summary))
     #expect(top.stride == 64 && top.count == 625)
@@ -46,7 +47,7 @@ import Testing
     #expect(Verifier.verify(shape.bytes).problems == [])
     let reader = try CallDirectoryReader(bytes: shape.bytes)
     #expect(reader.shape.blockingIndex.summary?.count == 5 && reader.shape.blockingIndex.top?.count == 19)
-    #expect(reader.version == (2, 4))
+    #expect(reader.version == (2, 5))
   }
 
   /// Tops of 384 samples together stay in the first page without summaries; one sample more,
@@ -64,16 +65,19 @@ import Testing
     // 24,576 records: a top of exactly 384 samples.
     let one = try CallDirectoryReader(bytes: try file(blocking: 24_576, identification: 0))
     #expect(one.shape.blockingIndex.top?.count == 384 && one.shape.blockingIndex.summary == nil)
-    #expect(one.shape.header.sections.map(\.typeName).prefix(2) == ["BTOP", "HDRS"])
-    #expect(one.version == (2, 1))
+    #expect(one.shape.header.sections.map(\.typeName).prefix(3) == ["BTOP", "HDRS", "BGCK"])
+    #expect(one.version == (2, 5))
+    // The first page holds the header, the table, the top and the copies: all a cold open reads.
+    let copies = one.shape.header.sections[1]
+    #expect(copies.offset + copies.length <= UInt64(PageAlignment.pageSize))
     // 19,200 and 5,440 records: tops of 300 and 85 samples, 385 together.
     let twoKinds = try file(blocking: 19_200, identification: 5_440)
     let two = try CallDirectoryReader(bytes: twoKinds)
     #expect(two.shape.blockingIndex.summary?.count == 10 && two.shape.identificationIndex.summary?.count == 3)
     let sections = two.shape.header.sections
-    #expect(sections.map(\.typeName).prefix(5) == ["BSUM", "ISUM", "HDRS", "BTOP", "ITOP"])
+    #expect(sections.map(\.typeName).prefix(7) == ["BSUM", "ISUM", "HDRS", "BTOP", "ITOP", "BGCK", "IGCK"])
     #expect(sections[2].offset + sections[2].length <= UInt64(PageAlignment.pageSize))
-    #expect(two.version == (2, 4))
+    #expect(two.version == (2, 5))
     #expect(Verifier.verify(twoKinds).problems == [])
   }
 
@@ -81,7 +85,8 @@ import Testing
     var withoutSummary = try CraftedFile(Self.file)
     withoutSummary.sections.removeAll { $0.type == SectionType.blockingTopSummary.code }
     var indexAlone = withoutSummary
-    indexAlone.sections.removeAll { $0.type == SectionType.blockingTop.code }
+    // Group checks check the groups of a top: without it they check nothing.
+    indexAlone.sections.removeAll { [SectionType.blockingTop.code, SectionType.blockingGroupChecks.code].contains($0.type) }
     let readers = try [Self.file, withoutSummary.bytes, indexAlone.bytes].map { try CallDirectoryReader(bytes: $0) }
     #expect(readers[1].shape.blockingIndex.summary == nil && readers[2].shape.blockingIndex.top == nil)
     for number in Self.probes {
@@ -131,6 +136,7 @@ import Testing
 
   @Test func aSummaryInAFileBefore2Point4IsReported() throws {
     var file = try CraftedFile(Self.file)
+    file.sections.removeAll { $0.type == SectionType.blockingGroupChecks.code }  // 2.5
     file.version.minor = 3
     let problems = Verifier.verify(file.bytes).problems
     let expected = FormatError(.invalidField(field: "minor version of a file with BSUM (2.4 or later)", value: 3), at: 10)

@@ -1,0 +1,80 @@
+/// The group checks of one kind's entry index (`Spec/FORMAT.md`, section 5.4, version 2.5): a
+/// CRC-32 for each group of records its top index defines, so that a reader checks the group a
+/// lookup reads, not the whole index.
+///
+/// Layout: `count` u32 checks, one for each sample of the top; check `j` is the CRC-32 of records
+/// `j * stride` to `min((j + 1) * stride + 1, blockCount) - 1`: the group's records and the next
+/// group's first, whose offset ends the group's last block. The section is derived from the index
+/// and optional: a reader that ignores it checks the index whole, as before version 2.5.
+@usableFromInline package enum GroupChecks {
+  /// Where a kind's group checks lie, without their bytes: what a reader keeps.
+  @frozen @usableFromInline package struct Shape: Sendable {
+    /// The records a group holds: the top's stride.
+    @usableFromInline package let stride: Int
+    /// The number of groups: the top's samples, `ceil(blockCount / stride)`.
+    @usableFromInline package let count: Int
+    /// Where the checks lie in the file, `count * 4` bytes.
+    @usableFromInline package let checks: FileRange
+  }
+
+  /// Bytes a check takes.
+  @usableFromInline package static let checkSize = 4
+
+  /// The records group `group` covers, of an index of `blockCount` records in groups of `stride`:
+  /// its own and the next group's first, when there is one.
+  /// Precondition: `group < ceil(blockCount / stride)`.
+  /// - Complexity: O(1).
+  @inlinable package static func records(ofGroup group: Int, stride: Int, blockCount: Int) -> Range<Int> {
+    let first = group &* stride
+    return first..<min(first &+ stride &+ 1, blockCount)
+  }
+
+  /// The CRC-32 of group `group` of `records`, an index's records, in groups of `stride`: what
+  /// its check must be. Precondition: `group < ceil(records / stride)`.
+  /// - Complexity: O(stride).
+  @usableFromInline package static func checksum(ofGroup group: Int, stride: Int, records: ByteView) -> UInt32 {
+    let size = FormatConstants.entryIndexRecordSize
+    let covered = Self.records(ofGroup: group, stride: stride, blockCount: records.count / size)
+    return CRC32.checksum(records.sliceOrEmpty(offset: covered.lowerBound &* size, length: covered.count &* size))
+  }
+
+  /// The group checks section of an index whose records (16 bytes each, without the index's
+  /// header) are `records`, in groups of `stride`.
+  /// - Complexity: O(records).
+  @usableFromInline package static func encode(records: ArraySlice<UInt8>, stride: Int) -> [UInt8] {
+    let size = FormatConstants.entryIndexRecordSize
+    let blockCount = records.count / size
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity((blockCount / stride + 1) * checkSize)
+    for first in Swift.stride(from: 0, to: blockCount, by: stride) {
+      let covered = Self.records(ofGroup: first / stride, stride: stride, blockCount: blockCount)
+      let start = records.startIndex + covered.lowerBound * size
+      bytes.appendUInt32LE(CRC32.checksum(Array(records[start..<(start + covered.count * size)])))
+    }
+    return bytes
+  }
+}
+
+extension GroupChecks.Shape {
+  /// Checks and wraps a group checks section over an index whose top has `groups` samples of
+  /// `stride` records each.
+  /// - Throws: `FormatError`, placed in the file, when the length is not one check a group.
+  /// - Complexity: O(1).
+  package init(parsing section: ByteView, at place: FilePlace, stride: Int, groups: Int) throws(FormatError) {
+    guard section.count % GroupChecks.checkSize == 0, section.count / GroupChecks.checkSize == groups else {
+      throw place.error(
+        .malformedIndex(
+          "group checks over a top of \(groups) samples need \(groups &* GroupChecks.checkSize) bytes, "
+            + "the section has \(section.count)"))
+    }
+    self.stride = stride
+    count = groups
+    checks = FileRange(offset: place.offset, count: section.count)
+  }
+
+  /// The stored check of group `group`. Precondition: `group < count`, and `file` is the bytes
+  /// the shape was parsed from.
+  @inlinable package func check(ofGroup group: Int, in file: ByteView) -> UInt32 {
+    unsafe file.uncheckedUInt32LE(at: checks.offset &+ group &* GroupChecks.checkSize)  // group < count: inside
+  }
+}

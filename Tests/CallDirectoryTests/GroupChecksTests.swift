@@ -1,0 +1,181 @@
+import CallDirectory
+import Testing
+
+/// The group checks (`Spec/FORMAT.md`, section 5.4): the canonical writer gives every index
+/// with a top one CRC-32 a group of records, the reader checks the groups a lookup lands in
+/// instead of the whole index, and the verifier and the parser refuse checks that do not fit.
+@Suite struct GroupChecksTests {
+  /// The section types of the group checks, as stored in the table.
+  static let types = [SectionType.blockingGroupChecks.code, SectionType.identificationGroupChecks.code]
+
+  /// 3,000 numbers in blocks of 4 (750 records, 12 groups of 64, the last of 46) and 400
+  /// identification entries in blocks of 4 (100 records, 2 groups).
+  private static let numbers = SeededGenerator.distinctNumbers(
+    3_400, from: 12_000_000_000, span: 80_000_000, seed: 0x6C_0C4E)
+  private static let blocking = Array(numbers.prefix(3_000))
+  private static let identification = numbers.suffix(400).map { ($0 + 1_000_000_000, "Caller \($0 % 9)") }
+
+  private static let file: [UInt8] = {
+    var options = DirectoryBuilder.Options()
+    options.entriesPerBlock = 4
+    return try! Contents(blocking: blocking, identification: identification).encoded(options: options)
+  }()
+
+  /// The first numbers of `kind`'s blocks, from the intact file.
+  private static func firsts(_ kind: EntryKind) throws -> [Int64] {
+    let reader = try CallDirectoryReader(bytes: file)
+    var firsts: [Int64] = []
+    let blockCount = reader.shape.index(kind).blockCount
+    for block in 0..<blockCount { firsts.append(Int64(reader.layout.index(kind).firstNumber(ofBlock: block))) }
+    return firsts
+  }
+
+  /// The first number of block `block` of `kind`, from the intact file.
+  private static func first(_ kind: EntryKind, ofBlock block: Int) throws -> Int64 {
+    try firsts(kind)[block]
+  }
+
+  /// Record `record`'s file offset in `kind`'s index.
+  private static func recordOffset(_ crafted: CraftedFile, _ kind: EntryKind, _ record: Int) -> Int {
+    crafted.offset(of: kind.sections.index) + FormatConstants.entryIndexHeaderSize + record * 16
+  }
+
+  @Test func eachCheckIsTheCRCOfItsGroupAndTheNextGroupsFirstRecord() throws {
+    let crafted = try CraftedFile(Self.file)
+    for kind in EntryKind.allCases {
+      let records = Array(crafted[kind.sections.index].dropFirst(FormatConstants.entryIndexHeaderSize))
+      let checks = crafted[kind.levelSections.groupChecks]
+      let count = records.count / 16
+      #expect(checks.count == (count + 63) / 64 * 4, "\(kind)")
+      for group in 0..<(count + 63) / 64 {
+        // Written out here from the spec's words, not from GroupChecks.records(ofGroup:...).
+        let end = group == (count + 63) / 64 - 1 ? count : group * 64 + 65
+        let expected = CRC32.checksum(Array(records[(group * 64 * 16)..<(end * 16)]))
+        let stored =
+          UInt32(checks[group * 4]) | UInt32(checks[group * 4 + 1]) << 8 | UInt32(checks[group * 4 + 2]) << 16
+          | UInt32(checks[group * 4 + 3]) << 24
+        #expect(stored == expected, "\(kind) group \(group)")
+      }
+    }
+    #expect(try CallDirectoryReader(bytes: Self.file).version == (2, 5))
+    #expect(Verifier.verify(Self.file).problems == [])
+  }
+
+  /// A record damaged in transit (its index's CRC now fails) costs the lookups that land in its
+  /// group an error, and no other lookup anything: they never read the damaged group. Without the
+  /// group checks, the same file answers no lookup at all.
+  @Test(arguments: EntryKind.allCases)
+  func aDamagedRecordFailsTheLookupsOfItsGroupAlone(kind: EntryKind) throws {
+    let crafted = try CraftedFile(Self.file)
+    // Record 70 of blocking (group 1), record 70 of identification (group 1): its first number.
+    var damaged = Self.file
+    damaged[Self.recordOffset(crafted, kind, 70) + 2] ^= 0x10
+    let reader = try CallDirectoryReader(bytes: damaged)
+    let intact = try CallDirectoryReader(bytes: Self.file)
+    let numbers = kind == .blocking ? Self.blocking : Self.identification.map(\.0)
+    var (answered, refused) = (0, 0)
+    let firsts = try Self.firsts(kind)
+    for number in numbers {
+      let block = firsts.lastIndex { $0 <= number } ?? 0
+      if block / 64 == 1 {
+        #expect(throws: FormatError.self, "\(number)") { _ = try reader.lookup(number) }
+        let error = formatError { _ = try reader.lookup(number) }
+        #expect(error?.section == kind.sections.index.rawValue)
+        #expect(error?.offset == Self.recordOffset(crafted, kind, 64), "placed at the group's first record")
+        // Group 1 and the next group's first record, or to the last record (identification's 100).
+        let last = min(128, firsts.count - 1)
+        #expect(error?.description.contains("records 64 to \(last) fail their group check") == true)
+        refused += 1
+      } else {
+        #expect(try reader.lookup(number) == intact.lookup(number), "\(number)")
+        answered += 1
+      }
+    }
+    #expect(refused > 0 && answered > refused)
+    var unchecked = try CraftedFile(Self.file)
+    unchecked.sections.removeAll { $0.type == kind.levelSections.groupChecks.code }
+    var stripped = unchecked.bytes
+    stripped[Self.recordOffset(unchecked, kind, 70) + 2] ^= 0x10
+    let whole = try CallDirectoryReader(bytes: stripped)
+    let (start, length) = (unchecked.offset(of: kind.sections.index), unchecked[kind.sections.index].count)
+    let expected = FormatError(
+      .sectionChecksumMismatch(
+        stored: CRC32.checksum(unchecked[kind.sections.index]),
+        computed: CRC32.checksum(Array(stripped[start..<(start + length)]))),
+      at: start, section: kind.sections.index.rawValue)
+    #expect(throws: expected) { _ = try whole.lookup(numbers[0]) }
+    // Statistics read every record, so they check the index whole, group checks or not.
+    #expect(throws: FormatError.self) { _ = try reader.statistics() }
+  }
+
+  /// The last block of a group is placed by the next group's first record, which both groups'
+  /// checks cover: damage to it fails the lookups of both groups, and of no other.
+  @Test func theNextGroupsFirstRecordIsCheckedWithTheGroupBefore() throws {
+    let crafted = try CraftedFile(Self.file)
+    var damaged = Self.file
+    damaged[Self.recordOffset(crafted, .blocking, 128) + 8] ^= 0x01  // block 128's offset
+    let reader = try CallDirectoryReader(bytes: damaged)
+    // Block 127, the last of group 1, ends where block 128 starts.
+    #expect(throws: FormatError.self) { _ = try reader.isBlocked(Self.first(.blocking, ofBlock: 127)) }
+    #expect(throws: FormatError.self) { _ = try reader.isBlocked(Self.first(.blocking, ofBlock: 128)) }
+    #expect(throws: FormatError.self) { _ = try reader.isBlocked(Self.first(.blocking, ofBlock: 126)) }  // group 1
+    #expect(try reader.isBlocked(Self.first(.blocking, ofBlock: 63)))  // group 0
+    #expect(try reader.isBlocked(Self.first(.blocking, ofBlock: 192)))  // group 3
+  }
+
+  @Test func aCheckThatDiffersIsReportedAndFailsItsGroup() throws {
+    var crafted = try CraftedFile(Self.file)
+    crafted.patch(.blockingGroupChecks, at: 3 * 4, [crafted[.blockingGroupChecks][3 * 4] ^ 1])
+    let bytes = crafted.bytes
+    let problems = Verifier.verify(bytes).problems
+    #expect(problems.count == 1, "\(problems)")
+    #expect(problems.first?.error.section == "BGCK")
+    #expect(problems.first?.error.offset == crafted.offset(of: .blockingGroupChecks) + 12)
+    let reader = try CallDirectoryReader(bytes: bytes)
+    #expect(throws: FormatError.self) { _ = try reader.isBlocked(Self.first(.blocking, ofBlock: 3 * 64)) }
+    #expect(try reader.isBlocked(Self.first(.blocking, ofBlock: 2 * 64)))
+  }
+
+  @Test func checksOfTheWrongLengthAreRefusedAtOpen() throws {
+    var crafted = try CraftedFile(Self.file)
+    crafted[.blockingGroupChecks] = Array(crafted[.blockingGroupChecks].dropLast(4))
+    let expected = FormatError(
+      .malformedIndex("group checks over a top of 12 samples need 48 bytes, the section has 44"),
+      at: crafted.offset(of: .blockingGroupChecks), section: "BGCK")
+    #expect(throws: expected) { try CallDirectoryReader(bytes: crafted.bytes) }
+  }
+
+  @Test func checksWithoutTheirTopAreRefusedAtOpen() throws {
+    var crafted = try CraftedFile(Self.file)
+    crafted.sections.removeAll { $0.type == SectionType.identificationTop.code }
+    let expected = FormatError(
+      .sectionLayout("IGCK checks groups of no ITOP"), at: crafted.offset(of: .identificationGroupChecks), section: "IGCK")
+    #expect(throws: expected) { try CallDirectoryReader(bytes: crafted.bytes) }
+  }
+
+  @Test func checksInAFileBefore2Point5AreReported() throws {
+    var crafted = try CraftedFile(Self.file)
+    crafted.version.minor = 4
+    let expected = [
+      FormatError(.invalidField(field: "minor version of a file with BGCK (2.5 or later)", value: 4), at: 10),
+      FormatError(.invalidField(field: "minor version of a file with IGCK (2.5 or later)", value: 4), at: 10),
+    ]
+    #expect(Verifier.verify(crafted.bytes).problems.map(\.error) == expected)
+    // A reader reads it as it is: the version only tells an older reader's user what it skips.
+    #expect(try CallDirectoryReader(bytes: crafted.bytes).isBlocked(Self.blocking[9]))
+  }
+
+  /// What a reader before version 2.5 sees: the file without the checks, which reads the same.
+  @Test func theFileWithoutTheChecksReadsTheSame() throws {
+    var crafted = try CraftedFile(Self.file)
+    crafted.sections.removeAll { Self.types.contains($0.type) }
+    crafted.version.minor = 1
+    let stripped = try CallDirectoryReader(bytes: crafted.bytes)
+    let reader = try CallDirectoryReader(bytes: Self.file)
+    for number in Self.numbers.enumerated().filter({ $0.offset % 7 == 0 }).map(\.element) {
+      #expect(try reader.lookup(number) == stripped.lookup(number))
+      #expect(try reader.lookup(number + 1_000_000_000) == stripped.lookup(number + 1_000_000_000))
+    }
+    #expect(Verifier.verify(crafted.bytes).problems == [])
+  }
+}
