@@ -61,7 +61,7 @@ extension DatasetBench {
     table.note(
       "per probe: page tables dropped, pages evicted (fdatasync + POSIX_FADV_DONTNEED, checked with mincore), the kernel's"
         + " default read-ahead, the reader's own advice; then a reader, one lookup; a reader in service is one reader whose"
-        + " first lookup (checking the kind's index whole) ran before the probes, its pages evicted with the file's;"
+        + " first lookup (its first-use checks) ran before the probes, its pages evicted with the file's;"
         + " mincore counts the file's resident pages;"
         + " 16 KiB pages (iOS, Apple silicon): the distinct 16 KiB pages the same resident pages lie in")
     table.note(
