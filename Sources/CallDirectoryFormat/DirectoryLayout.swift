@@ -18,10 +18,12 @@ public enum EntryKind: String, Sendable, CaseIterable {
   }
 
   /// The kind's sections over its index: the top, the top's summary and the group checks.
-  @usableFromInline package var levelSections: (top: SectionType, summary: SectionType, groupChecks: SectionType) {
+  @usableFromInline package var levelSections:
+    (top: SectionType, summary: SectionType, groupChecks: SectionType, summaryChecks: SectionType)
+  {
     self == .blocking
-      ? (.blockingTop, .blockingTopSummary, .blockingGroupChecks)
-      : (.identificationTop, .identificationTopSummary, .identificationGroupChecks)
+      ? (.blockingTop, .blockingTopSummary, .blockingGroupChecks, .blockingSummaryChecks)
+      : (.identificationTop, .identificationTopSummary, .identificationGroupChecks, .identificationSummaryChecks)
   }
 
   /// The kind's fixed range section.
@@ -147,7 +149,7 @@ public enum EntryKind: String, Sendable, CaseIterable {
         try IndexHeadersSection(parsing: bytes, at: place)
       }
       func entryIndex(_ kind: EntryKind, data: FileRange) throws(FormatError) -> EntryIndex.Shape {
-        let (top, summary, groupChecks) = kind.levelSections
+        let (top, summary, groupChecks, summaryChecks) = kind.levelSections
         let section = try locate(kind.sections.index)
         let fields = copies?.header(of: kind.sections.index) ?? section
         var parsed = try EntryIndex.Shape(
@@ -169,6 +171,16 @@ public enum EntryKind: String, Sendable, CaseIterable {
             throw place.error(.sectionLayout("\(groupChecks.rawValue) checks groups of no \(top.rawValue)"))
           }
           return try GroupChecks.Shape(parsing: bytes, at: place, stride: groups.stride, groups: groups.count)
+        }
+        // Summary checks are over the groups a summary defines, and cover the group checks too.
+        let (summaryGroups, checked) = (parsed.summary, parsed.groupChecks != nil)
+        parsed.summaryChecks = try optional(summaryChecks) { (bytes, place) throws(FormatError) in
+          guard let summaryGroups, checked else {
+            let missing = summaryGroups == nil ? summary : groupChecks
+            throw place.error(.sectionLayout("\(summaryChecks.rawValue) checks groups of no \(missing.rawValue)"))
+          }
+          return try GroupChecks.Shape(
+            parsing: bytes, at: place, stride: summaryGroups.stride, groups: summaryGroups.count, summary: true)
         }
         return parsed
       }

@@ -40,6 +40,10 @@
     /// The CRC-32 of each group of records the top defines, when the file has them (`BGCK`,
     /// `IGCK`, version 2.5): a reader then checks the groups a lookup reads, not the whole index.
     @usableFromInline package internal(set) var groupChecks: GroupChecks.Shape?
+    /// The CRC-32 of each group of the top's samples and their group checks, when the file has
+    /// them (`BSCK`, `ISCK`, version 2.5, with a summary): a reader then checks the groups of the
+    /// top a lookup reads, not the whole top.
+    @usableFromInline package internal(set) var summaryChecks: GroupChecks.Shape?
     /// Where the records lie in the file, `blockCount * 16` bytes.
     @usableFromInline package let records: FileRange
     /// Where the index section lies in the file: errors about its records are placed there.
@@ -199,6 +203,7 @@ extension EntryIndex.Shape {
     top = nil
     summary = nil
     groupChecks = nil
+    summaryChecks = nil
     self.place = place
   }
 

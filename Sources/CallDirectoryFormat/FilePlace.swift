@@ -66,6 +66,8 @@ extension SectionType {
     case .identificationTopSummary: "ISUM"
     case .blockingGroupChecks: "BGCK"
     case .identificationGroupChecks: "IGCK"
+    case .blockingSummaryChecks: "BSCK"
+    case .identificationSummaryChecks: "ISCK"
     }
   }
 }

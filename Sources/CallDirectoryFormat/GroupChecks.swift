@@ -1,11 +1,16 @@
 /// The group checks of one kind's entry index (`Spec/FORMAT.md`, section 5.4, version 2.5): a
 /// CRC-32 for each group of records its top index defines, so that a reader checks the group a
-/// lookup reads, not the whole index.
+/// lookup reads, not the whole index; and, over a top long enough to have a summary, a CRC-32 for
+/// each group of the top's samples with their group checks, so that it checks the group of the
+/// top a lookup reads, not the whole top.
 ///
-/// Layout: `count` u32 checks, one for each sample of the top; check `j` is the CRC-32 of records
-/// `j * stride` to `min((j + 1) * stride + 1, blockCount) - 1`: the group's records and the next
-/// group's first, whose offset ends the group's last block. The section is derived from the index
-/// and optional: a reader that ignores it checks the index whole, as before version 2.5.
+/// Layout of the group checks (`BGCK`, `IGCK`): `count` u32 checks, one for each sample of the
+/// top; check `j` is the CRC-32 of records `j * stride` to `min((j + 1) * stride + 1, blockCount)
+/// - 1`: the group's records and the next group's first, whose offset ends the group's last block.
+/// Layout of the summary checks (`BSCK`, `ISCK`): one u32 check for each sample of the summary;
+/// check `t` is the CRC-32 of the top's samples `t * S` to `min((t + 1) * S, g) - 1` followed by
+/// the same group checks. Both are derived and optional: a reader that ignores them checks the
+/// index and the top whole, as before version 2.5.
 @usableFromInline package enum GroupChecks {
   /// Where a kind's group checks lie, without their bytes: what a reader keeps.
   @frozen @usableFromInline package struct Shape: Sendable {
@@ -38,6 +43,38 @@
     return CRC32.checksum(records.sliceOrEmpty(offset: covered.lowerBound &* size, length: covered.count &* size))
   }
 
+  /// The CRC-32 of group `group` of a top's samples (8 bytes each, `samples`) in groups of
+  /// `stride`, followed by the group checks of the same samples (`checks`): what its summary check
+  /// must be. Precondition: `group < ceil(samples / stride)`, and `checks` holds a check a sample.
+  /// - Complexity: O(stride).
+  @usableFromInline package static func checksum(ofTopGroup group: Int, stride: Int, samples: ByteView, checks: ByteView)
+    -> UInt32
+  {
+    let first = group &* stride
+    let count = min(stride, samples.count / 8 &- first)
+    var crc = CRC32()
+    crc.update(samples.sliceOrEmpty(offset: first &* 8, length: count &* 8))
+    crc.update(checks.sliceOrEmpty(offset: first &* checkSize, length: count &* checkSize))
+    return crc.value
+  }
+
+  /// The summary checks section of a top whose samples are `samples` (8 bytes each, without the
+  /// top's header) and whose group checks are `checks` (`encode(records:stride:)`), in groups of
+  /// `stride`, the summary's.
+  /// - Complexity: O(samples).
+  @usableFromInline package static func encode(samples: ArraySlice<UInt8>, checks: [UInt8], stride: Int) -> [UInt8] {
+    var bytes: [UInt8] = []
+    for first in Swift.stride(from: 0, to: samples.count / 8, by: stride) {
+      let count = min(stride, samples.count / 8 - first)
+      let start = samples.startIndex + first * 8
+      var crc = CRC32()
+      crc.update(Array(samples[start..<(start + count * 8)]))
+      crc.update(Array(checks[(first * checkSize)..<((first + count) * checkSize)]))
+      bytes.appendUInt32LE(crc.value)
+    }
+    return bytes
+  }
+
   /// The group checks section of an index whose records (16 bytes each, without the index's
   /// header) are `records`, in groups of `stride`.
   /// - Complexity: O(records).
@@ -57,15 +94,18 @@
 
 extension GroupChecks.Shape {
   /// Checks and wraps a group checks section over an index whose top has `groups` samples of
-  /// `stride` records each.
+  /// `stride` records each, or a summary checks section (`summary`) over a top whose summary has
+  /// `groups` samples of `stride` top samples each.
   /// - Throws: `FormatError`, placed in the file, when the length is not one check a group.
   /// - Complexity: O(1).
-  package init(parsing section: ByteView, at place: FilePlace, stride: Int, groups: Int) throws(FormatError) {
+  package init(parsing section: ByteView, at place: FilePlace, stride: Int, groups: Int, summary: Bool = false)
+    throws(FormatError)
+  {
     guard section.count % GroupChecks.checkSize == 0, section.count / GroupChecks.checkSize == groups else {
       throw place.error(
         .malformedIndex(
-          "group checks over a top of \(groups) samples need \(groups &* GroupChecks.checkSize) bytes, "
-            + "the section has \(section.count)"))
+          "\(summary ? "summary checks over a summary" : "group checks over a top") of \(groups) samples need "
+            + "\(groups &* GroupChecks.checkSize) bytes, the section has \(section.count)"))
     }
     self.stride = stride
     count = groups

@@ -54,6 +54,11 @@ public enum SectionType: String, Sendable, CaseIterable {
   case blockingGroupChecks = "BGCK"
   /// A CRC-32 for each group of identification index records (version 2.5; optional).
   case identificationGroupChecks = "IGCK"
+  /// A CRC-32 for each group of the blocking top's samples and their group checks (version 2.5;
+  /// optional, `Spec/FORMAT.md` 5.4), so that a lookup checks the group of the top it reads.
+  case blockingSummaryChecks = "BSCK"
+  /// A CRC-32 for each group of the identification top's samples and their group checks.
+  case identificationSummaryChecks = "ISCK"
 
   /// Whether the section is flagged required: every type but those a reader may ignore: the list
   /// version and the signature, which a reader that checks neither can skip, and the sections
@@ -69,7 +74,8 @@ public enum SectionType: String, Sendable, CaseIterable {
   @usableFromInline package var isDerived: Bool {
     switch self {
     case .blockingTop, .identificationTop, .blockingTopSummary, .identificationTopSummary, .indexHeaders, .blockingPadding,
-      .identificationPadding, .blockingGroupChecks, .identificationGroupChecks:
+      .identificationPadding, .blockingGroupChecks, .identificationGroupChecks, .blockingSummaryChecks,
+      .identificationSummaryChecks:
       true
     default: false
     }
@@ -114,6 +120,8 @@ public enum SectionType: String, Sendable, CaseIterable {
     case .identificationTopSummary: 0x4D55_5349  // "ISUM"
     case .blockingGroupChecks: 0x4B43_4742  // "BGCK"
     case .identificationGroupChecks: 0x4B43_4749  // "IGCK"
+    case .blockingSummaryChecks: 0x4B43_5342  // "BSCK"
+    case .identificationSummaryChecks: 0x4B43_5349  // "ISCK"
     }
   }
 

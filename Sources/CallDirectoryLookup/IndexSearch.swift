@@ -43,14 +43,18 @@ extension EntryIndex {
     // none, as a damaged index does).
     guard top.stride > 0 else { return block(containing: number, in: 0..<blockCount, records: records) }
     let topIndex = TopIndex(stride: top.stride, samples: top.samples)
-    var samples = 0..<topIndex.count
+    var (samples, comparingFirst) = (0..<topIndex.count, true)
     if summary.stride > 0 {
       let summaryIndex = TopIndex(stride: summary.stride, samples: summary.samples)
       guard let part = summaryIndex.group(containing: number, in: 0..<summaryIndex.count, blockCount: topIndex.count)
       else { return nil }
-      samples = part
+      // The part's first sample is the summary's, at most `number`: it is not compared again, for
+      // the part may not have been checked yet, as a group of records may not (below).
+      (samples, comparingFirst) = (part, false)
     }
-    guard let group = topIndex.group(containing: number, in: samples, blockCount: blockCount) else { return nil }
+    guard
+      let group = topIndex.group(containing: number, in: samples, blockCount: blockCount, comparingFirst: comparingFirst)
+    else { return nil }
     // The group's first record is its sample, at most `number`, in a valid file: it is not
     // compared again. The group's records may not have been checked yet (`Spec/FORMAT.md` 5.4):
     // a damaged group gives a block of the group, whose check then fails, never `nil`, which a
@@ -75,9 +79,15 @@ extension TopIndex {
   /// them. Precondition: `groups` lies within `0 ..< count`, and `count` is
   /// `ceil(blockCount / stride)` (the parser's rule).
   /// - Complexity: O(log groups.count).
+  ///
+  /// With `comparingFirst` false, the first group of `groups` stands for numbers below its
+  /// sample too (a caller that knows its sample is at most `number`, from the level above), so
+  /// that the answer is a group whenever `groups` is not empty.
   @inlinable @inline(__always)
-  package func group(containing number: UInt64, in groups: Range<Int>, blockCount: Int) -> Range<Int>? {
-    guard !groups.isEmpty, sample(groups.lowerBound) <= number else { return nil }
+  package func group(containing number: UInt64, in groups: Range<Int>, blockCount: Int, comparingFirst: Bool = true)
+    -> Range<Int>?
+  {
+    guard !groups.isEmpty, !comparingFirst || sample(groups.lowerBound) <= number else { return nil }
     let group = unsafe samples.uncheckedLastKey(atMost: number, in: groups, stride: 8, prefetching: false)  // groups < count
     // count = ceil(blockCount / stride), so the group's first record is below blockCount.
     let start = group &* stride

@@ -47,13 +47,20 @@ extension CallDirectoryReader {
   func checkLookupPartsOnce(_ kind: EntryKind) throws(FormatError) {
     let blocking = kind == .blocking
     let layout = layout
-    let hasGroupChecks = shape.index(kind).groupChecks != nil
+    // What a lookup reads whole; the groups of the index, and of the top under summary checks,
+    // are checked one at a time before a lookup answers from them (`checkGroup`).
+    let index = shape.index(kind)
+    let sections = kind.levelSections
     try checks.ensure(blocking ? .blockingIndex : .identificationIndex) { () throws(FormatError) in
-      try layout.checkChecksum(of: hasGroupChecks ? kind.levelSections.groupChecks : kind.sections.index)
+      if index.groupChecks == nil {
+        try layout.checkChecksum(of: kind.sections.index)
+      } else if index.summaryChecks == nil {
+        try layout.checkChecksum(of: sections.groupChecks)
+      }
     }
     try checks.ensure(blocking ? .blockingTop : .identificationTop) { () throws(FormatError) in
-      try layout.checkChecksum(of: blocking ? .blockingTopSummary : .identificationTopSummary)
-      try layout.checkChecksum(of: blocking ? .blockingTop : .identificationTop)
+      try layout.checkChecksum(of: sections.summary)
+      try layout.checkChecksum(of: index.summaryChecks == nil ? sections.top : sections.summaryChecks)
     }
     if !blocking {
       // The label count bounds every label id the ranges and blocks give.
@@ -97,6 +104,8 @@ extension CallDirectoryReader {
     guard let groupChecks = index.groupChecks else { return }
     let group = block / groupChecks.stride  // block < blockCount: group < count
     guard !checks.hasPassed(kind, group: group) else { return }
+    // Under summary checks, the group's check is itself checked with its group of the top.
+    if let summaryChecks = index.summaryChecks { try checkTopGroup(group / summaryChecks.stride, kind) }
     let records = unsafe file.view(of: index.records)
     let computed = GroupChecks.checksum(ofGroup: group, stride: groupChecks.stride, records: records)
     let stored = groupChecks.check(ofGroup: group, in: file)
@@ -109,6 +118,31 @@ extension CallDirectoryReader {
         at: FormatConstants.entryIndexHeaderSize &+ covered.lowerBound &* FormatConstants.entryIndexRecordSize)
     }
     checks.pass(kind, group: group)
+  }
+
+  /// Checks, once in the reader's life, group `group` of `kind`'s top samples and their group
+  /// checks against its summary check (`Spec/FORMAT.md` 5.4).
+  /// - Throws: `FormatError.malformedIndex` at the group's first sample when they differ.
+  /// - Complexity: O(summary stride) the first time; O(1) after.
+  private func checkTopGroup(_ group: Int, _ kind: EntryKind) throws(FormatError) {
+    let index = shape.index(kind)
+    guard let summaryChecks = index.summaryChecks, let groupChecks = index.groupChecks, let top = index.top,
+      !checks.hasPassed(kind, group: group, top: true)
+    else { return }
+    let samples = unsafe file.view(of: top.samples)
+    let computed = GroupChecks.checksum(
+      ofTopGroup: group, stride: summaryChecks.stride, samples: samples, checks: unsafe file.view(of: groupChecks.checks))
+    let stored = summaryChecks.check(ofGroup: group, in: file)
+    guard computed == stored else {
+      let first = group &* summaryChecks.stride  // group < count: first < the top's samples
+      let last = min(first &+ summaryChecks.stride, top.count) &- 1
+      throw FilePlace(kind.levelSections.top, at: top.samples.offset).error(
+        .malformedIndex(
+          "top samples \(first) to \(last) and their group checks fail their summary check "
+            + "(stored \(String(stored, radix: 16)), computed \(String(computed, radix: 16)))"),
+        at: first &* 8)
+    }
+    checks.pass(kind, group: group, top: true)
   }
 
   /// Records that the verifier passed the whole file this reader reads: lookups then check

@@ -9,7 +9,9 @@ import Synchronization
 /// checked whole (its CRC) the first time a lookup lands on it. An index with group checks
 /// (version 2.5) is checked a group at a time instead: the first lookup of the kind checks the
 /// group checks whole, and the first lookup that lands on a block checks the block's group of
-/// records before its CRC, so that a new reader's first lookup reads a few pages, not the index. An identification lookup also
+/// records before its CRC, so that a new reader's first lookup reads a few pages, not the index.
+/// A top with summary checks is checked a group at a time in the same way, with the group
+/// checks of its samples, where the first lookup checks the summary and its checks whole. An identification lookup also
 /// depends on the label index (its header holds the label count that label ids are checked
 /// against, its records say which block holds which label), checked with the kind's other parts
 /// and before the first label is located; label blocks are checked by the label cache as it
@@ -41,9 +43,12 @@ import Synchronization
   private let failures = Mutex<[Part: FormatError]>([:])
   @usableFromInline let blockingBlocks: AtomicBits
   @usableFromInline let identificationBlocks: AtomicBits
-  // The groups of index records that passed their group checks (none without group checks).
+  // The groups of index records that passed their group checks (none without group checks), and
+  // the groups of the top that passed their summary checks (none without summary checks).
   private let blockingGroups: AtomicBits
   private let identificationGroups: AtomicBits
+  private let blockingTopGroups: AtomicBits
+  private let identificationTopGroups: AtomicBits
 
   /// Nothing checked yet, for a file of `layout`.
   /// - Complexity: O(entry blocks / 64).
@@ -52,6 +57,8 @@ import Synchronization
     identificationBlocks = AtomicBits(count: shape.identificationIndex.blockCount)
     blockingGroups = AtomicBits(count: shape.blockingIndex.groupChecks?.count ?? 0)
     identificationGroups = AtomicBits(count: shape.identificationIndex.groupChecks?.count ?? 0)
+    blockingTopGroups = AtomicBits(count: shape.blockingIndex.summaryChecks?.count ?? 0)
+    identificationTopGroups = AtomicBits(count: shape.identificationIndex.summaryChecks?.count ?? 0)
   }
 
   /// Whether every part in `parts` (bits of `Part`) has passed, or the whole file has.
@@ -87,14 +94,26 @@ import Synchronization
     if kind == .blocking { blockingBlocks.insert(block) } else { identificationBlocks.insert(block) }
   }
 
-  /// Whether group `group` of `kind`'s index records has passed its group check.
-  func hasPassed(_ kind: EntryKind, group: Int) -> Bool {
-    kind == .blocking ? blockingGroups.contains(group) : identificationGroups.contains(group)
+  /// Whether group `group` of `kind`'s index records (or of its top's samples, `top`) has
+  /// passed its check.
+  func hasPassed(_ kind: EntryKind, group: Int, top: Bool = false) -> Bool {
+    switch (kind, top) {
+    case (.blocking, false): blockingGroups.contains(group)
+    case (.identification, false): identificationGroups.contains(group)
+    case (.blocking, true): blockingTopGroups.contains(group)
+    case (.identification, true): identificationTopGroups.contains(group)
+    }
   }
 
-  /// Records that group `group` of `kind`'s index records passed its group check.
-  func pass(_ kind: EntryKind, group: Int) {
-    if kind == .blocking { blockingGroups.insert(group) } else { identificationGroups.insert(group) }
+  /// Records that group `group` of `kind`'s index records (or of its top's samples, `top`)
+  /// passed its check.
+  func pass(_ kind: EntryKind, group: Int, top: Bool = false) {
+    switch (kind, top) {
+    case (.blocking, false): blockingGroups.insert(group)
+    case (.identification, false): identificationGroups.insert(group)
+    case (.blocking, true): blockingTopGroups.insert(group)
+    case (.identification, true): identificationTopGroups.insert(group)
+    }
   }
 
   /// Records that the whole file passed verification.

@@ -85,6 +85,35 @@ extension VerificationPass {
     guard let summary = index.summary else { return }
     checkVersion(atLeast: 4, for: summaryType.rawValue)
     checkSamples(of: summary, in: summaryType, named: "top summary", record: { "top sample \($0)" }) { top.sample($0) }
+    checkSummaryChecks(kind)
+  }
+
+  /// Checks that `kind`'s summary checks, if the file has them, are the CRC-32s of the groups of
+  /// the top's samples and group checks they check (in a file of version 2.5 or later).
+  /// - Complexity: O(top).
+  private mutating func checkSummaryChecks(_ kind: EntryKind) {
+    let shape = layout.shape.index(kind)
+    guard let summaryChecks = shape.summaryChecks, let groupChecks = shape.groupChecks, let top = shape.top else { return }
+    let type = kind.levelSections.summaryChecks
+    checkVersion(atLeast: 5, for: type.rawValue)
+    let (samples, checks) = (
+      layout.file.sliceOrEmpty(offset: top.samples.offset, length: top.samples.count),
+      layout.file.sliceOrEmpty(offset: groupChecks.checks.offset, length: groupChecks.checks.count)
+    )
+    for group in 0..<summaryChecks.count where !problems.isOverflowing {
+      let (stored, computed) = (
+        summaryChecks.check(ofGroup: group, in: layout.file),
+        GroupChecks.checksum(ofTopGroup: group, stride: summaryChecks.stride, samples: samples, checks: checks)
+      )
+      if stored != computed {
+        problems.record(
+          FormatError(
+            .malformedIndex(
+              "summary check \(group) is \(String(stored, radix: 16)), its top samples and group checks sum to "
+                + "\(String(computed, radix: 16))"),
+            at: summaryChecks.checks.offset &+ group &* GroupChecks.checkSize, section: type.rawValue))
+      }
+    }
   }
 
   /// Checks that `kind`'s group checks, if the file has them, are the CRC-32s of the groups of

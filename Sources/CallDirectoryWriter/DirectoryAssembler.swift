@@ -2,9 +2,11 @@ import CallDirectoryFormat
 
 // The file the assembler writes (Spec/FORMAT.md, "File layout"), in this order:
 //
-//   header (32 bytes) | section table (6 to 21 x 32 bytes, and the carried sections of a patch)
+//   header (32 bytes) | section table (6 to 23 x 32 bytes, and the carried sections of a patch)
 //   BSUM  u32 stride, u32 0, {u64 every 32nd BTOP sample}*    when the tops have > 384 samples
 //   ISUM  as BSUM, over ITOP                                  together, for each (version 2.4)
+//   BSCK  {u32 CRC-32 of each 32 BTOP samples and their BGCK checks}*  with BSUM (version 2.5)
+//   ISCK  as BSCK, over ITOP and IGCK                                  with ISUM
 //   BTOP  u32 stride, u32 0, {u64 first number of every 64th BIDX record}*   when BIDX has > 64
 //   ITOP  as BTOP, over IIDX                                                 when IIDX has > 64
 //         (the tops come after HDRS instead when they have summaries)
@@ -79,21 +81,28 @@ struct DirectoryContents {
       }
     }
     let (labelData, labelIndex, labelCoding) = LabelSections.encode(labels, options: options)
-    var tops: [(type: SectionType, summary: SectionType, bytes: [UInt8])] = []
-    var groupChecks: [(SectionType, Bytes)] = []
+    var tops: [(kind: EntryKind, bytes: [UInt8], checks: [UInt8])] = []
     for (kind, index) in [(EntryKind.blocking, blocking.index), (.identification, identification.index)] {
       let records = index[FormatConstants.entryIndexHeaderSize...]
       // One group is all the index: a top would only add a step.
       guard records.count / FormatConstants.entryIndexRecordSize > TopIndex.canonicalStride else { continue }
-      let sections = kind.levelSections
-      tops.append((sections.top, sections.summary, TopIndex.encode(records: records)))
-      groupChecks.append(
-        (sections.groupChecks, .array(GroupChecks.encode(records: records, stride: TopIndex.canonicalStride))))
+      tops.append(
+        (kind, TopIndex.encode(records: records), GroupChecks.encode(records: records, stride: TopIndex.canonicalStride)))
     }
-    // Tops too long together for the first page: their summaries there, the tops after HDRS.
+    let groupChecks: [(SectionType, Bytes)] = tops.map { ($0.kind.levelSections.groupChecks, .array($0.checks)) }
+    // Tops too long together for the first page: their summaries there, with the checks of the
+    // tops' groups, and the tops after HDRS.
     let summaries = TopIndex.canonicalSummaries(of: tops.map(\.bytes))
-    let topSections: [(SectionType, Bytes)] = tops.map { ($0.type, .array($0.bytes)) }
-    var sections = summaries.map { zip(tops, $0).map { ($0.summary, .array($1)) } } ?? topSections
+    let topSections: [(SectionType, Bytes)] = tops.map { ($0.kind.levelSections.top, .array($0.bytes)) }
+    var sections = topSections
+    if let summaries {
+      sections = zip(tops, summaries).map { ($0.kind.levelSections.summary, .array($1)) }
+      sections += tops.map { top in
+        let samples = top.bytes[TopIndex.headerSize...]
+        let checks = GroupChecks.encode(samples: samples, checks: top.checks, stride: TopIndex.canonicalSummaryStride)
+        return (top.kind.levelSections.summaryChecks, .array(checks))
+      }
+    }
     // The indexes by length, shortest first (a tie keeps this order): a cold open reads every
     // index's header, and a list of one kind then finds all three in the file's first page.
     let indexes: [(SectionType, [UInt8])] = [

@@ -179,3 +179,107 @@ import Testing
     #expect(Verifier.verify(crafted.bytes).problems == [])
   }
 }
+
+/// The summary checks (`Spec/FORMAT.md`, section 5.4): over a top long enough for a summary, a
+/// new reader checks the group of the top a lookup reads, with its group checks, not the top.
+@Suite struct SummaryChecksTests {
+  /// 40,000 numbers in blocks of one: 40,000 records, a top of 625 samples, a summary of 20, 625
+  /// group checks and 20 summary checks.
+  private static let numbers = SeededGenerator.distinctNumbers(
+    40_000, from: 12_000_000_000, span: 900_000_000, seed: 0x5C_0C4E)
+
+  private static let file: [UInt8] = {
+    var options = DirectoryBuilder.Options()
+    options.entriesPerBlock = 1
+    return try! Contents(blocking: numbers).encoded(options: options)
+  }()
+
+  @Test func eachCheckIsTheCRCOfItsTopSamplesAndTheirGroupChecks() throws {
+    let crafted = try CraftedFile(Self.file)
+    let (samples, checks, summary) = (
+      Array(crafted[.blockingTop].dropFirst(8)), crafted[.blockingGroupChecks], crafted[.blockingSummaryChecks]
+    )
+    #expect(samples.count == 625 * 8 && checks.count == 625 * 4 && summary.count == 20 * 4)
+    for group in 0..<20 {
+      // Written out from the spec's words: 32 samples a group, the last group 17.
+      let end = min(group * 32 + 32, 625)
+      var crc = CRC32()
+      crc.update(Array(samples[(group * 32 * 8)..<(end * 8)]))
+      crc.update(Array(checks[(group * 32 * 4)..<(end * 4)]))
+      #expect(summary.uint32LE(at: group * 4) == crc.value, "group \(group)")
+    }
+    #expect(Verifier.verify(Self.file).problems == [])
+  }
+
+  /// A top sample damaged in transit (the top's CRC now fails) costs the lookups under its group
+  /// of the top an error and no other lookup anything; without the summary checks, the same file
+  /// answers no lookup at all (the top is checked whole).
+  @Test func aDamagedTopSampleFailsTheLookupsOfItsGroupAlone() throws {
+    let crafted = try CraftedFile(Self.file)
+    var damaged = Self.file
+    // Top sample 70 (summary group 2, records 4,480 ... 4,543): its first number's third byte.
+    let sampleOffset = crafted.offset(of: .blockingTop) + 8 + 70 * 8
+    damaged[sampleOffset + 2] ^= 0x10
+    let reader = try CallDirectoryReader(bytes: damaged)
+    // One block an entry: entry `i` is in block `i`, record group i / 64, top group i / 2,048.
+    for position in Swift.stride(from: 0, to: Self.numbers.count, by: 97) {
+      if position / 2_048 == 2 {
+        let error = formatError { try reader.isBlocked(Self.numbers[position]) }
+        #expect(error?.section == "BTOP" && error?.offset == crafted.offset(of: .blockingTop) + 8 + 64 * 8, "\(position)")
+      } else {
+        #expect(try reader.isBlocked(Self.numbers[position]), "\(position)")
+      }
+    }
+    var unchecked = try CraftedFile(Self.file)
+    unchecked.sections.removeAll { $0.type == SectionType.blockingSummaryChecks.code }
+    var stripped = unchecked.bytes
+    stripped[unchecked.offset(of: .blockingTop) + 8 + 70 * 8 + 2] ^= 0x10
+    let whole = try CallDirectoryReader(bytes: stripped)
+    let error = formatError { try whole.isBlocked(Self.numbers[0]) }
+    #expect(error?.section == "BTOP" && error?.offset == unchecked.offset(of: .blockingTop))
+  }
+
+  /// A group check damaged in transit fails its group of the top, through its summary check.
+  @Test func aDamagedGroupCheckFailsTheLookupsOfItsTopGroup() throws {
+    let crafted = try CraftedFile(Self.file)
+    var damaged = Self.file
+    damaged[crafted.offset(of: .blockingGroupChecks) + 100 * 4] ^= 0x01  // group 100: top group 3
+    let reader = try CallDirectoryReader(bytes: damaged)
+    #expect(throws: FormatError.self) { try reader.isBlocked(Self.numbers[100 * 64]) }
+    #expect(throws: FormatError.self) { try reader.isBlocked(Self.numbers[3 * 2_048]) }
+    #expect(try reader.isBlocked(Self.numbers[4 * 2_048]))
+  }
+
+  @Test func aCheckThatDiffersIsReported() throws {
+    var crafted = try CraftedFile(Self.file)
+    crafted.patch(.blockingSummaryChecks, at: 7 * 4, [crafted[.blockingSummaryChecks][7 * 4] ^ 1])
+    let problems = Verifier.verify(crafted.bytes).problems
+    #expect(problems.count == 1, "\(problems)")
+    #expect(problems.first?.error.section == "BSCK")
+    #expect(problems.first?.error.offset == crafted.offset(of: .blockingSummaryChecks) + 28)
+    #expect(throws: FormatError.self) { try CallDirectoryReader(bytes: crafted.bytes).isBlocked(Self.numbers[7 * 2_048]) }
+  }
+
+  @Test func checksWithoutTheirSummaryOrGroupChecksAreRefusedAtOpen() throws {
+    var noGroupChecks = try CraftedFile(Self.file)
+    noGroupChecks.sections.removeAll { $0.type == SectionType.blockingGroupChecks.code }
+    #expect(
+      throws: FormatError(
+        .sectionLayout("BSCK checks groups of no BGCK"), at: noGroupChecks.offset(of: .blockingSummaryChecks),
+        section: "BSCK")
+    ) { try CallDirectoryReader(bytes: noGroupChecks.bytes) }
+    var noSummary = try CraftedFile(Self.file)
+    noSummary.sections.removeAll { $0.type == SectionType.blockingTopSummary.code }
+    #expect(
+      throws: FormatError(
+        .sectionLayout("BSCK checks groups of no BSUM"), at: noSummary.offset(of: .blockingSummaryChecks), section: "BSCK")
+    ) { try CallDirectoryReader(bytes: noSummary.bytes) }
+    var short = try CraftedFile(Self.file)
+    short[.blockingSummaryChecks] = Array(short[.blockingSummaryChecks].dropLast(4))
+    #expect(
+      throws: FormatError(
+        .malformedIndex("summary checks over a summary of 20 samples need 80 bytes, the section has 76"),
+        at: short.offset(of: .blockingSummaryChecks), section: "BSCK")
+    ) { try CallDirectoryReader(bytes: short.bytes) }
+  }
+}

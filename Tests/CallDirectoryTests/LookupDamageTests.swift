@@ -27,8 +27,9 @@ import Testing
       probes: [numbers[0], numbers[1], numbers[150], numbers[299], numbers[0] - 1, numbers[10] + 1, numbers[299] + 37, 1])
   }
 
-  /// The blocking shape with a top of stride 4 (19 samples), its group checks, and a summary of
-  /// it of stride 4 (5 samples, format 2.4): every lookup goes through the three levels.
+  /// The blocking shape with a top of stride 4 (19 samples), its group checks, a summary of it of
+  /// stride 4 (5 samples, format 2.4) and the summary checks: every lookup goes through the three
+  /// levels, each checked a group at a time.
   static func summarised() throws -> Shape {
     let plain = try blocking()
     var file = try CraftedFile(plain.bytes)
@@ -38,6 +39,8 @@ import Testing
     file[.blockingGroupChecks] = GroupChecks.encode(records: records, stride: 4)
     let summary = TopIndex.encode(records: top[TopIndex.headerSize...], recordSize: 8, stride: 4)
     file.sections.insert(CraftedFile.Section(type: SectionType.blockingTopSummary.code, flags: 0, bytes: summary), at: 0)
+    let checks = GroupChecks.encode(samples: top[TopIndex.headerSize...], checks: file[.blockingGroupChecks], stride: 4)
+    file.sections.insert(CraftedFile.Section(type: SectionType.blockingSummaryChecks.code, flags: 0, bytes: checks), at: 1)
     return Shape(name: "summarised", bytes: file.bytes, probes: plain.probes)
   }
 

@@ -181,9 +181,9 @@ import Testing
     let reader = try CallDirectoryReader(bytes: bytes)
     #expect(reader.blockingCount == vector.count)
     // What the vector is for: a summary (24,577 records, a top of 385 samples, 13 summarised),
-    // and the group checks of the top's groups.
-    #expect(reader.shape.header.sections.map(\.typeName).prefix(4) == ["BSUM", "HDRS", "BTOP", "BGCK"])
+    // the group checks of the top's groups and the summary checks of the summary's.
+    #expect(reader.shape.header.sections.map(\.typeName).prefix(5) == ["BSUM", "BSCK", "HDRS", "BTOP", "BGCK"])
     #expect(reader.shape.blockingIndex.summary?.count == 13 && reader.version == (2, 5))
-    #expect(reader.shape.blockingIndex.groupChecks?.count == 385)
+    #expect(reader.shape.blockingIndex.groupChecks?.count == 385 && reader.shape.blockingIndex.summaryChecks?.count == 13)
   }
 }

@@ -27,15 +27,17 @@ import Testing
     let reader = try CallDirectoryReader(bytes: Self.file)
     let sections = reader.shape.header.sections
     #expect(
-      sections.map(\.typeName) == ["BSUM", "HDRS", "BTOP", "BGCK", "LIDX", "IIDX", "BIDX", "BPAD", "BDAT", "IDAT", "LDAT"])
+      sections.map(\.typeName) == [
+        "BSUM", "BSCK", "HDRS", "BTOP", "BGCK", "LIDX", "IIDX", "BIDX", "BPAD", "BDAT", "IDAT", "LDAT",
+      ])
     #expect(reader.version == (2, 5))
-    for position in [0, 1, 2, 3, 7] { #expect(sections[position].flags == 0) }  // optional: derived
+    for position in [0, 1, 2, 3, 4, 8] { #expect(sections[position].flags == 0) }  // optional: derived
     let index = reader.shape.blockingIndex
     let (top, summary) = (try #require(index.top), try #require(index.summary))
     #expect(top.stride == 64 && top.count == 625)
     #expect(summary.stride == 32 && summary.count == 20)
     // What a cold open and the summary's search read lies in the first page.
-    #expect(sections[1].offset + sections[1].length <= UInt64(PageAlignment.pageSize))
+    #expect(sections[2].offset + sections[2].length <= UInt64(PageAlignment.pageSize))
     #expect(reader.shape.identificationIndex.summary == nil && reader.shape.identificationIndex.top == nil)
     #expect(Verifier.verify(Self.file).problems == [])
   }
@@ -75,15 +77,18 @@ import Testing
     let two = try CallDirectoryReader(bytes: twoKinds)
     #expect(two.shape.blockingIndex.summary?.count == 10 && two.shape.identificationIndex.summary?.count == 3)
     let sections = two.shape.header.sections
-    #expect(sections.map(\.typeName).prefix(7) == ["BSUM", "ISUM", "HDRS", "BTOP", "ITOP", "BGCK", "IGCK"])
-    #expect(sections[2].offset + sections[2].length <= UInt64(PageAlignment.pageSize))
+    #expect(
+      sections.map(\.typeName).prefix(9) == ["BSUM", "ISUM", "BSCK", "ISCK", "HDRS", "BTOP", "ITOP", "BGCK", "IGCK"])
+    #expect(sections[4].offset + sections[4].length <= UInt64(PageAlignment.pageSize))
     #expect(two.version == (2, 5))
     #expect(Verifier.verify(twoKinds).problems == [])
   }
 
   @Test func lookupsThroughTheSummaryAgreeWithTheTopAndTheIndexAlone() throws {
     var withoutSummary = try CraftedFile(Self.file)
-    withoutSummary.sections.removeAll { $0.type == SectionType.blockingTopSummary.code }
+    withoutSummary.sections.removeAll {
+      [SectionType.blockingTopSummary.code, SectionType.blockingSummaryChecks.code].contains($0.type)
+    }
     var indexAlone = withoutSummary
     // Group checks check the groups of a top: without it they check nothing.
     indexAlone.sections.removeAll { [SectionType.blockingTop.code, SectionType.blockingGroupChecks.code].contains($0.type) }
@@ -105,11 +110,15 @@ import Testing
     var file = try CraftedFile(Self.file)
     let top = file[.blockingTop]
     file[.blockingTopSummary] = TopIndex.encode(records: top[TopIndex.headerSize...], recordSize: 8, stride: stride)
+    file[.blockingSummaryChecks] = GroupChecks.encode(
+      samples: top[TopIndex.headerSize...], checks: file[.blockingGroupChecks], stride: stride)
     let reader = try CallDirectoryReader(bytes: file.bytes)
     #expect(reader.shape.blockingIndex.summary?.count == (625 + stride - 1) / stride)
     #expect(Verifier.verify(file.bytes).problems == [])
     var withoutSummary = file
-    withoutSummary.sections.removeAll { $0.type == SectionType.blockingTopSummary.code }
+    withoutSummary.sections.removeAll {
+      [SectionType.blockingTopSummary.code, SectionType.blockingSummaryChecks.code].contains($0.type)
+    }
     let plain = try CallDirectoryReader(bytes: withoutSummary.bytes)
     for number in Swift.stride(from: 0, to: Self.probes.count, by: 5).map({ Self.probes[$0] }) {
       #expect(
@@ -136,7 +145,9 @@ import Testing
 
   @Test func aSummaryInAFileBefore2Point4IsReported() throws {
     var file = try CraftedFile(Self.file)
-    file.sections.removeAll { $0.type == SectionType.blockingGroupChecks.code }  // 2.5
+    file.sections.removeAll {  // 2.5
+      [SectionType.blockingGroupChecks.code, SectionType.blockingSummaryChecks.code].contains($0.type)
+    }
     file.version.minor = 3
     let problems = Verifier.verify(file.bytes).problems
     let expected = FormatError(.invalidField(field: "minor version of a file with BSUM (2.4 or later)", value: 3), at: 10)
