@@ -69,7 +69,8 @@ extension DatasetBench {
     table.section("first lookups after open, us (checks on first use)", ["median", "p99"])
     for (name, samples) in [
       ("first lookup: top, group checks (or index), ranges, group and block checked", first),
-      ("second lookup, another block: its block (and group) checked", second), ("first lookup after Verifier.verify passed", verified),
+      ("second lookup, another block: its block (and group) checked", second),
+      ("first lookup after Verifier.verify passed", verified),
     ] {
       table.row([name, Format.microseconds(samples.median), Format.microseconds(samples.percentile(99))])
     }
