@@ -54,8 +54,10 @@ extension CallDirectoryReader {
     try checks.ensure(blocking ? .blockingIndex : .identificationIndex) { () throws(FormatError) in
       if index.groupChecks == nil {
         try layout.checkChecksum(of: kind.sections.index)
-      } else if index.summaryChecks == nil {
+      } else if index.summaryChecks == nil, let groupChecks = index.groupChecks {
         try layout.checkChecksum(of: sections.groupChecks)
+        // Kept (4 bytes a group): a cold lookup in a group not checked yet then reads no page of them.
+        checks.keep(kind, groupChecks: (0..<groupChecks.count).map { groupChecks.check(ofGroup: $0, in: file) })
       }
     }
     try checks.ensure(blocking ? .blockingTop : .identificationTop) { () throws(FormatError) in
@@ -108,7 +110,7 @@ extension CallDirectoryReader {
     if let summaryChecks = index.summaryChecks { try checkTopGroup(group / summaryChecks.stride, kind) }
     let records = unsafe file.view(of: index.records)
     let computed = GroupChecks.checksum(ofGroup: group, stride: groupChecks.stride, records: records)
-    let stored = groupChecks.check(ofGroup: group, in: file)
+    let stored = checks.groupCheck(kind, group) ?? groupChecks.check(ofGroup: group, in: file)
     guard computed == stored else {
       let covered = GroupChecks.records(ofGroup: group, stride: groupChecks.stride, blockCount: index.blockCount)
       throw index.place.error(

@@ -49,6 +49,9 @@ import Synchronization
   private let identificationGroups: AtomicBits
   private let blockingTopGroups: AtomicBits
   private let identificationTopGroups: AtomicBits
+  // The group checks of each kind, once checked whole (an index without summary checks), kept so
+  // that checking a group later reads no page of them: 4 bytes a group of 64 blocks.
+  private let groupCheckCopies = Mutex<(blocking: [UInt32], identification: [UInt32])>(([], []))
 
   /// Nothing checked yet, for a file of `layout`.
   /// - Complexity: O(entry blocks / 64).
@@ -113,6 +116,19 @@ import Synchronization
     case (.identification, false): identificationGroups.insert(group)
     case (.blocking, true): blockingTopGroups.insert(group)
     case (.identification, true): identificationTopGroups.insert(group)
+    }
+  }
+
+  /// Keeps `kind`'s group checks, which have passed their section's check.
+  func keep(_ kind: EntryKind, groupChecks: [UInt32]) {
+    groupCheckCopies.withLock { if kind == .blocking { $0.blocking = groupChecks } else { $0.identification = groupChecks } }
+  }
+
+  /// Group check `group` of `kind`, when `keep(_:groupChecks:)` kept them.
+  func groupCheck(_ kind: EntryKind, _ group: Int) -> UInt32? {
+    groupCheckCopies.withLock { copies in
+      let checks = kind == .blocking ? copies.blocking : copies.identification
+      return group < checks.count ? checks[group] : nil
     }
   }
 
