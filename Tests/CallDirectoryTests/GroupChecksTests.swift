@@ -136,21 +136,14 @@ import Testing
     #expect(try reader.isBlocked(Self.first(.blocking, ofBlock: 2 * 64)))
   }
 
-  @Test func checksOfTheWrongLengthAreRefusedAtOpen() throws {
-    var crafted = try CraftedFile(Self.file)
-    crafted[.blockingGroupChecks] = Array(crafted[.blockingGroupChecks].dropLast(4))
-    let expected = FormatError(
-      .malformedIndex("group checks over a top of 12 samples need 48 bytes, the section has 44"),
-      at: crafted.offset(of: .blockingGroupChecks), section: "BGCK")
-    #expect(throws: expected) { try CallDirectoryReader(bytes: crafted.bytes) }
-  }
-
-  @Test func checksWithoutTheirTopAreRefusedAtOpen() throws {
-    var crafted = try CraftedFile(Self.file)
-    crafted.sections.removeAll { $0.type == SectionType.identificationTop.code }
-    let expected = FormatError(
-      .sectionLayout("IGCK checks groups of no ITOP"), at: crafted.offset(of: .identificationGroupChecks), section: "IGCK")
-    #expect(throws: expected) { try CallDirectoryReader(bytes: crafted.bytes) }
+  @Test func checksOfTheWrongLengthOrWithoutTheirTopAreRefusedAtOpen() throws {
+    var short = try CraftedFile(Self.file)
+    short[.blockingGroupChecks] = Array(short[.blockingGroupChecks].dropLast(4))
+    short.expectRefusedAtOpen(
+      .malformedIndex("group checks over a top of 12 samples need 48 bytes, the section has 44"), at: .blockingGroupChecks)
+    var topless = try CraftedFile(Self.file)
+    topless.sections.removeAll { $0.type == SectionType.identificationTop.code }
+    topless.expectRefusedAtOpen(.sectionLayout("IGCK checks groups of no ITOP"), at: .identificationGroupChecks)
   }
 
   @Test func checksInAFileBefore2Point5AreReported() throws {
@@ -263,23 +256,14 @@ import Testing
   @Test func checksWithoutTheirSummaryOrGroupChecksAreRefusedAtOpen() throws {
     var noGroupChecks = try CraftedFile(Self.file)
     noGroupChecks.sections.removeAll { $0.type == SectionType.blockingGroupChecks.code }
-    #expect(
-      throws: FormatError(
-        .sectionLayout("BSCK checks groups of no BGCK"), at: noGroupChecks.offset(of: .blockingSummaryChecks),
-        section: "BSCK")
-    ) { try CallDirectoryReader(bytes: noGroupChecks.bytes) }
+    noGroupChecks.expectRefusedAtOpen(.sectionLayout("BSCK checks groups of no BGCK"), at: .blockingSummaryChecks)
     var noSummary = try CraftedFile(Self.file)
     noSummary.sections.removeAll { $0.type == SectionType.blockingTopSummary.code }
-    #expect(
-      throws: FormatError(
-        .sectionLayout("BSCK checks groups of no BSUM"), at: noSummary.offset(of: .blockingSummaryChecks), section: "BSCK")
-    ) { try CallDirectoryReader(bytes: noSummary.bytes) }
+    noSummary.expectRefusedAtOpen(.sectionLayout("BSCK checks groups of no BSUM"), at: .blockingSummaryChecks)
     var short = try CraftedFile(Self.file)
     short[.blockingSummaryChecks] = Array(short[.blockingSummaryChecks].dropLast(4))
-    #expect(
-      throws: FormatError(
-        .malformedIndex("summary checks over a summary of 20 samples need 80 bytes, the section has 76"),
-        at: short.offset(of: .blockingSummaryChecks), section: "BSCK")
-    ) { try CallDirectoryReader(bytes: short.bytes) }
+    short.expectRefusedAtOpen(
+      .malformedIndex("summary checks over a summary of 20 samples need 80 bytes, the section has 76"),
+      at: .blockingSummaryChecks)
   }
 }

@@ -177,19 +177,16 @@ import Testing
   @Test func aSummaryOfTheWrongLengthIsRefusedAtOpen() throws {
     var file = try CraftedFile(Self.file)
     file[.blockingTopSummary] = Array(file[.blockingTopSummary].dropLast(8))
-    let expected = FormatError(
+    file.expectRefusedAtOpen(
       .malformedIndex(
         "a top summary over 625 samples in groups of 32 needs 20 samples (160 bytes), the section has 152 bytes of samples"),
-      at: file.offset(of: .blockingTopSummary), section: "BSUM")
-    #expect(throws: expected) { try CallDirectoryReader(bytes: file.bytes) }
+      at: .blockingTopSummary)
   }
 
   @Test func aSummaryWithoutItsTopIsRefusedAtOpen() throws {
     var file = try CraftedFile(Self.file)
     file.sections.removeAll { $0.type == SectionType.blockingTop.code }
-    let expected = FormatError(
-      .sectionLayout("BSUM summarises no BTOP"), at: file.offset(of: .blockingTopSummary), section: "BSUM")
-    #expect(throws: expected) { try CallDirectoryReader(bytes: file.bytes) }
+    file.expectRefusedAtOpen(.sectionLayout("BSUM summarises no BTOP"), at: .blockingTopSummary)
   }
 
   @Test func aDamagedSummaryAnswersNothingBeforeItsCheck() throws {

@@ -1,4 +1,5 @@
 import CallDirectory
+import Testing
 
 /// A directory file taken apart into its sections, to patch fields and put back together with the
 /// section checksums and the header checksum recomputed, so that a hostile value gets past the
@@ -122,6 +123,14 @@ struct CraftedFile {
     var bytes: [UInt8] = []
     bytes.appendUInt32LE(value)
     patch(type, at: offset, bytes)
+  }
+}
+
+extension CraftedFile {
+  /// Expects the file to be refused at open with `kind`, placed at the start of section `type`.
+  func expectRefusedAtOpen(_ kind: FormatError.Kind, at type: SectionType, sourceLocation: SourceLocation = #_sourceLocation) {
+    let expected = FormatError(kind, at: offset(of: type), section: type.rawValue)
+    #expect(throws: expected, sourceLocation: sourceLocation) { try CallDirectoryReader(bytes: bytes) }
   }
 }
 
