@@ -63,31 +63,32 @@
   /// `stride`, the summary's.
   /// - Complexity: O(samples).
   @usableFromInline package static func encode(samples: ArraySlice<UInt8>, checks: [UInt8], stride: Int) -> [UInt8] {
-    var bytes: [UInt8] = []
-    for first in Swift.stride(from: 0, to: samples.count / 8, by: stride) {
-      let count = min(stride, samples.count / 8 - first)
-      let start = samples.startIndex + first * 8
-      var crc = CRC32()
-      crc.update(Array(samples[start..<(start + count * 8)]))
-      crc.update(Array(checks[(first * checkSize)..<((first + count) * checkSize)]))
-      bytes.appendUInt32LE(crc.value)
+    let groups = (samples.count / 8 + stride - 1) / stride
+    return unsafe samples.withUnsafeBytes { samples in
+      unsafe checks.withUnsafeBytes { checks in
+        encode(groups: groups) {
+          checksum(ofTopGroup: $0, stride: stride, samples: unsafe ByteView(samples), checks: unsafe ByteView(checks))
+        }
+      }
     }
-    return bytes
   }
 
   /// The group checks section of an index whose records (16 bytes each, without the index's
   /// header) are `records`, in groups of `stride`.
   /// - Complexity: O(records).
   @usableFromInline package static func encode(records: ArraySlice<UInt8>, stride: Int) -> [UInt8] {
-    let size = FormatConstants.entryIndexRecordSize
-    let blockCount = records.count / size
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity((blockCount / stride + 1) * checkSize)
-    for first in Swift.stride(from: 0, to: blockCount, by: stride) {
-      let covered = Self.records(ofGroup: first / stride, stride: stride, blockCount: blockCount)
-      let start = records.startIndex + covered.lowerBound * size
-      bytes.appendUInt32LE(CRC32.checksum(Array(records[start..<(start + covered.count * size)])))
+    let groups = (records.count / FormatConstants.entryIndexRecordSize + stride - 1) / stride
+    return unsafe records.withUnsafeBytes { records in
+      encode(groups: groups) { checksum(ofGroup: $0, stride: stride, records: unsafe ByteView(records)) }
     }
+  }
+
+  /// The checks `check(group)` of groups `0 ..< groups`, one u32 each: the reader's and the
+  /// verifier's checksum is the writer's, so the three cannot disagree on a group's bytes.
+  private static func encode(groups: Int, _ check: (Int) -> UInt32) -> [UInt8] {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(groups * checkSize)
+    for group in 0..<groups { bytes.appendUInt32LE(check(group)) }
     return bytes
   }
 }

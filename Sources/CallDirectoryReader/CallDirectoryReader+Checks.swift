@@ -52,13 +52,12 @@ extension CallDirectoryReader {
     let index = shape.index(kind)
     let sections = kind.levelSections
     try checks.ensure(blocking ? .blockingIndex : .identificationIndex) { () throws(FormatError) in
-      if index.groupChecks == nil {
-        try layout.checkChecksum(of: kind.sections.index)
-      } else if index.summaryChecks == nil, let groupChecks = index.groupChecks {
-        try layout.checkChecksum(of: sections.groupChecks)
-        // Kept (4 bytes a group): a cold lookup in a group not checked yet then reads no page of them.
-        checks.keep(kind, groupChecks: (0..<groupChecks.count).map { groupChecks.check(ofGroup: $0, in: file) })
-      }
+      guard let groupChecks = index.groupChecks else { return try layout.checkChecksum(of: kind.sections.index) }
+      // Under summary checks, the group checks are checked a group of the top at a time.
+      guard index.summaryChecks == nil else { return }
+      try layout.checkChecksum(of: sections.groupChecks)
+      // Kept (4 bytes a group): a cold lookup in a group not checked yet then reads no page of them.
+      checks.keep(kind, groupChecks: (0..<groupChecks.count).map { groupChecks.check(ofGroup: $0, in: file) })
     }
     try checks.ensure(blocking ? .blockingTop : .identificationTop) { () throws(FormatError) in
       try layout.checkChecksum(of: sections.summary)

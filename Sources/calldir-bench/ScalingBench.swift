@@ -100,16 +100,20 @@ enum ScalingBench {
     let counted = zip(hits.prefix(4_096), misses.prefix(4_096)).flatMap { [$0, $1] }
     let instructions = InstructionCount.count(
       [.calldir, .array, .eytzinger], directory: path, numbers: numbersPath, queries: counted, scratch: scratch)
-    let cold = try ColdPages.measure(
-      path: path, probes: Array(hits.prefix(8)), inService: true,
-      lookup: { reader, number in (try? reader.isBlocked(number)) == true ? 1 : 0 }, sink: sink)
-    var coldPages = Samples()
-    for probe in cold ?? [] { coldPages.append(Double(probe.afterLookup)) }
-    let coldNew = try ColdPages.measure(
-      path: path, probes: Array(hits.dropFirst(8).prefix(8)), inService: false,
-      lookup: { reader, number in (try? reader.isBlocked(number)) == true ? 1 : 0 }, sink: sink)
-    var coldNewPages = Samples()
-    for probe in coldNew ?? [] { coldNewPages.append(Double(probe.afterLookup)) }
+    // The median cold pages of 8 hits, by a reader in service or by a new reader each; "-"
+    // where the system calls are missing.
+    func coldPages(_ probes: ArraySlice<Int64>, inService: Bool) throws -> String {
+      guard
+        let results = try ColdPages.measure(
+          path: path, probes: Array(probes), inService: inService,
+          lookup: { reader, number in (try? reader.isBlocked(number)) == true ? 1 : 0 }, sink: sink)
+      else { return "-" }
+      var pages = Samples()
+      for probe in results { pages.append(Double(probe.afterLookup)) }
+      return Format.fixed(pages.median, 0)
+    }
+    let cold = try coldPages(hits.prefix(8), inService: true)
+    let coldNew = try coldPages(hits.dropFirst(8).prefix(8), inService: false)
     let p50 = { (timing: LookupTiming) in timing.batchMeans.median }
     return [
       Format.grouped(count), Format.grouped(bytes), Format.fixed(Double(bytes) / Double(count), 3),
@@ -118,7 +122,7 @@ enum ScalingBench {
       Format.nanoseconds(p50(hit[1])), Format.nanoseconds(p50(miss[1])), Format.nanoseconds(p50(hit[2])),
       Format.nanoseconds(p50(miss[2])), Format.ratio(p50(hit[0]) / p50(hit[2])), Format.ratio(p50(miss[0]) / p50(miss[2])),
     ] + instructions.map { $0.map { Format.fixed($0, 0) } ?? "-" } + [
-      cold == nil ? "-" : Format.fixed(coldPages.median, 0), coldNew == nil ? "-" : Format.fixed(coldNewPages.median, 0),
+      cold, coldNew,
     ]
   }
 
