@@ -91,7 +91,8 @@ let package = Package(
       name: "CallDirectoryWriter", dependencies: ["CallDirectoryFormat", "CallDirectoryCrypto", "CallDirectorySystem"],
       swiftSettings: strict),
     .target(
-      name: "CallDirectoryReader", dependencies: ["CallDirectoryFormat", "CallDirectoryCrypto", "CallDirectorySystem"],
+      name: "CallDirectoryReader",
+      dependencies: ["CallDirectoryFormat", "CallDirectoryCrypto", "CallDirectorySystem", "CProcessor"],
       swiftSettings: strict),
     .target(
       name: "CallDirectoryVerifier", dependencies: ["CallDirectoryFormat", "CallDirectoryReader", "CallDirectorySystem"],

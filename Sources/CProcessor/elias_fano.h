@@ -125,13 +125,19 @@ __attribute__((noinline, cold)) static uint64_t calldir_elias_fano_rank_runs(
   return calldir_run_rank(lows, low_length, (int64_t)low_length - 8, low_bits, target_low, first, end);
 
 // `calldir_elias_fano_rank_NAME`, compiled with `ATTRIBUTES` around the zero searches of
-// processor.h's compilation NAME. Out of line, so that the dispatch below, inlined into its
-// callers, is a test and a call.
+// processor.h's compilation NAME, out of line, so that the dispatch below, inlined into its
+// callers, is a test and a call; and `calldir_elias_fano_rank_inline_NAME`, the same inline, for
+// a caller compiled alike (entry_find.h's warm lookup).
 #define CALLDIR_ELIAS_FANO_RANK(NAME, ATTRIBUTES)                                                        \
-  ATTRIBUTES __attribute__((noinline)) static uint64_t calldir_elias_fano_rank_##NAME(                    \
+  ATTRIBUTES __attribute__((always_inline)) static inline uint64_t calldir_elias_fano_rank_inline_##NAME( \
       const void *low, size_t low_length, const void *high, size_t high_length, int64_t count,            \
       unsigned low_bits, uint64_t target) {                                                               \
     CALLDIR_ELIAS_FANO_RANK_BODY(calldir_select_zero_##NAME, calldir_select_zero_backward_##NAME)         \
+  }                                                                                                       \
+  ATTRIBUTES __attribute__((noinline)) static uint64_t calldir_elias_fano_rank_##NAME(                    \
+      const void *low, size_t low_length, const void *high, size_t high_length, int64_t count,            \
+      unsigned low_bits, uint64_t target) {                                                               \
+    return calldir_elias_fano_rank_inline_##NAME(low, low_length, high, high_length, count, low_bits, target); \
   }
 
 CALLDIR_ELIAS_FANO_RANK(portable, )

@@ -1,3 +1,4 @@
+import CProcessor
 import CallDirectoryFormat
 import CallDirectoryReader
 
@@ -100,19 +101,6 @@ extension CallDirectoryReader {
     }
   }
 
-  /// The block of `kind` that can hold `number` (`EntryIndex.block(containing:)`), its index
-  /// read in place from the reader's shape. Inlined since the levels' searches became C
-  /// (`calldir_last_at_most`): out of line it cost its call and frame, 16 instructions a lookup.
-  @inline(__always)
-  private func block(_ kind: EntryKind, containing number: UInt64) -> Int? {
-    let file = self.file
-    return withIndexShape(kind) { (index) -> Int? in
-      EntryIndex.block(
-        containing: number, records: unsafe file.view(of: index.records), blockCount: index.counts.blockCount,
-        top: (index.topStride, index.topSamples(in: file)), summary: (index.summaryStride, index.summarySamples(in: file)))
-    }
-  }
-
   /// What the quick path found.
   private enum QuickFind {
     /// The entry's label id (0 for a blocking entry).
@@ -123,35 +111,15 @@ extension CallDirectoryReader {
     case check(block: Int, target: UInt64)
   }
 
-  /// One search of the index gives the block and the number's offset from the block's first (at
-  /// most `number`: no wrap); a block that has passed its checks is then searched in place.
+  /// The warm path, one C call (`calldir_entry_find`, CProcessor's entry_find.h, over the plan the
+  /// reader made at open): the index levels to the one block that can hold `number`, then, when
+  /// that block has passed its checks and is raw, its frame read again and the Elias-Fano rank of
+  /// `number`'s offset inside it. Any other block goes to the checked path.
   @inline(__always)
   private func quickFind(_ number: UInt64, in kind: EntryKind) -> QuickFind {
-    guard let block = block(kind, containing: number) else { return .absent }
-    let file = self.file
-    return withIndexShape(kind) { (index) -> QuickFind in
-      let records = unsafe file.view(of: index.records)
-      let target = number &- EntryIndex.firstNumber(ofBlock: block, records: records)
-      guard checks.hasPassed(kind, block: block), let extent = index.counts.extent(ofBlock: block, records: records)
-      else { return .check(block: block, target: target) }
-      let bytes = unsafe blockBytes(kind, at: extent.bytes)  // extent: inside the data section
-      // The frame, the high bits at the block's end and then one low part are read one after
-      // another, each read's place known from the one before: ask for their lines at once, the
-      // frame's, the last three (the high bits of a full block of dense numbers) and, for the low
-      // parts, the middle one. A loop over every line of the block costs more than it saves.
-      bytes.prefetchLine(at: 0)
-      bytes.prefetchLine(at: bytes.count >> 1)
-      bytes.prefetchLine(at: bytes.count &- 192)
-      bytes.prefetchLine(at: bytes.count &- 128)
-      bytes.prefetchLine(at: bytes.count &- 64)
-      switch PassedBlockSearch.labelId(
-        of: target, inBlock: bytes, entries: extent.entries, identification: kind == .identification)
-      {
-      case .found(let id): return .found(id)
-      case .absent: return .absent
-      case .unreadable: return .check(block: block, target: target)
-      }
-    }
+    let found = unsafe calldir_entry_find(lookupPlans.plan(kind), number)  // the plan lives as long as `self`
+    if found.block >= 0 { return .check(block: Int(truncatingIfNeeded: found.block), target: found.value) }
+    return found.block == Int64(CALLDIR_FOUND) ? .found(found.value) : .absent
   }
 
   /// The checked path of `find`: the block's frame and payload parsed into checked views, its CRC

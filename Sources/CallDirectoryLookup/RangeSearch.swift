@@ -71,8 +71,8 @@ extension CallDirectoryReader {
     // is in `blockBytes`.
     let bytes = unsafe file.view(of: data).uncheckedSlice(offset: extent.bytes.lowerBound, length: extent.bytes.count)
     guard
-      let found = PassedBlockSearch.range(
-        containing: number &- EntryIndex.firstNumber(ofBlock: block, records: records), inBlock: bytes,
+      let found = RangeBlock.range(
+        containing: number &- EntryIndex.firstNumber(ofBlock: block, records: records), inPassedBlock: bytes,
         ranges: extent.entries, labelled: labelled)
     else { return nil }
     // block * perBlock + found < the kind's range count: a small Int; ids < 2^32.

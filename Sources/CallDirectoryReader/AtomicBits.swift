@@ -37,6 +37,16 @@ import Synchronization
     return unsafe words[index >> 6].load(ordering: .relaxed) & (1 << UInt64(index & 63)) != 0
   }
 
+  /// Sets every bit.
+  /// - Complexity: O(count / 64).
+  func insertAll() {
+    for word in 0..<wordCount {
+      let bits = min(64, count &- word &* 64)
+      guard bits > 0 else { break }
+      _ = unsafe words[word].bitwiseOr(bits == 64 ? ~0 : (1 << UInt64(bits)) &- 1, ordering: .relaxed)
+    }
+  }
+
   /// Sets bit `index` (nothing outside `0 ..< count`).
   func insert(_ index: Int) {
     guard index >= 0 && index < count else { return }

@@ -25,6 +25,8 @@ public final class CallDirectoryReader: Sendable {
   @usableFromInline let labelCache: LabelCache
   /// What has been checked of the file, so that each part is checked once before its first use.
   @usableFromInline package let checks: ReadChecks
+  /// What a warm lookup reads, as addresses in `storage` and `checks`.
+  @usableFromInline package let lookupPlans: LookupPlans
 
   /// Opens and maps the file at `path`.
   /// - Throws: `OpenError`: `.system` when the file cannot be opened or mapped, `.format` for
@@ -44,6 +46,7 @@ public final class CallDirectoryReader: Sendable {
     shape = try Self.open(storage.view)
     checks = ReadChecks(shape: shape)
     labelCache = LabelCache(storage: storage, shape: shape, checks: checks)
+    lookupPlans = LookupPlans(storage: storage, shape: shape, checks: checks)
     self.path = path
   }
 
@@ -55,6 +58,7 @@ public final class CallDirectoryReader: Sendable {
     shape = try Self.open(storage.view)
     checks = ReadChecks(shape: shape)
     labelCache = LabelCache(storage: storage, shape: shape, checks: checks)
+    lookupPlans = LookupPlans(storage: storage, shape: shape, checks: checks)
     path = nil
   }
 

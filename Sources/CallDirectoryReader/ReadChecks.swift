@@ -132,8 +132,11 @@ import Synchronization
     }
   }
 
-  /// Records that the whole file passed verification.
+  /// Records that the whole file passed verification. Every block's own bit is set too: a warm
+  /// lookup reads those alone.
   func passWholeFile() {
+    blockingBlocks.insertAll()
+    identificationBlocks.insertAll()
     passed.bitwiseOr(Part.wholeFile.bit, ordering: .relaxed)
   }
 }
