@@ -36,7 +36,7 @@ static inline uint64_t calldir_field_within(const unsigned char *bytes, size_t l
 // last byte one can, negative when none or when the parts are wider than 57 bits),
 // `calldir_field_within` otherwise. A part of at most 57 bits lies inside the 64 bits from its
 // first byte, whatever its place in that byte.
-static inline uint64_t calldir_low_part(
+__attribute__((always_inline)) static inline uint64_t calldir_low_part(
     const unsigned char *bytes, size_t length, int64_t last_word, uint64_t bit, unsigned width, uint64_t mask) {
   int64_t at = (int64_t)(bit >> 3);
   if (at <= last_word) return (calldir_word_le(bytes + at) >> (bit & 7)) & mask;

@@ -154,7 +154,7 @@ __attribute__((always_inline)) static inline int64_t calldir_entry_block(const c
     calldir_prefetch(bytes + (length > 64 ? length - 64 : 0));                                            \
   }                                                                                                       \
   calldir_raw_block parts;                                                                                \
-  if (!calldir_raw_block_parse(bytes, length, entries, entries, plan->labelled, CALLDIR_MOST_ENTRIES, &parts)) \
+  if (!calldir_raw_block_parse(bytes, length, entries, entries, labelled, CALLDIR_MOST_ENTRIES, &parts)) \
     return check;                                                                                         \
   int64_t entry = 0; /* the block's first number, at offset 0 */                                        \
   if (target != 0) {                                                                                      \
@@ -165,11 +165,17 @@ __attribute__((always_inline)) static inline int64_t calldir_entry_block(const c
   }                                                                                                       \
   return (calldir_entry_found){CALLDIR_FOUND, calldir_raw_block_label_id(&parts, entry)};
 
-// `calldir_entry_find_NAME`, compiled with `ATTRIBUTES` around the rank of the same compilation.
+// `calldir_entry_find_NAME`, compiled with `ATTRIBUTES` around the rank of the same compilation,
+// once for each kind: a blocking block's frame has no label ids to place.
 #define CALLDIR_ENTRY_FIND(NAME, ATTRIBUTES)                                                               \
+  ATTRIBUTES __attribute__((always_inline)) static inline calldir_entry_found calldir_entry_find_of_##NAME( \
+      const calldir_entry_plan *plan, uint64_t number, const int labelled) {                             \
+    CALLDIR_ENTRY_FIND_BODY(calldir_elias_fano_rank_inline_##NAME)                                        \
+  }                                                                                                       \
   ATTRIBUTES __attribute__((noinline)) static calldir_entry_found calldir_entry_find_##NAME(               \
       const calldir_entry_plan *plan, uint64_t number) {                                                  \
-    CALLDIR_ENTRY_FIND_BODY(calldir_elias_fano_rank_inline_##NAME)                                        \
+    return plan->labelled ? calldir_entry_find_of_##NAME(plan, number, 1)                                 \
+                          : calldir_entry_find_of_##NAME(plan, number, 0);                                \
   }
 
 CALLDIR_ENTRY_FIND(portable, )

@@ -11,35 +11,92 @@
 
 #include "processor.h"
 
+// One step: the key `step` past `base` replaces it when it is at most `number`.
+#define CALLDIR_STEP(step)                                                                        \
+  do {                                                                                            \
+    int64_t next = base + (step);                                                                 \
+    base = __builtin_unpredictable(calldir_word_le(keys + next * stride) <= number) ? next : base; \
+  } while (0)
+
+// A step over keys that may not be in cache: while the `2 * step` keys left span more than two
+// lines (`lines` keys), the lines of both probes that can follow it (one of them will) are asked
+// for first, so that the processor need not wait for each probe before it fetches the next.
+#define CALLDIR_PREFETCHING_STEP(step)                                          \
+  do {                                                                          \
+    if ((step) >= 2 && 2 * (step) > lines) {                                    \
+      calldir_prefetch(keys + (base + (step) / 2) * stride);                    \
+      calldir_prefetch(keys + (base + (step) + (step) / 2) * stride);           \
+    }                                                                           \
+    CALLDIR_STEP(step);                                                         \
+  } while (0)
+
+// Before the first step, of `first` keys, with `p` keys left after it: the lines of both probes
+// that can follow, as `CALLDIR_PREFETCHING_STEP` asks for them.
+#define CALLDIR_HINT_FIRST(first, p)                                            \
+  do {                                                                          \
+    if ((p) >= 2 && (p) > lines) {                                              \
+      calldir_prefetch(keys + (base + (p) / 2) * stride);                       \
+      calldir_prefetch(keys + (base + (first) + (p) / 2) * stride);             \
+    }                                                                           \
+  } while (0)
+#define CALLDIR_NO_HINT(first, p) \
+  do {                            \
+  } while (0)
+
+// The steps of 2^(k-1), ..., 2, 1 past `base` (`STEP`, one of the two above), unrolled: a switch
+// on `k` (at most 15) jumps into the sequence, so that a step is an address, a comparison and a
+// move, where a loop adds the halving, its test and its branch. The jump goes to the same place
+// for every lookup through one level of one file, and is predicted.
+#define CALLDIR_STEPS_BELOW(k, STEP) \
+  switch (k) {                       \
+  case 15: STEP(16384);              \
+  case 14: STEP(8192);               \
+  case 13: STEP(4096);               \
+  case 12: STEP(2048);               \
+  case 11: STEP(1024);               \
+  case 10: STEP(512);                \
+  case 9: STEP(256);                 \
+  case 8: STEP(128);                 \
+  case 7: STEP(64);                  \
+  case 6: STEP(32);                  \
+  case 5: STEP(16);                  \
+  case 4: STEP(8);                   \
+  case 3: STEP(4);                   \
+  case 2: STEP(2);                   \
+  case 1: STEP(1);                   \
+  default: break;                    \
+  }
+
+// The last of the keys `base ... base + length - 1` at most `number`, given that key `base` is
+// (or `base` when none is past it), each later step taken by `STEP` and the first preceded by
+// `HINT_FIRST`. Key `i` is the little-endian u64 at `keys + i * stride`.
+//
+// With `p = 2^k` the largest power of two below `length`, the first step compares the key
+// `length - p` past `base`: the answer then lies in the `p` keys from `base`, which steps of
+// p/2, ..., 1 search (a loop down to 2^15, then the unrolled steps). Every key read lies in the
+// range; over keys that do not ascend `base` still only moves to a key at most `number`.
+#define CALLDIR_LAST_AT_MOST_BODY(STEP, HINT_FIRST)                                         \
+  if (length <= 1) return base;                                                             \
+  unsigned k = 63 - (unsigned)__builtin_clzll((uint64_t)(length - 1)); /* p = 2^k < length */ \
+  HINT_FIRST(length - ((int64_t)1 << k), (int64_t)1 << k);                                  \
+  CALLDIR_STEP(length - ((int64_t)1 << k));                                                 \
+  for (; k > 15; k--) STEP((int64_t)1 << (k - 1));                                          \
+  CALLDIR_STEPS_BELOW(k, STEP)                                                              \
+  return base;
+
 // The last of the keys `base ... base + length - 1` at most `number`, given that key `base` is
 // (or `base` when none is past it). Key `i` is the little-endian u64 at `keys + i * stride`.
 // Precondition: `length >= 1`, and the keys of the range lie inside the caller's bytes.
 __attribute__((always_inline)) static inline int64_t calldir_last_at_most(
     const unsigned char *keys, int64_t stride, int64_t base, int64_t length, uint64_t number) {
-  while (length > 1) {
-    int64_t half = length >> 1;
-    uint64_t key = calldir_word_le(keys + (base + half) * stride);
-    base = __builtin_unpredictable(key <= number) ? base + half : base;
-    length -= half;
-  }
-  return base;
+  CALLDIR_LAST_AT_MOST_BODY(CALLDIR_STEP, CALLDIR_NO_HINT)
 }
 
-// `calldir_last_at_most` over keys that may not be in cache. Without a branch the processor
-// cannot run ahead of a probe, so each step would wait for the one before: while the range spans
-// more than two lines, the lines of both next probes (one of them is the next step's) are asked
-// for first.
+// `calldir_last_at_most` over keys that may not be in cache (`CALLDIR_PREFETCHING_STEP`).
 __attribute__((always_inline)) static inline int64_t calldir_last_at_most_prefetching(
     const unsigned char *keys, int64_t stride, int64_t base, int64_t length, uint64_t number) {
-  while (length > 8) {
-    int64_t half = length >> 1, quarter = (length - half) >> 1;
-    calldir_prefetch(keys + (base + quarter) * stride);
-    calldir_prefetch(keys + (base + half + quarter) * stride);
-    uint64_t key = calldir_word_le(keys + (base + half) * stride);
-    base = __builtin_unpredictable(key <= number) ? base + half : base;
-    length -= half;
-  }
-  return calldir_last_at_most(keys, stride, base, length, number);
+  const int64_t lines = stride >= 128 ? 1 : 128 / stride; /* the keys two lines hold */
+  CALLDIR_LAST_AT_MOST_BODY(CALLDIR_PREFETCHING_STEP, CALLDIR_HINT_FIRST)
 }
 
 #endif
