@@ -145,14 +145,15 @@ __attribute__((always_inline)) static inline int64_t calldir_entry_block(const c
   size_t length = (size_t)(end - start);                                                                  \
   /* The frame, the high bits at the block's end and then one low part are read one after another,    \
      each read's place known from the one before: ask for their lines at once, the frame's, the last   \
-     three (the high bits of a full block of dense numbers) and, for the low parts, the middle one. */  \
-  if (length > 0) {                                                                                       \
-    calldir_prefetch(bytes);                                                                              \
-    calldir_prefetch(bytes + (length >> 1));                                                              \
-    calldir_prefetch(bytes + (length > 192 ? length - 192 : 0));                                          \
-    calldir_prefetch(bytes + (length > 128 ? length - 128 : 0));                                          \
-    calldir_prefetch(bytes + (length > 64 ? length - 64 : 0));                                            \
-  }                                                                                                       \
+     three (the high bits of a full block of dense numbers) and, for the low parts, the middle one.    \
+     A hint reads nothing and never faults: the last three are addresses computed as integers, which   \
+     may lie before a short block, not pointers outside it. */                                         \
+  uintptr_t block_end = (uintptr_t)bytes + length;                                                        \
+  calldir_prefetch(bytes);                                                                                \
+  calldir_prefetch(bytes + (length >> 1));                                                                \
+  calldir_prefetch((const void *)(block_end - 192));                                                      \
+  calldir_prefetch((const void *)(block_end - 128));                                                      \
+  calldir_prefetch((const void *)(block_end - 64));                                                       \
   calldir_raw_block parts;                                                                                \
   if (!calldir_raw_block_parse(bytes, length, entries, entries, labelled, CALLDIR_MOST_ENTRIES, &parts)) \
     return check;                                                                                         \

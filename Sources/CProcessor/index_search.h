@@ -11,11 +11,13 @@
 
 #include "processor.h"
 
-// One step: the key `step` past `base` replaces it when it is at most `number`.
-#define CALLDIR_STEP(step)                                                                        \
-  do {                                                                                            \
-    int64_t next = base + (step);                                                                 \
-    base = __builtin_unpredictable(calldir_word_le(keys + next * stride) <= number) ? next : base; \
+// One step: the key `step` past `base` replaces it when it is at most `number`. The searches
+// move `at`, `base`'s byte offset, so that a step's address is one addition of a constant (x86
+// cannot scale an index by 16 inside an address).
+#define CALLDIR_STEP(step)                                                                    \
+  do {                                                                                        \
+    int64_t next = at + (step) * stride;                                                      \
+    at = __builtin_unpredictable(calldir_word_le(keys + next) <= number) ? next : at;         \
   } while (0)
 
 // A step over keys that may not be in cache: while the `2 * step` keys left span more than two
@@ -24,8 +26,8 @@
 #define CALLDIR_PREFETCHING_STEP(step)                                          \
   do {                                                                          \
     if ((step) >= 2 && 2 * (step) > lines) {                                    \
-      calldir_prefetch(keys + (base + (step) / 2) * stride);                    \
-      calldir_prefetch(keys + (base + (step) + (step) / 2) * stride);           \
+      calldir_prefetch(keys + at + (step) / 2 * stride);                        \
+      calldir_prefetch(keys + at + ((step) + (step) / 2) * stride);             \
     }                                                                           \
     CALLDIR_STEP(step);                                                         \
   } while (0)
@@ -35,8 +37,8 @@
 #define CALLDIR_HINT_FIRST(first, p)                                            \
   do {                                                                          \
     if ((p) >= 2 && (p) > lines) {                                              \
-      calldir_prefetch(keys + (base + (p) / 2) * stride);                       \
-      calldir_prefetch(keys + (base + (first) + (p) / 2) * stride);             \
+      calldir_prefetch(keys + at + (p) / 2 * stride);                           \
+      calldir_prefetch(keys + at + ((first) + (p) / 2) * stride);               \
     }                                                                           \
   } while (0)
 #define CALLDIR_NO_HINT(first, p) \
@@ -77,16 +79,18 @@
 // range; over keys that do not ascend `base` still only moves to a key at most `number`.
 #define CALLDIR_LAST_AT_MOST_BODY(STEP, HINT_FIRST)                                         \
   if (length <= 1) return base;                                                             \
+  int64_t at = base * stride;                                                               \
   unsigned k = 63 - (unsigned)__builtin_clzll((uint64_t)(length - 1)); /* p = 2^k < length */ \
   HINT_FIRST(length - ((int64_t)1 << k), (int64_t)1 << k);                                  \
   CALLDIR_STEP(length - ((int64_t)1 << k));                                                 \
   for (; k > 15; k--) STEP((int64_t)1 << (k - 1));                                          \
   CALLDIR_STEPS_BELOW(k, STEP)                                                              \
-  return base;
+  return at >> __builtin_ctzll((uint64_t)stride);
 
 // The last of the keys `base ... base + length - 1` at most `number`, given that key `base` is
 // (or `base` when none is past it). Key `i` is the little-endian u64 at `keys + i * stride`.
-// Precondition: `length >= 1`, and the keys of the range lie inside the caller's bytes.
+// Precondition: `length >= 1`, `stride` a power of two (8 for a top's samples, 16 for an index's
+// records), and the keys of the range lie inside the caller's bytes.
 __attribute__((always_inline)) static inline int64_t calldir_last_at_most(
     const unsigned char *keys, int64_t stride, int64_t base, int64_t length, uint64_t number) {
   CALLDIR_LAST_AT_MOST_BODY(CALLDIR_STEP, CALLDIR_NO_HINT)
