@@ -26,8 +26,11 @@ import CProcessor
 // - `Varint`: `offset < count` before each byte it reads.
 // - `uncheckedLastKey`: the index searches pass a range of records or samples below the count
 //   their parser checked against the section.
-// - `uncheckedSlice`: a passed block's search (`PassedBlockSearch.Parts`) slices its payload's
-//   parts after checking that their sizes add up to at most the payload.
+// - `uncheckedSlice`: a range block's search slices the block's bytes at the extent its index
+//   record gives, checked against its data section's length (`EntryIndex.Counts.extent`).
+// - Outside Swift: CProcessor's warm lookup (entry_find.h) reads through the plan a reader makes
+//   from its shapes, and places a block's parts after checking that their sizes add up to at most
+//   its payload (`calldir_raw_block_parse`).
 // - `view(of:)`: a part's `Shape` holds the file ranges its parser checked against the file; the
 //   reader and its label cache pair each shape only with that file.
 // - Outside the format layer (`ChangesetHeader`, `ChangesetReader`, `CarriedSections`,
