@@ -20,13 +20,25 @@ import Testing
   /// Each compilation of the search this processor can run, by name: a process uses one (CPUID
   /// chooses), so the others are called by name here.
   static var searches: [(String, Search)] {
-    var searches: [(String, Search)] = unsafe [("portable", calldir_elias_fano_rank_portable)]
+    #if arch(x86_64)
+      unsafe compilations(calldir_elias_fano_rank_portable, calldir_elias_fano_rank_popcnt, calldir_elias_fano_rank_bmi2)
+    #else
+      unsafe compilations(calldir_elias_fano_rank_portable)
+    #endif
+  }
+
+  /// The compilations of one CProcessor function this processor can run, by name: the portable
+  /// one, then on x86-64 those for POPCNT and BMI2 when CPUID says the processor has them.
+  static func compilations<Function>(_ portable: Function, _ popcnt: Function? = nil, _ bmi2: Function? = nil)
+    -> [(String, Function)]
+  {
+    var compilations = [("portable", portable)]
     #if arch(x86_64)
       let level = Int(calldir_level())
-      if level >= CALLDIR_LEVEL_POPCNT { unsafe searches.append(("popcnt", calldir_elias_fano_rank_popcnt)) }
-      if level >= CALLDIR_LEVEL_BMI2 { unsafe searches.append(("bmi2", calldir_elias_fano_rank_bmi2)) }
+      if level >= CALLDIR_LEVEL_POPCNT, let popcnt { compilations.append(("popcnt", popcnt)) }
+      if level >= CALLDIR_LEVEL_BMI2, let bmi2 { compilations.append(("bmi2", bmi2)) }
     #endif
-    return unsafe searches
+    return compilations
   }
 
   /// Ascending numbers from 1: runs of one gap size, some of them long runs of small gaps that put

@@ -14,13 +14,12 @@ import Testing
 
   /// Each compilation by name: a process uses one (CPUID chooses), so the others are called here.
   static var finds: [(String, Find)] {
-    var finds: [(String, Find)] = unsafe [("portable", calldir_entry_find_portable)]
     #if arch(x86_64)
-      let level = Int(calldir_level())
-      if level >= CALLDIR_LEVEL_POPCNT { unsafe finds.append(("popcnt", calldir_entry_find_popcnt)) }
-      if level >= CALLDIR_LEVEL_BMI2 { unsafe finds.append(("bmi2", calldir_entry_find_bmi2)) }
+      unsafe EliasFanoSearchTests.compilations(
+        calldir_entry_find_portable, calldir_entry_find_popcnt, calldir_entry_find_bmi2)
+    #else
+      unsafe EliasFanoSearchTests.compilations(calldir_entry_find_portable)
     #endif
-    return unsafe finds
   }
 
   /// A file of both kinds written from seeded numbers: clusters of neighbours, wide gaps and the
