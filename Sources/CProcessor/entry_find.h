@@ -3,7 +3,8 @@
 // read again, and the Elias-Fano rank of the number inside it, compiled three times as the rank
 // is (elias_fano.h), with one frame and no call between the parts. In Swift the same path cost a
 // frame per part, an optional test for each view's base address and an overflow test for each
-// product the parsers had already bounded: about a hundred instructions of a warm lookup's 540.
+// product the parsers had already bounded (539 instructions a lookup on a million NANP numbers,
+// 522 in C; 436 with the cuts the article Performance lists).
 //
 // Every read stays inside the ranges the plan names, whatever the bytes there hold. The search
 // answers only from a block whose bit says it passed its checks; any other block, and one whose
