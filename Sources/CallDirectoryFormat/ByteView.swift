@@ -137,26 +137,6 @@ import CProcessor
     }
   }
 
-  /// Hints that the 64-byte line holding byte `offset` (clamped to the view) is about to be
-  /// read: `prefetch(offset:length:)` for one line, without its loop.
-  /// - Complexity: O(1).
-  @inlinable @inline(__always)
-  package func prefetchLine(at offset: Int) {
-    guard let base = unsafe base, count > 0 else { return }
-    unsafe calldir_prefetch(base + min(max(offset, 0), count &- 1))
-  }
-
-  /// Hints that the line holding byte `offset` is about to be read, for a caller that knows the
-  /// offset is inside the view (`prefetchLine(at:)` clamps it). A hint reads nothing and never
-  /// faults, whatever the address; the precondition keeps the addresses the code names inside.
-  /// - Complexity: O(1).
-  @inlinable @inline(__always)
-  package func prefetchLine(inside offset: Int) {
-    assert(offset >= 0 && offset < count)
-    guard let base = unsafe base else { return }
-    unsafe calldir_prefetch(base + offset)
-  }
-
   /// The bytes as an array (for tests, checksums of small regions and diagnostics).
   @usableFromInline package var bytes: [UInt8] {
     guard count > 0, let base = unsafe base else { return [] }

@@ -68,7 +68,7 @@ extension CallDirectoryReader {
       let extent = counts.extent(ofBlock: block, records: records)
     else { return nil }
     // The extent is at most the data section's length (`counts.dataLength`), as an entry block's
-    // is in `blockBytes`.
+    // is in the warm lookup (entry_find.h).
     let bytes = unsafe file.view(of: data).uncheckedSlice(offset: extent.bytes.lowerBound, length: extent.bytes.count)
     guard
       let found = RangeBlock.range(

@@ -8,7 +8,7 @@ extension CallDirectoryReader {
   /// here: its group checks are (their CRC), and each group of records is checked against its
   /// check before a lookup answers from it (`checkedEntryBlock(_:_:prefetching:)`).
   ///
-  /// Package-only: with `withIndexShape(_:_:)`, the shape's range fields and
+  /// Package-only: with the reader's lookup plans (`LookupPlans`), the shape's range fields and
   /// `checkedEntryBlock(_:_:prefetching:)`, the one way in for the lookups, which call it first.
   /// - Throws: `FormatError` for the first part that fails, with its place; the same error again
   ///   on later calls, without checking again.
@@ -17,30 +17,6 @@ extension CallDirectoryReader {
   package func checkLookupParts(_ kind: EntryKind) throws(FormatError) {
     if checks.havePassed(ReadChecks.Part.lookup(kind)) { return }
     try checkLookupPartsOnce(kind)
-  }
-
-  /// Calls `body` with the shape of the index of `kind`, read in place, for a lookup after
-  /// `checkLookupParts(_:)`: it reads a few of the shape's fields and searches the records with
-  /// `EntryIndex`'s static searches, where a view of the whole index would be made and unmade on
-  /// every lookup (`reader.layout.index(kind)` makes one for other readers of the index).
-  @inlinable @inline(__always)
-  package func withIndexShape<R>(_ kind: EntryKind, _ body: (borrowing EntryIndex.Shape) -> R) -> R {
-    kind == .blocking ? body(shape.blockingIndex) : body(shape.identificationIndex)
-  }
-
-  /// The bytes of a block of `kind` at `extent` in its data section: the lookups' quick way to a
-  /// block that has passed its checks (its frame and CRC, the first time a lookup landed on it, or
-  /// the whole file's), with `extent` from its index record, which builds none of the checked
-  /// views the first read builds.
-  ///
-  /// Unsafe, and unchecked in release builds: `extent` must lie inside the data section, as
-  /// `EntryIndex.Counts.extent(ofBlock:records:)` returns it (at most the section's length); the
-  /// section lies inside the file, which the shape's parser checked.
-  /// - Complexity: O(1).
-  @unsafe @inlinable @inline(__always) @_lifetime(borrow self)
-  package func blockBytes(_ kind: EntryKind, at extent: Range<Int>) -> ByteView {
-    let data = kind == .blocking ? shape.dataOffsets.blocking : shape.dataOffsets.identification
-    return unsafe file.view(of: FileRange(offset: data &+ extent.lowerBound, count: extent.count))
   }
 
   @usableFromInline
