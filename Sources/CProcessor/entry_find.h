@@ -45,6 +45,7 @@ typedef struct {
   uint64_t base_label_id;                // 0 when the block has no label ids
 } calldir_raw_block;
 
+// The format's constants (FormatConstants in Swift; LayoutConstantTests holds the two equal).
 enum { CALLDIR_BLOCK_HEADER = 4, CALLDIR_BLOCK_TRAILER = 4, CALLDIR_MOST_ENTRIES = 4096 };
 
 // The parts of the raw block of `length` bytes at `bytes` that holds `numbers` numbers (entries,

@@ -18,17 +18,15 @@ import CallDirectoryFormat
   /// - Complexity: O(1).
   init(storage: FileStorage, shape: DirectoryLayout.Shape, checks: ReadChecks) {
     unsafe plans = .allocate(capacity: 2)
-    for kind in [EntryKind.blocking, .identification] {
-      let blocking = kind == .blocking
-      let data = blocking ? shape.dataOffsets.blocking : shape.dataOffsets.identification
-      let plan =
-        blocking
-        ? unsafe Self.plan(
-          shape.index(kind), data: data, bytes: storage.bytes, passed: checks.blockingBlocks, labelled: false)
-        : unsafe Self.plan(
-          shape.index(kind), data: data, bytes: storage.bytes, passed: checks.identificationBlocks, labelled: true)
-      unsafe (plans + (blocking ? 0 : 1)).initialize(to: plan)
-    }
+    let bytes = unsafe storage.bytes
+    unsafe plans.initialize(
+      to: Self.plan(
+        shape.blockingIndex, data: shape.dataOffsets.blocking, bytes: bytes, passed: checks.blockingBlocks,
+        labelled: false))
+    unsafe (plans + 1).initialize(
+      to: Self.plan(
+        shape.identificationIndex, data: shape.dataOffsets.identification, bytes: bytes,
+        passed: checks.identificationBlocks, labelled: true))
   }
 
   deinit {

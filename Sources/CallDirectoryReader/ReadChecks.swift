@@ -83,13 +83,12 @@ import Synchronization
     passed.bitwiseOr(part.bit, ordering: .relaxed)
   }
 
-  /// Whether entry block `block` of `kind` has passed its check (or the whole file has).
+  /// Whether entry block `block` of `kind` has passed its check (its own, or the whole file's,
+  /// which sets every block's bit).
   @inlinable @inline(__always)
   package func hasPassed(_ kind: EntryKind, block: Int) -> Bool {
-    // The block's own bit first: set for every block a warm lookup lands on. Each set is a
-    // noncopyable value read in place: no reference is copied, so no count is taken.
-    let passed = kind == .blocking ? blockingBlocks.contains(block) : identificationBlocks.contains(block)
-    return passed || havePassed(Part.wholeFile.bit)
+    // Each set is a noncopyable value read in place: no reference is copied, so no count is taken.
+    kind == .blocking ? blockingBlocks.contains(block) : identificationBlocks.contains(block)
   }
 
   /// Records that entry block `block` of `kind` passed its check.

@@ -1,3 +1,4 @@
+import CProcessor
 import CallDirectory
 import Testing
 
@@ -79,6 +80,16 @@ import Testing
     #expect(type.code == value)
     #expect(SectionType.name(of: type.code) == type.rawValue)
     #expect(type.name.description == type.rawValue)  // the static name errors are placed under
+  }
+
+  /// CProcessor's warm lookup (entry_find.h) reads a block's frame with its own copies of the
+  /// format's constants: they are the Swift layer's.
+  @Test func theWarmLookupsConstantsAreTheFormats() {
+    #expect(Int(CALLDIR_BLOCK_HEADER) == FormatConstants.blockHeaderSize)
+    #expect(Int(CALLDIR_BLOCK_TRAILER) == FormatConstants.blockTrailerSize)
+    #expect(Int(CALLDIR_MOST_ENTRIES) == FormatConstants.maximumEntriesPerBlock)
+    #expect(FormatConstants.maximumLowBits == 62 && FormatConstants.maximumLabelBits == 32)
+    #expect(FormatConstants.entryIndexRecordSize == 16)
   }
 
   @Test func crcCheckValue() {
