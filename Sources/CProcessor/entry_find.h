@@ -26,6 +26,8 @@ typedef struct {
   int64_t top_stride, top_count; // a stride of 0 without a top
   const unsigned char *summary;  // the top's summary: one sample a `summary_stride` top samples
   int64_t summary_stride, summary_count;
+  int64_t top_gap;               // bytes after each summary group's samples: 4 x summary_stride in a
+                                 // checked top (5.5), whose groups carry their checks; 0 in a top
   const unsigned char *data;     // the data section the records' offsets point into
   uint64_t data_length;
   int64_t entries_per_block;     // the most entries a block may hold
@@ -100,7 +102,7 @@ typedef struct {
 
 enum { CALLDIR_FOUND = -1, CALLDIR_ABSENT = -2 };
 
-// The last block whose first number is at most `number` (Spec/FORMAT.md 5 to 5.3), or -1. A
+// The last block whose first number is at most `number` (Spec/FORMAT.md 5 to 5.5), or -1. A
 // search through a top never compares a group's first record or a part's first sample: the
 // sample above it already did, and under group checks those bytes may not be checked yet.
 __attribute__((always_inline)) static inline int64_t calldir_entry_block(const calldir_entry_plan *plan, uint64_t number) {
@@ -109,15 +111,19 @@ __attribute__((always_inline)) static inline int64_t calldir_entry_block(const c
     return calldir_last_at_most_prefetching(plan->records, 16, 0, plan->block_count, number);
   }
   int64_t first = 0, length = plan->top_count;
+  const unsigned char *samples = plan->top;
   if (plan->summary_stride > 0) {
     if (plan->summary_count <= 0 || calldir_word_le(plan->summary) > number) return -1;
-    first = calldir_last_at_most(plan->summary, 8, 0, plan->summary_count, number) * plan->summary_stride;
+    int64_t group = calldir_last_at_most(plan->summary, 8, 0, plan->summary_count, number);
+    first = group * plan->summary_stride;
     length = plan->top_count - first < plan->summary_stride ? plan->top_count - first : plan->summary_stride;
+    /* Sample `first` lies `group` gaps past its place in a top: samples + 8 first is its address. */
+    samples += group * plan->top_gap;
   } else if (length <= 0 || calldir_word_le(plan->top) > number) {
     return -1;
   }
   if (length <= 0) return -1; /* only with counts the parser refuses */
-  first = calldir_last_at_most(plan->top, 8, first, length, number) * plan->top_stride;
+  first = calldir_last_at_most(samples, 8, first, length, number) * plan->top_stride;
   length = plan->block_count - first < plan->top_stride ? plan->block_count - first : plan->top_stride;
   if (length <= 0) return -1; /* only with counts the parser refuses */
   return calldir_last_at_most_prefetching(plan->records, 16, first, length, number);

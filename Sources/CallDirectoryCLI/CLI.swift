@@ -48,10 +48,10 @@ package enum CLI {
             + "\(FormatVersion.major).\(FormatVersion.minor(paged: true)) for files whose entry data is longer than a page, "
             + "\(FormatVersion.major).\(FormatVersion.minor(paged: true, rangeBlocks: true)) for files with range blocks, "
             + "\(FormatVersion.major).\(FormatVersion.minor(paged: true, prefixedLabels: true)) for files with prefix-coded labels, "
-            + "\(FormatVersion.major).\(FormatVersion.minor(paged: true, topSummaries: true)) for files whose top indexes are "
-            + "summarised, "
-            + "and \(FormatVersion.major).\(FormatVersion.minor(paged: true, groupChecks: true)) for files whose indexes have "
-            + "group checks)"
+            + "\(FormatVersion.major).\(FormatVersion.minor(paged: true, groupChecks: true)) for files whose indexes have "
+            + "group checks, "
+            + "and \(FormatVersion.major).\(FormatVersion.minor(paged: true, topSummaries: true, groupChecks: true, checkedTops: true)) "
+            + "for files whose top indexes are summarised (with checked tops))"
         )
         return ExitCode.success
       case .pack(let options): return try Pack(options: options, console: console).run()

@@ -17,13 +17,20 @@ public enum EntryKind: String, Sendable, CaseIterable {
     }
   }
 
-  /// The kind's sections over its index: the top, the top's summary and the group checks.
+  /// The kind's sections over its index: the top, the top's summary, the group checks, the
+  /// summary checks and the checked top.
   @usableFromInline package var levelSections:
-    (top: SectionType, summary: SectionType, groupChecks: SectionType, summaryChecks: SectionType)
+    (
+      top: SectionType, summary: SectionType, groupChecks: SectionType, summaryChecks: SectionType,
+      checkedTop: SectionType
+    )
   {
     self == .blocking
-      ? (.blockingTop, .blockingTopSummary, .blockingGroupChecks, .blockingSummaryChecks)
-      : (.identificationTop, .identificationTopSummary, .identificationGroupChecks, .identificationSummaryChecks)
+      ? (.blockingTop, .blockingTopSummary, .blockingGroupChecks, .blockingSummaryChecks, .blockingCheckedTop)
+      : (
+        .identificationTop, .identificationTopSummary, .identificationGroupChecks, .identificationSummaryChecks,
+        .identificationCheckedTop
+      )
   }
 
   /// The kind's fixed range section.
@@ -149,7 +156,7 @@ public enum EntryKind: String, Sendable, CaseIterable {
         try IndexHeadersSection(parsing: bytes, at: place)
       }
       func entryIndex(_ kind: EntryKind, data: FileRange) throws(FormatError) -> EntryIndex.Shape {
-        let (top, summary, groupChecks, summaryChecks) = kind.levelSections
+        let (top, summary, groupChecks, summaryChecks, checkedTop) = kind.levelSections
         let section = try locate(kind.sections.index)
         let fields = copies?.header(of: kind.sections.index) ?? section
         var parsed = try EntryIndex.Shape(
@@ -181,6 +188,15 @@ public enum EntryKind: String, Sendable, CaseIterable {
           }
           return try GroupChecks.Shape(
             parsing: bytes, at: place, stride: summaryGroups.stride, groups: summaryGroups.count, summary: true)
+        }
+        // A checked top copies the top and its group checks in the summary's groups, which its
+        // summary checks check: without all four it copies nothing a reader could check.
+        let (checkedGroups, topSamples) = (parsed.summaryChecks, parsed.top?.count)
+        parsed.checkedTop = try optional(checkedTop) { (bytes, place) throws(FormatError) in
+          guard let checkedGroups, let topSamples else {
+            throw place.error(.sectionLayout("\(checkedTop.rawValue) copies a top without \(summaryChecks.rawValue)"))
+          }
+          return try CheckedTop.Shape(parsing: bytes, at: place, stride: checkedGroups.stride, samples: topSamples)
         }
         return parsed
       }

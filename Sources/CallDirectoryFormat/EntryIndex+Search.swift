@@ -18,11 +18,14 @@ extension EntryIndex {
     // The view's parts are the index's own, which its parser checked: each level's count is its
     // samples' length over 8, and a count is 0 where a part is empty. No data: only the levels
     // are read.
+    // With a checked top, its groups are searched: the bytes the reader checks a group at a time.
+    let checked = checkedTop.count > 0
     var plan = unsafe calldir_entry_plan(
       records: records.base?.assumingMemoryBound(to: UInt8.self), block_count: Int64(blockCount),
-      top: topSamples.base?.assumingMemoryBound(to: UInt8.self), top_stride: Int64(topStride),
+      top: (checked ? checkedTop : topSamples).base?.assumingMemoryBound(to: UInt8.self), top_stride: Int64(topStride),
       top_count: Int64(topSamples.count / 8), summary: summarySamples.base?.assumingMemoryBound(to: UInt8.self),
-      summary_stride: Int64(summaryStride), summary_count: Int64(summarySamples.count / 8), data: nil,
+      summary_stride: Int64(summaryStride), summary_count: Int64(summarySamples.count / 8),
+      top_gap: checked ? Int64(summaryStride &* GroupChecks.checkSize) : 0, data: nil,
       data_length: 0, entries_per_block: 0, entry_count: 0, counted_blocks: 0, labelled: 0, passed: nil,
       passed_count: 0)
     let block = unsafe calldir_entry_block(&plan, number)

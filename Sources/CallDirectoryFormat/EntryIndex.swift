@@ -44,6 +44,10 @@
     /// them (`BSCK`, `ISCK`, version 2.5, with a summary): a reader then checks the groups of the
     /// top a lookup reads, not the whole top.
     @usableFromInline package internal(set) var summaryChecks: GroupChecks.Shape?
+    /// The top's samples and their group checks in the summary's groups, when the file has them
+    /// (`BTCK`, `ITCK`, version 2.6, with summary checks): a reader then searches the top and
+    /// reads a group's check here, in one page, and not in the top and the group checks.
+    @usableFromInline package internal(set) var checkedTop: CheckedTop.Shape?
     /// Where the records lie in the file, `blockCount * 16` bytes.
     @usableFromInline package let records: FileRange
     /// Where the index section lies in the file: errors about its records are placed there.
@@ -73,6 +77,14 @@
       if let summary { return unsafe file.view(of: summary.samples) }
       return unsafe file.view(of: .empty)
     }
+
+    /// The checked top in `file`, the bytes the shape was parsed from; empty when the file has
+    /// none.
+    @inlinable @inline(__always) @_lifetime(copy file)
+    package func checkedTop(in file: ByteView) -> ByteView {
+      if let checkedTop { return unsafe file.view(of: checkedTop.bytes) }
+      return unsafe file.view(of: .empty)
+    }
   }
 
   // The view holds its fields one by one, not a copy of its shape.
@@ -89,6 +101,9 @@
   @usableFromInline package let summarySamples: ByteView
   /// The top samples a summary sample stands for; 0 when the file has no summary.
   @usableFromInline package let summaryStride: Int
+  /// The checked top (`BTCK`, `ITCK`), empty when the file has none: the search then reads the
+  /// top's samples here, not in `topSamples`.
+  @usableFromInline package let checkedTop: ByteView
   /// Where the index section lies in the file: errors about its records are placed there.
   @usableFromInline package let place: FilePlace
 
@@ -102,6 +117,7 @@
     topStride = shape.topStride
     summarySamples = shape.summarySamples(in: file)
     summaryStride = shape.summaryStride
+    checkedTop = shape.checkedTop(in: file)
     place = shape.place
   }
 
@@ -204,6 +220,7 @@ extension EntryIndex.Shape {
     summary = nil
     groupChecks = nil
     summaryChecks = nil
+    checkedTop = nil
     self.place = place
   }
 

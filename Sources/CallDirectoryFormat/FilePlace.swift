@@ -68,6 +68,8 @@ extension SectionType {
     case .identificationGroupChecks: "IGCK"
     case .blockingSummaryChecks: "BSCK"
     case .identificationSummaryChecks: "ISCK"
+    case .blockingCheckedTop: "BTCK"
+    case .identificationCheckedTop: "ITCK"
     }
   }
 }

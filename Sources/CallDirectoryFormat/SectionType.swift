@@ -59,6 +59,12 @@ public enum SectionType: String, Sendable, CaseIterable {
   case blockingSummaryChecks = "BSCK"
   /// A CRC-32 for each group of the identification top's samples and their group checks.
   case identificationSummaryChecks = "ISCK"
+  /// The blocking top's samples with their group checks, a summary group at a time (version 2.6;
+  /// optional, `Spec/FORMAT.md` 5.5), so that a cold lookup reads the one group it searches and
+  /// its check in one page.
+  case blockingCheckedTop = "BTCK"
+  /// The identification top's samples with their group checks (version 2.6; optional).
+  case identificationCheckedTop = "ITCK"
 
   /// Whether the section is flagged required: every type but those a reader may ignore: the list
   /// version and the signature, which a reader that checks neither can skip, and the sections
@@ -69,13 +75,13 @@ public enum SectionType: String, Sendable, CaseIterable {
   private var isOptional: Bool { self == .listVersion || self == .signature || isDerived }
 
   /// Whether the writer derives the section from the others (the top indexes and their
-  /// summaries, the group checks, the index headers' copies, padding): a changeset carries NEW's other optional
-  /// sections, not these, which patch makes again.
+  /// summaries, the group checks, the checked tops, the index headers' copies, padding): a
+  /// changeset carries NEW's other optional sections, not these, which patch makes again.
   @usableFromInline package var isDerived: Bool {
     switch self {
     case .blockingTop, .identificationTop, .blockingTopSummary, .identificationTopSummary, .indexHeaders, .blockingPadding,
       .identificationPadding, .blockingGroupChecks, .identificationGroupChecks, .blockingSummaryChecks,
-      .identificationSummaryChecks:
+      .identificationSummaryChecks, .blockingCheckedTop, .identificationCheckedTop:
       true
     default: false
     }
@@ -122,6 +128,8 @@ public enum SectionType: String, Sendable, CaseIterable {
     case .identificationGroupChecks: 0x4B43_4749  // "IGCK"
     case .blockingSummaryChecks: 0x4B43_5342  // "BSCK"
     case .identificationSummaryChecks: 0x4B43_5349  // "ISCK"
+    case .blockingCheckedTop: 0x4B43_5442  // "BTCK"
+    case .identificationCheckedTop: 0x4B43_5449  // "ITCK"
     }
   }
 

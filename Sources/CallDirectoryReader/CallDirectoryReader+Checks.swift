@@ -85,7 +85,11 @@ extension CallDirectoryReader {
     if let summaryChecks = index.summaryChecks { try checkTopGroup(group / summaryChecks.stride, kind) }
     let records = unsafe file.view(of: index.records)
     let computed = GroupChecks.checksum(ofGroup: group, stride: groupChecks.stride, records: records)
-    let stored = checks.groupCheck(kind, group) ?? groupChecks.check(ofGroup: group, in: file)
+    // A checked top holds the check in the group of the top just checked, in the page searched.
+    let stored =
+      if let checkedTop = index.checkedTop {
+        unsafe file.uncheckedUInt32LE(at: checkedTop.checkOffset(ofSample: group))  // group < count: inside
+      } else { checks.groupCheck(kind, group) ?? groupChecks.check(ofGroup: group, in: file) }
     guard computed == stored else {
       let covered = GroupChecks.records(ofGroup: group, stride: groupChecks.stride, blockCount: index.blockCount)
       throw index.place.error(
@@ -98,7 +102,8 @@ extension CallDirectoryReader {
   }
 
   /// Checks, once in the reader's life, group `group` of `kind`'s top samples and their group
-  /// checks against its summary check (`Spec/FORMAT.md` 5.4).
+  /// checks against its summary check (`Spec/FORMAT.md` 5.4): in the checked top when the file
+  /// has one (5.5), where they lie together, else in the top and the group checks.
   /// - Throws: `FormatError.malformedIndex` at the group's first sample when they differ.
   /// - Complexity: O(summary stride) the first time; O(1) after.
   private func checkTopGroup(_ group: Int, _ kind: EntryKind) throws(FormatError) {
@@ -106,18 +111,27 @@ extension CallDirectoryReader {
     guard let summaryChecks = index.summaryChecks, let groupChecks = index.groupChecks, let top = index.top,
       !checks.hasPassed(kind, group: group, top: true)
     else { return }
-    let samples = unsafe file.view(of: top.samples)
-    let computed = GroupChecks.checksum(
-      ofTopGroup: group, stride: summaryChecks.stride, samples: samples, checks: unsafe file.view(of: groupChecks.checks))
     let stored = summaryChecks.check(ofGroup: group, in: file)
+    let computed: UInt32
+    let place: (section: SectionType, offset: Int, at: Int)
+    if let checkedTop = index.checkedTop {
+      let span = checkedTop.span(ofGroup: group)  // group < the summary's samples: inside
+      computed = CRC32.checksum(unsafe file.view(of: span))
+      place = (kind.levelSections.checkedTop, checkedTop.bytes.offset, span.offset &- checkedTop.bytes.offset)
+    } else {
+      computed = GroupChecks.checksum(
+        ofTopGroup: group, stride: summaryChecks.stride, samples: unsafe file.view(of: top.samples),
+        checks: unsafe file.view(of: groupChecks.checks))
+      place = (kind.levelSections.top, top.samples.offset, group &* summaryChecks.stride &* 8)
+    }
     guard computed == stored else {
       let first = group &* summaryChecks.stride  // group < count: first < the top's samples
       let last = min(first &+ summaryChecks.stride, top.count) &- 1
-      throw FilePlace(kind.levelSections.top, at: top.samples.offset).error(
+      throw FilePlace(place.section, at: place.offset).error(
         .malformedIndex(
           "top samples \(first) to \(last) and their group checks fail their summary check "
             + "(stored \(String(stored, radix: 16)), computed \(String(computed, radix: 16)))"),
-        at: first &* 8)
+        at: place.at)
     }
     checks.pass(kind, group: group, top: true)
   }

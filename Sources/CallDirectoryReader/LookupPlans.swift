@@ -49,15 +49,17 @@ import CallDirectoryFormat
       return unsafe calldir_entry_plan()
     }
     // A level the index does not have: a stride and count of 0, which the search tests first.
-    let (top, summary) = (index.top, index.summary)
+    let (top, summary, checkedTop) = (index.top, index.summary, index.checkedTop)
     // An `Atomic<UInt64>` is laid out as its value; the C search loads the words relaxed, as
     // `AtomicBits.contains` does.
     let words = unsafe UnsafeRawPointer(passed.words).assumingMemoryBound(to: UInt64.self)
     return unsafe calldir_entry_plan(
       records: base + index.records.offset, block_count: Int64(index.blockCount),
-      top: base + (top?.samples.offset ?? 0), top_stride: Int64(top?.stride ?? 0), top_count: Int64(top?.count ?? 0),
-      summary: base + (summary?.samples.offset ?? 0), summary_stride: Int64(summary?.stride ?? 0),
-      summary_count: Int64(summary?.count ?? 0), data: base + data, data_length: UInt64(index.counts.dataLength),
+      // With a checked top, its groups are searched: the bytes checked a group at a time.
+      top: base + (checkedTop?.bytes.offset ?? top?.samples.offset ?? 0), top_stride: Int64(top?.stride ?? 0),
+      top_count: Int64(top?.count ?? 0), summary: base + (summary?.samples.offset ?? 0),
+      summary_stride: Int64(summary?.stride ?? 0), summary_count: Int64(summary?.count ?? 0),
+      top_gap: Int64(checkedTop?.gap ?? 0), data: base + data, data_length: UInt64(index.counts.dataLength),
       entries_per_block: Int64(index.counts.entriesPerBlock), entry_count: Int64(index.counts.entryCount),
       counted_blocks: index.counts.countedBlocks ? 1 : 0, labelled: labelled ? 1 : 0, passed: words,
       passed_count: Int64(passed.count))

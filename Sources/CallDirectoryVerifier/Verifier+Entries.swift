@@ -86,6 +86,39 @@ extension VerificationPass {
     checkVersion(atLeast: 4, for: summaryType.rawValue)
     checkSamples(of: summary, in: summaryType, named: "top summary", record: { "top sample \($0)" }) { top.sample($0) }
     checkSummaryChecks(kind)
+    checkCheckedTop(kind)
+  }
+
+  /// Checks that `kind`'s checked top, if the file has one, copies the top's samples and their
+  /// group checks (in a file of version 2.6 or later): a reader that searches it and reads its
+  /// checks then accepts exactly the index the verifier read.
+  /// - Complexity: O(top).
+  private mutating func checkCheckedTop(_ kind: EntryKind) {
+    let shape = layout.shape.index(kind)
+    guard let checkedTop = shape.checkedTop, let groupChecks = shape.groupChecks, let top = shape.top else { return }
+    let type = kind.levelSections.checkedTop
+    checkVersion(atLeast: 6, for: type.rawValue)
+    let file = layout.file
+    for sample in 0..<checkedTop.count where !problems.isOverflowing {
+      // sample < count, the top's samples and group checks: every offset below is inside its section.
+      let span = checkedTop.span(ofGroup: sample / checkedTop.stride)
+      let at = span.offset &+ (sample % checkedTop.stride) &* 8
+      let (copy, original) = (
+        unsafe file.uncheckedUInt64LE(at: at), unsafe file.uncheckedUInt64LE(at: top.samples.offset &+ sample &* 8)
+      )
+      let checkAt = checkedTop.checkOffset(ofSample: sample)
+      let (checkCopy, check) = (unsafe file.uncheckedUInt32LE(at: checkAt), groupChecks.check(ofGroup: sample, in: file))
+      let sections = kind.levelSections
+      for (what, source, stored, expected, offset) in [
+        ("sample", sections.top, String(copy), String(original), at),
+        ("group check", sections.groupChecks, String(checkCopy, radix: 16), String(check, radix: 16), checkAt),
+      ] where stored != expected {
+        problems.record(
+          FormatError(
+            .malformedIndex("checked top's \(what) \(sample) is \(stored), \(source.rawValue)'s is \(expected)"),
+            at: offset, section: type.rawValue))
+      }
+    }
   }
 
   /// Checks that `kind`'s summary checks, if the file has them, are the CRC-32s of the groups of

@@ -95,12 +95,20 @@ struct DirectoryContents {
     let summaries = TopIndex.canonicalSummaries(of: tops.map(\.bytes))
     let topSections: [(SectionType, Bytes)] = tops.map { ($0.kind.levelSections.top, .array($0.bytes)) }
     var sections = topSections
+    // With summaries, each top's samples and group checks again, a group of the summary at a time:
+    // what a cold lookup reads of them, in one page.
+    var checkedTops: [(SectionType, Bytes)] = []
     if let summaries {
       sections = zip(tops, summaries).map { ($0.kind.levelSections.summary, .array($1)) }
       sections += tops.map { top in
         let samples = top.bytes[TopIndex.headerSize...]
         let checks = GroupChecks.encode(samples: samples, checks: top.checks, stride: TopIndex.canonicalSummaryStride)
         return (top.kind.levelSections.summaryChecks, .array(checks))
+      }
+      checkedTops = tops.map { top in
+        let samples = top.bytes[TopIndex.headerSize...]
+        let copy = CheckedTop.encode(samples: samples, checks: top.checks, stride: TopIndex.canonicalSummaryStride)
+        return (top.kind.levelSections.checkedTop, .array(copy))
       }
     }
     // The indexes by length, shortest first (a tie keeps this order): a cold open reads every
@@ -122,6 +130,7 @@ struct DirectoryContents {
     // The group checks a new reader's first lookup reads whole: right after the first page's
     // contents, which they must not push out of it.
     sections += groupChecks
+    sections += checkedTops
     let byLength = indexes.indices.sorted { (indexes[$0].1.count, $0) < (indexes[$1].1.count, $1) }
     sections += byLength.map { (indexes[$0].0, .array(indexes[$0].1)) }
     let ranges =
@@ -149,7 +158,7 @@ struct DirectoryContents {
     let count = sections.count + extra.count
     let minor = FormatVersion.minor(
       paged: paged, rangeBlocks: ranges.contains { $0.0.isRangeBlocks }, prefixedLabels: labelCoding == .prefixed,
-      topSummaries: summaries != nil, groupChecks: !groupChecks.isEmpty)
+      topSummaries: summaries != nil, groupChecks: !groupChecks.isEmpty, checkedTops: !checkedTops.isEmpty)
     var offset = UInt64(FileHeader.size(sectionCount: count))
     var table: [SectionEntry] = []
     for position in sections.indices {

@@ -72,9 +72,9 @@ func calldir(_ arguments: [String], input: String = "") -> (status: Int32, outpu
     }
     #expect(
       calldir("--version").output.contains(
-        "format 2.5: reads 1.x and 2.x, writes 2.0, 2.1 for files whose entry data is longer than a page, "
-          + "2.2 for files with range blocks, 2.3 for files with prefix-coded labels, 2.4 for files whose top "
-          + "indexes are summarised, and 2.5 for files whose indexes have group checks"
+        "format 2.6: reads 1.x and 2.x, writes 2.0, 2.1 for files whose entry data is longer than a page, "
+          + "2.2 for files with range blocks, 2.3 for files with prefix-coded labels, 2.5 for files whose "
+          + "indexes have group checks, and 2.6 for files whose top indexes are summarised (with checked tops)"
       ))
   }
 

@@ -94,10 +94,12 @@ import Testing
     }
   }
 
-  /// Through a top, its summary and their checks (the damage suite's summarised file): the same
-  /// answers as the index searched whole, before and after the file has passed.
-  @Test func searchesThroughTheSummaryAndTheTop() throws {
-    let shape = try LookupDamageTests.summarised()
+  /// Through a top, its summary and their checks (the damage suite's summarised files, with the
+  /// checked top and without): the same answers as the index searched whole, before and after
+  /// the file has passed.
+  @Test(arguments: [true, false]) func searchesThroughTheSummaryAndTheTop(checkedTop: Bool) throws {
+    let shape = try checkedTop ? LookupDamageTests.summarised() : LookupDamageTests.summarisedWithoutCheckedTop()
+    #expect((try CallDirectoryReader(bytes: shape.bytes).shape.blockingIndex.checkedTop != nil) == checkedTop)
     let reader = try CallDirectoryReader(bytes: shape.bytes)
     var numbers: [Int64] = []
     try reader.forEachBlocking { numbers.append($0) }

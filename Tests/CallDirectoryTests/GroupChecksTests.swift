@@ -204,26 +204,79 @@ import Testing
     #expect(Verifier.verify(Self.file).problems == [])
   }
 
-  /// A top sample damaged in transit (the top's CRC now fails) costs the lookups under its group
-  /// of the top an error and no other lookup anything; without the summary checks, the same file
-  /// answers no lookup at all (the top is checked whole).
-  @Test func aDamagedTopSampleFailsTheLookupsOfItsGroupAlone() throws {
+  /// The checked top (5.5) holds each summary group's samples, then their group checks, copied
+  /// from the top and the group checks: the bytes its summary check covers, contiguous.
+  @Test func eachCheckedTopGroupIsItsSamplesThenTheirChecks() throws {
     let crafted = try CraftedFile(Self.file)
-    var damaged = Self.file
-    // Top sample 70 (summary group 2, records 4,480 ... 4,543): its first number's third byte.
-    let sampleOffset = crafted.offset(of: .blockingTop) + 8 + 70 * 8
-    damaged[sampleOffset + 2] ^= 0x10
+    let (samples, checks, summary, copy) = (
+      Array(crafted[.blockingTop].dropFirst(8)), crafted[.blockingGroupChecks], crafted[.blockingSummaryChecks],
+      crafted[.blockingCheckedTop]
+    )
+    #expect(copy.count == 625 * 12)
+    var expected: [UInt8] = []
+    for group in 0..<20 {
+      // Written out from the spec's words: 32 samples a group, the last group 17.
+      let end = min(group * 32 + 32, 625)
+      let span = Array(samples[(group * 32 * 8)..<(end * 8)]) + Array(checks[(group * 32 * 4)..<(end * 4)])
+      #expect(CRC32.checksum(span) == summary.uint32LE(at: group * 4), "group \(group)")
+      expected += span
+    }
+    #expect(copy == expected)
+    #expect(try CallDirectoryReader(bytes: Self.file).version == (2, 6))
+  }
+
+  /// A checked top without the summary checks that check it, or of the wrong length, is refused
+  /// at open; one in a file of version 2.5 is reported by the verifier.
+  @Test func aCheckedTopThatDoesNotFitIsRefused() throws {
+    var unchecked = try CraftedFile(Self.file)
+    unchecked.sections.removeAll { $0.type == SectionType.blockingSummaryChecks.code }
+    unchecked.expectRefusedAtOpen(.sectionLayout("BTCK copies a top without BSCK"), at: .blockingCheckedTop)
+    var short = try CraftedFile(Self.file)
+    short[.blockingCheckedTop] = Array(short[.blockingCheckedTop].dropLast(12))
+    short.expectRefusedAtOpen(
+      .malformedIndex("a checked top of 625 samples needs 7500 bytes, the section has 7488"), at: .blockingCheckedTop)
+    var older = try CraftedFile(Self.file)
+    older.version.minor = 5
+    #expect(
+      Verifier.verify(older.bytes).problems.map(\.error) == [
+        FormatError(.invalidField(field: "minor version of a file with BTCK (2.6 or later)", value: 5), at: 10)
+      ])
+  }
+
+  /// The file with its checked top (`checked`, as written), or without it: the layout of version
+  /// 2.5, where a reader searches the top and reads the group checks.
+  private static func file(checkedTop checked: Bool) throws -> CraftedFile {
+    var crafted = try CraftedFile(Self.file)
+    if !checked { crafted.sections.removeAll { $0.type == SectionType.blockingCheckedTop.code } }
+    return crafted
+  }
+
+  /// A top sample damaged in transit costs the lookups under its group of the top an error and no
+  /// other lookup anything, in the checked top (which a reader then searches, 5.5) or in the top
+  /// of a file without one; without the summary checks, the same file answers no lookup at all
+  /// (the top is checked whole).
+  @Test(arguments: [true, false]) func aDamagedTopSampleFailsTheLookupsOfItsGroupAlone(checkedTop: Bool) throws {
+    let crafted = try Self.file(checkedTop: checkedTop)
+    var damaged = crafted.bytes
+    // Top sample 70 (summary group 2, records 4,480 ... 4,543): its first number's third byte. In
+    // the checked top, group 2 starts 2 x 32 x 12 bytes in, and sample 70 is its seventh.
+    let (section, group) =
+      checkedTop
+      ? (SectionType.blockingCheckedTop, crafted.offset(of: .blockingCheckedTop) + 2 * 32 * 12)
+      : (.blockingTop, crafted.offset(of: .blockingTop) + 8 + 64 * 8)
+    damaged[group + 6 * 8 + 2] ^= 0x10
     let reader = try CallDirectoryReader(bytes: damaged)
     // One block an entry: entry `i` is in block `i`, record group i / 64, top group i / 2,048.
     for position in Swift.stride(from: 0, to: Self.numbers.count, by: 97) {
       if position / 2_048 == 2 {
         let error = formatError { try reader.isBlocked(Self.numbers[position]) }
-        #expect(error?.section == "BTOP" && error?.offset == crafted.offset(of: .blockingTop) + 8 + 64 * 8, "\(position)")
+        #expect(error?.section == section.rawValue && error?.offset == group, "\(position)")
       } else {
         #expect(try reader.isBlocked(Self.numbers[position]), "\(position)")
       }
     }
-    var unchecked = try CraftedFile(Self.file)
+    guard !checkedTop else { return }
+    var unchecked = crafted
     unchecked.sections.removeAll { $0.type == SectionType.blockingSummaryChecks.code }
     var stripped = unchecked.bytes
     stripped[unchecked.offset(of: .blockingTop) + 8 + 70 * 8 + 2] ^= 0x10
@@ -232,15 +285,36 @@ import Testing
     #expect(error?.section == "BTOP" && error?.offset == unchecked.offset(of: .blockingTop))
   }
 
-  /// A group check damaged in transit fails its group of the top, through its summary check.
-  @Test func aDamagedGroupCheckFailsTheLookupsOfItsTopGroup() throws {
-    let crafted = try CraftedFile(Self.file)
-    var damaged = Self.file
-    damaged[crafted.offset(of: .blockingGroupChecks) + 100 * 4] ^= 0x01  // group 100: top group 3
+  /// A group check damaged in transit fails its group of the top, through its summary check: in
+  /// the checked top, or in the group checks of a file without one.
+  @Test(arguments: [true, false]) func aDamagedGroupCheckFailsTheLookupsOfItsTopGroup(checkedTop: Bool) throws {
+    let crafted = try Self.file(checkedTop: checkedTop)
+    var damaged = crafted.bytes
+    // Group 100, in top group 3: the fifth check of that group, after its 32 samples.
+    damaged[
+      checkedTop
+        ? crafted.offset(of: .blockingCheckedTop) + 3 * 32 * 12 + 32 * 8 + 4 * 4
+        : crafted.offset(of: .blockingGroupChecks) + 100 * 4] ^= 0x01
     let reader = try CallDirectoryReader(bytes: damaged)
     #expect(throws: FormatError.self) { try reader.isBlocked(Self.numbers[100 * 64]) }
     #expect(throws: FormatError.self) { try reader.isBlocked(Self.numbers[3 * 2_048]) }
     #expect(try reader.isBlocked(Self.numbers[4 * 2_048]))
+  }
+
+  /// A reader that searches the checked top reads neither the top's samples nor the group checks
+  /// (5.5): damage there costs it nothing, and the verifier reports it.
+  @Test func aReaderWithACheckedTopReadsNeitherTheTopNorTheGroupChecks() throws {
+    let crafted = try CraftedFile(Self.file)
+    var damaged = Self.file
+    for sample in 0..<625 { damaged[crafted.offset(of: .blockingTop) + 8 + sample * 8] ^= 0x40 }
+    for group in 0..<625 { damaged[crafted.offset(of: .blockingGroupChecks) + group * 4] ^= 0x01 }
+    let reader = try CallDirectoryReader(bytes: damaged)
+    for position in Swift.stride(from: 0, to: Self.numbers.count, by: 89) {
+      #expect(try reader.isBlocked(Self.numbers[position]), "\(position)")
+      #expect(try !reader.isBlocked(Self.numbers[position] + 1) || Self.numbers.contains(Self.numbers[position] + 1))
+    }
+    let sections = Set(Verifier.verify(damaged).problems.compactMap(\.error.section))
+    #expect(sections.isSuperset(of: ["BTOP", "BGCK"]), "\(sections)")
   }
 
   @Test func aCheckThatDiffersIsReported() throws {

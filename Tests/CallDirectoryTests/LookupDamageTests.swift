@@ -28,9 +28,22 @@ import Testing
   }
 
   /// The blocking shape with a top of stride 4 (19 samples), its group checks, a summary of it of
-  /// stride 4 (5 samples, format 2.4) and the summary checks: every lookup goes through the three
-  /// levels, each checked a group at a time.
+  /// stride 4 (5 samples, format 2.4), the summary checks and the checked top (format 2.6): every
+  /// lookup goes through the three levels, each checked a group at a time, and searches the
+  /// checked top's groups.
   static func summarised() throws -> Shape {
+    let older = try summarisedWithoutCheckedTop()
+    var file = try CraftedFile(older.bytes)
+    let top = file[.blockingTop]
+    let copy = CheckedTop.encode(samples: top[TopIndex.headerSize...], checks: file[.blockingGroupChecks], stride: 4)
+    file.sections.append(CraftedFile.Section(type: SectionType.blockingCheckedTop.code, flags: 0, bytes: copy))
+    file.version.minor = 6
+    return Shape(name: "summarised", bytes: file.bytes, probes: older.probes)
+  }
+
+  /// `summarised()` without its checked top (format 2.5): lookups search the top and read the
+  /// group checks.
+  static func summarisedWithoutCheckedTop() throws -> Shape {
     let plain = try blocking()
     var file = try CraftedFile(plain.bytes)
     let records = file[.blockingIndex][FormatConstants.entryIndexHeaderSize...]
@@ -41,7 +54,7 @@ import Testing
     file.sections.insert(CraftedFile.Section(type: SectionType.blockingTopSummary.code, flags: 0, bytes: summary), at: 0)
     let checks = GroupChecks.encode(samples: top[TopIndex.headerSize...], checks: file[.blockingGroupChecks], stride: 4)
     file.sections.insert(CraftedFile.Section(type: SectionType.blockingSummaryChecks.code, flags: 0, bytes: checks), at: 1)
-    return Shape(name: "summarised", bytes: file.bytes, probes: plain.probes)
+    return Shape(name: "summarised 2.5", bytes: file.bytes, probes: plain.probes)
   }
 
   /// Identification entries over 30 labels in label blocks of about 64 bytes, with a top index
@@ -104,7 +117,8 @@ import Testing
   }
 
   static let shapes: [Shape] = [
-    try! blocking(), try! summarised(), try! labels(), try! ranges(), try! rangeBlocks(), try! signed(),
+    try! blocking(), try! summarised(), try! summarisedWithoutCheckedTop(), try! labels(), try! ranges(), try! rangeBlocks(),
+    try! signed(),
   ]
 
   /// What a reader says about each probe: its answer, or `nil` for an error.

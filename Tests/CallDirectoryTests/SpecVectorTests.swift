@@ -181,9 +181,11 @@ import Testing
     let reader = try CallDirectoryReader(bytes: bytes)
     #expect(reader.blockingCount == vector.count)
     // What the vector is for: a summary (24,577 records, a top of 385 samples, 13 summarised),
-    // the group checks of the top's groups and the summary checks of the summary's.
-    #expect(reader.shape.header.sections.map(\.typeName).prefix(5) == ["BSUM", "BSCK", "HDRS", "BTOP", "BGCK"])
-    #expect(reader.shape.blockingIndex.summary?.count == 13 && reader.version == (2, 5))
+    // the group checks of the top's groups, the summary checks of the summary's and the checked top.
+    #expect(
+      reader.shape.header.sections.map(\.typeName).prefix(6) == ["BSUM", "BSCK", "HDRS", "BTOP", "BGCK", "BTCK"])
+    #expect(reader.shape.blockingIndex.summary?.count == 13 && reader.version == (2, 6))
+    #expect(reader.shape.blockingIndex.checkedTop?.count == 385)
     #expect(reader.shape.blockingIndex.groupChecks?.count == 385 && reader.shape.blockingIndex.summaryChecks?.count == 13)
   }
 }

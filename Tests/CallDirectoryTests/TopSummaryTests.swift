@@ -16,6 +16,12 @@ import Testing
     return try! Contents(blocking: numbers, identification: [(13_000_000_000, "Acme")]).encoded(options: options)
   }()
 
+  /// The summary and what checks or copies the top in its groups, which a file without the
+  /// summary cannot have.
+  private static let summaryTypes = [
+    SectionType.blockingTopSummary.code, SectionType.blockingSummaryChecks.code, SectionType.blockingCheckedTop.code,
+  ]
+
   /// Numbers to look up: every entry, misses between and around them, and the extremes.
   private static let probes: [Int64] = {
     var random = SeededGenerator(seed: 0x5_0112)
@@ -28,10 +34,10 @@ import Testing
     let sections = reader.shape.header.sections
     #expect(
       sections.map(\.typeName) == [
-        "BSUM", "BSCK", "HDRS", "BTOP", "BGCK", "LIDX", "IIDX", "BIDX", "BPAD", "BDAT", "IDAT", "LDAT",
+        "BSUM", "BSCK", "HDRS", "BTOP", "BGCK", "BTCK", "LIDX", "IIDX", "BIDX", "BPAD", "BDAT", "IDAT", "LDAT",
       ])
-    #expect(reader.version == (2, 5))
-    for position in [0, 1, 2, 3, 4, 8] { #expect(sections[position].flags == 0) }  // optional: derived
+    #expect(reader.version == (2, 6))
+    for position in [0, 1, 2, 3, 4, 5, 9] { #expect(sections[position].flags == 0) }  // optional: derived
     let index = reader.shape.blockingIndex
     let (top, summary) = (try #require(index.top), try #require(index.summary))
     #expect(top.stride == 64 && top.count == 625)
@@ -49,7 +55,8 @@ import Testing
     #expect(Verifier.verify(shape.bytes).problems == [])
     let reader = try CallDirectoryReader(bytes: shape.bytes)
     #expect(reader.shape.blockingIndex.summary?.count == 5 && reader.shape.blockingIndex.top?.count == 19)
-    #expect(reader.version == (2, 5))
+    #expect(reader.shape.blockingIndex.checkedTop?.count == 19 && reader.version == (2, 6))
+    #expect(Verifier.verify(try LookupDamageTests.summarisedWithoutCheckedTop().bytes).problems == [])
   }
 
   /// Tops of 384 samples together stay in the first page without summaries; one sample more,
@@ -78,17 +85,17 @@ import Testing
     #expect(two.shape.blockingIndex.summary?.count == 10 && two.shape.identificationIndex.summary?.count == 3)
     let sections = two.shape.header.sections
     #expect(
-      sections.map(\.typeName).prefix(9) == ["BSUM", "ISUM", "BSCK", "ISCK", "HDRS", "BTOP", "ITOP", "BGCK", "IGCK"])
+      sections.map(\.typeName).prefix(11) == [
+        "BSUM", "ISUM", "BSCK", "ISCK", "HDRS", "BTOP", "ITOP", "BGCK", "IGCK", "BTCK", "ITCK",
+      ])
     #expect(sections[4].offset + sections[4].length <= UInt64(PageAlignment.pageSize))
-    #expect(two.version == (2, 5))
+    #expect(two.version == (2, 6))
     #expect(Verifier.verify(twoKinds).problems == [])
   }
 
   @Test func lookupsThroughTheSummaryAgreeWithTheTopAndTheIndexAlone() throws {
     var withoutSummary = try CraftedFile(Self.file)
-    withoutSummary.sections.removeAll {
-      [SectionType.blockingTopSummary.code, SectionType.blockingSummaryChecks.code].contains($0.type)
-    }
+    withoutSummary.sections.removeAll { Self.summaryTypes.contains($0.type) }
     var indexAlone = withoutSummary
     // Group checks check the groups of a top: without it they check nothing.
     indexAlone.sections.removeAll { [SectionType.blockingTop.code, SectionType.blockingGroupChecks.code].contains($0.type) }
@@ -112,13 +119,13 @@ import Testing
     file[.blockingTopSummary] = TopIndex.encode(records: top[TopIndex.headerSize...], recordSize: 8, stride: stride)
     file[.blockingSummaryChecks] = GroupChecks.encode(
       samples: top[TopIndex.headerSize...], checks: file[.blockingGroupChecks], stride: stride)
+    file[.blockingCheckedTop] = CheckedTop.encode(
+      samples: top[TopIndex.headerSize...], checks: file[.blockingGroupChecks], stride: stride)
     let reader = try CallDirectoryReader(bytes: file.bytes)
     #expect(reader.shape.blockingIndex.summary?.count == (625 + stride - 1) / stride)
     #expect(Verifier.verify(file.bytes).problems == [])
     var withoutSummary = file
-    withoutSummary.sections.removeAll {
-      [SectionType.blockingTopSummary.code, SectionType.blockingSummaryChecks.code].contains($0.type)
-    }
+    withoutSummary.sections.removeAll { Self.summaryTypes.contains($0.type) }
     let plain = try CallDirectoryReader(bytes: withoutSummary.bytes)
     for number in Swift.stride(from: 0, to: Self.probes.count, by: 5).map({ Self.probes[$0] }) {
       #expect(
@@ -145,8 +152,9 @@ import Testing
 
   @Test func aSummaryInAFileBefore2Point4IsReported() throws {
     var file = try CraftedFile(Self.file)
-    file.sections.removeAll {  // 2.5
-      [SectionType.blockingGroupChecks.code, SectionType.blockingSummaryChecks.code].contains($0.type)
+    file.sections.removeAll {  // 2.5 and 2.6
+      [SectionType.blockingGroupChecks.code, SectionType.blockingSummaryChecks.code, SectionType.blockingCheckedTop.code]
+        .contains($0.type)
     }
     file.version.minor = 3
     let problems = Verifier.verify(file.bytes).problems
