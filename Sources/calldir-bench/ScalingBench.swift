@@ -39,7 +39,7 @@ enum ScalingBench {
         + "; cold pages: open + one hit by a reader in service (its first lookup before the probes), median of 8;"
     )
     table.note(
-      "cold new: open + one hit by a new reader, its first lookup (the top, the group checks, one group of records, the block), median of 8"
+      "cold new: open + one hit by a new reader, its first lookup (the top or the checked top's group, the group checks, one group of records, the block), median of 8"
     )
     return table
   }
