@@ -16,10 +16,26 @@
 #include "elias_fano.h"
 #include "index_search.h"
 
+// What `calldir_entry_find` found: `block` is `CALLDIR_FOUND` with the entry's label id (0 for a
+// blocking entry) in `value`, `CALLDIR_ABSENT` when no entry has the number, or the block (0 or
+// more) that can hold it, with the number's offset from the block's first number in `value`, when
+// the caller must read that block the checked way.
+typedef struct {
+  int64_t block;
+  uint64_t value;
+} calldir_entry_found;
+
+enum { CALLDIR_FOUND = -1, CALLDIR_ABSENT = -2 };
+
+typedef struct calldir_entry_plan calldir_entry_plan;
+
+// A compilation of `calldir_entry_find` (below): the one a plan names, for this processor.
+typedef calldir_entry_found (*calldir_entry_finder)(const calldir_entry_plan *plan, uint64_t number);
+
 // What a warm lookup of one kind reads, as addresses in the reader's bytes. A reader makes one a
 // kind when it opens, from the index's parsed shape (which checked every range against the file),
 // and keeps it, with the bytes and the bits it points to, for its whole life.
-typedef struct {
+struct calldir_entry_plan {
   const unsigned char *records;  // `block_count` index records of 16 bytes
   int64_t block_count;
   const unsigned char *top;      // `top_count` samples of 8 bytes, one a `top_stride` records
@@ -36,7 +52,9 @@ typedef struct {
   int labelled;                  // identification: blocks carry label ids
   const uint64_t *passed;        // a bit a block, set once it passed its checks; read relaxed
   int64_t passed_count;
-} calldir_entry_plan;
+  uint64_t offset_mask;          // a record's offset bits: 2^48 - 1 in version 2, all in version 1
+  calldir_entry_finder find;     // `calldir_entry_best_finder()`: chosen once, at open
+};
 
 // The parts of a raw entry or range block's payload a search reads.
 typedef struct {
@@ -60,11 +78,12 @@ __attribute__((always_inline)) static inline int calldir_raw_block_parse(
   if (length < CALLDIR_BLOCK_HEADER + CALLDIR_BLOCK_TRAILER || bytes[0] != 0) return 0;
   uint64_t payload = length - CALLDIR_BLOCK_HEADER - CALLDIR_BLOCK_TRAILER;
   unsigned low_bits = bytes[1], label_bits = bytes[2];
-  if (numbers < 1 || numbers > most_numbers || low_bits > 62 || label_bits > 32 || label_fields < 0 ||
-      label_fields > numbers)
+  // A block without label ids has a label width of 0 (in BDAT and BRDT, sections 7 and 10.1).
+  if (numbers < 1 || numbers > most_numbers || low_bits > 62 || label_bits > (labelled ? 32u : 0u) ||
+      label_fields < 0 || label_fields > numbers)
     return 0;
   // numbers at most 8,192 and widths at most 62: the products are small.
-  uint64_t id_bytes = (labelled ? 4 : 0) + ((uint64_t)label_fields * label_bits + 7) / 8;
+  uint64_t id_bytes = labelled ? 4 + ((uint64_t)label_fields * label_bits + 7) / 8 : 0;
   uint64_t low_bytes = ((uint64_t)(numbers - 1) * low_bits + 7) / 8;
   if (id_bytes + low_bytes > payload) return 0;
   const unsigned char *payload_start = bytes + CALLDIR_BLOCK_HEADER;
@@ -90,17 +109,6 @@ __attribute__((always_inline)) static inline uint64_t calldir_raw_block_label_id
   return parts->base_label_id +
          calldir_field_within(parts->ids, parts->ids_length, (uint64_t)field * parts->label_bits, parts->label_bits);
 }
-
-// What `calldir_entry_find` found: `block` is `CALLDIR_FOUND` with the entry's label id (0 for a
-// blocking entry) in `value`, `CALLDIR_ABSENT` when no entry has the number, or the block (0 or
-// more) that can hold it, with the number's offset from the block's first number in `value`, when
-// the caller must read that block the checked way.
-typedef struct {
-  int64_t block;
-  uint64_t value;
-} calldir_entry_found;
-
-enum { CALLDIR_FOUND = -1, CALLDIR_ABSENT = -2 };
 
 // The last block whose first number is at most `number` (Spec/FORMAT.md 5 to 5.5), or -1. A
 // search through a top never compares a group's first record or a part's first sample: the
@@ -140,7 +148,7 @@ __attribute__((always_inline)) static inline int64_t calldir_entry_block(const c
       !((__atomic_load_n(plan->passed + (block >> 6), __ATOMIC_RELAXED) >> (block & 63)) & 1))           \
     return check;                                                                                         \
   /* The block's extent: its offset to the next block's (or the section's end). */                       \
-  const uint64_t offset_mask = plan->counted_blocks ? (1ULL << 48) - 1 : ~0ULL;                          \
+  const uint64_t offset_mask = plan->offset_mask;                                                         \
   uint64_t field = calldir_word_le(record + 8);                                                           \
   uint64_t start = field & offset_mask;                                                                   \
   uint64_t end = block + 1 < plan->block_count ? calldir_word_le(record + 24) & offset_mask : plan->data_length; \
@@ -172,7 +180,7 @@ __attribute__((always_inline)) static inline int64_t calldir_entry_block(const c
     if (!(rank & 1)) return (calldir_entry_found){CALLDIR_ABSENT, 0};                                    \
     entry = (int64_t)(rank >> 1) + 1;                                                                     \
   }                                                                                                       \
-  return (calldir_entry_found){CALLDIR_FOUND, calldir_raw_block_label_id(&parts, entry)};
+  return (calldir_entry_found){CALLDIR_FOUND, labelled ? calldir_raw_block_label_id(&parts, entry) : 0};
 
 // `calldir_entry_find_NAME`, compiled with `ATTRIBUTES` around the rank of the same compilation,
 // once for each kind: a blocking block's frame has no label ids to place.
@@ -193,16 +201,23 @@ CALLDIR_ENTRY_FIND(popcnt, __attribute__((target("popcnt"))))
 CALLDIR_ENTRY_FIND(bmi2, __attribute__((target("popcnt,bmi,bmi2"))))
 #endif
 
-// Finds `number` among the entries of the kind `plan` describes, answering only from a block that
-// has passed its checks (above). `number` is positive: no entry holds another.
-__attribute__((always_inline)) static inline calldir_entry_found calldir_entry_find(
-    const calldir_entry_plan *plan, uint64_t number) {
+// The compilation of `calldir_entry_find` this processor runs best, for a plan's `find`.
+static inline calldir_entry_finder calldir_entry_best_finder(void) {
 #if defined(__x86_64__)
   int level = calldir_level();
-  if (level == CALLDIR_LEVEL_BMI2) return calldir_entry_find_bmi2(plan, number);
-  if (level == CALLDIR_LEVEL_POPCNT) return calldir_entry_find_popcnt(plan, number);
+  if (level == CALLDIR_LEVEL_BMI2) return calldir_entry_find_bmi2;
+  if (level == CALLDIR_LEVEL_POPCNT) return calldir_entry_find_popcnt;
 #endif
-  return calldir_entry_find_portable(plan, number);
+  return calldir_entry_find_portable;
+}
+
+// Finds `number` among the entries of the kind `plan` describes, answering only from a block that
+// has passed its checks (above), with the compilation the plan names: one indirect call, where a
+// test of the processor's level before each call cost a load and two compares. `number` is
+// positive: no entry holds another.
+__attribute__((always_inline)) static inline calldir_entry_found calldir_entry_find(
+    const calldir_entry_plan *plan, uint64_t number) {
+  return plan->find(plan, number);
 }
 
 #endif

@@ -27,7 +27,7 @@ extension EntryIndex {
       summary_stride: Int64(summaryStride), summary_count: Int64(summarySamples.count / 8),
       top_gap: checked ? Int64(summaryStride &* GroupChecks.checkSize) : 0, data: nil,
       data_length: 0, entries_per_block: 0, entry_count: 0, counted_blocks: 0, labelled: 0, passed: nil,
-      passed_count: 0)
+      passed_count: 0, offset_mask: 0, find: nil)
     let block = unsafe calldir_entry_block(&plan, number)
     return block < 0 ? nil : Int(truncatingIfNeeded: block)
   }

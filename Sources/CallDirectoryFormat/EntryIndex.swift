@@ -336,5 +336,5 @@ extension EntryIndex.Counts {
   }
 
   /// The bits of a version 2 record's offset field that hold the offset; the top 16 hold the count.
-  @usableFromInline static let offsetMask: UInt64 = (1 << 48) - 1
+  @usableFromInline package static let offsetMask: UInt64 = (1 << 48) - 1
 }

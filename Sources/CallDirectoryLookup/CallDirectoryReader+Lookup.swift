@@ -34,6 +34,9 @@ extension CallDirectoryReader {
   /// - Throws: `FormatError` when a part the answer depends on is damaged.
   /// - Complexity: O(log n + log r) for n entries and r ranges; the first lookup of the kind adds
   ///   O(index + r), and the first that lands on a block O(block).
+  // Inlinable, with the few lines it runs on every call, so that a caller in another module
+  // calls the C search directly: no frame of its own, which cost 15 of some 430 instructions.
+  @inlinable
   public func isBlocked(_ number: Int64) throws(FormatError) -> Bool {
     try checkLookupParts(.blocking)
     // Ranges first: a valid file has no entry inside a range of its kind (Spec/FORMAT.md 10), so
@@ -48,6 +51,7 @@ extension CallDirectoryReader {
   /// - Throws: `FormatError` when a part the answer depends on is damaged, or the id is not in
   ///   the label table.
   /// - Complexity: O(log n + log r), plus the first-use checks of `isBlocked(_:)`.
+  @inlinable
   public func labelId(for number: Int64) throws(FormatError) -> UInt32? {
     try checkLookupParts(.identification)
     var found = number > 0 ? range(.identification, containing: UInt64(number)).map { UInt64($0.labelId) } : nil
@@ -91,8 +95,8 @@ extension CallDirectoryReader {
   // Inlined into each caller, whose kind is a constant: the choices between the two kinds fold
   // away. `@_transparent`, since Swift 6.3 left an `@inline(__always)` function here a call (12
   // instructions a lookup for its frame and saves).
-  @_transparent
-  private func find(_ number: Int64, in kind: EntryKind) throws(FormatError) -> UInt64? {
+  @usableFromInline @_transparent
+  func find(_ number: Int64, in kind: EntryKind) throws(FormatError) -> UInt64? {
     guard number > 0 else { return nil }
     switch quickFind(UInt64(number), in: kind) {
     case .found(let id): return id
@@ -102,7 +106,7 @@ extension CallDirectoryReader {
   }
 
   /// What the quick path found.
-  private enum QuickFind {
+  @usableFromInline enum QuickFind {
     /// The entry's label id (0 for a blocking entry).
     case found(UInt64)
     /// No entry has the number.
@@ -115,8 +119,8 @@ extension CallDirectoryReader {
   /// reader made at open): the index levels to the one block that can hold `number`, then, when
   /// that block has passed its checks and is raw, its frame read again and the Elias-Fano rank of
   /// `number`'s offset inside it. Any other block goes to the checked path.
-  @inline(__always)
-  private func quickFind(_ number: UInt64, in kind: EntryKind) -> QuickFind {
+  @inlinable @inline(__always)
+  func quickFind(_ number: UInt64, in kind: EntryKind) -> QuickFind {
     let found = unsafe calldir_entry_find(lookupPlans.plan(kind), number)  // the plan lives as long as `self`
     if found.block >= 0 { return .check(block: Int(truncatingIfNeeded: found.block), target: found.value) }
     return found.block == Int64(CALLDIR_FOUND) ? .found(found.value) : .absent
@@ -124,8 +128,8 @@ extension CallDirectoryReader {
 
   /// The checked path of `find`: the block's frame and payload parsed into checked views, its CRC
   /// checked the first time, then the same search.
-  @inline(never)
-  private func checkedFind(_ target: UInt64, inBlock block: Int, of kind: EntryKind) throws(FormatError) -> UInt64? {
+  @usableFromInline @inline(never)
+  func checkedFind(_ target: UInt64, inBlock block: Int, of kind: EntryKind) throws(FormatError) -> UInt64? {
     let entryBlock = try checkedEntryBlock(kind, block, prefetching: true)
     if entryBlock.block.codec == .raw {
       return try entryBlock.payload(entryBlock.block.body).labelId(ofEntryAt: target)

@@ -10,7 +10,7 @@ extension CallDirectoryReader {
   /// call that takes the table as its `self` makes the caller copy it (two hundred-odd bytes)
   /// on every lookup, ranges or not.
   /// - Complexity: O(log r) for r ranges; O(1) for a kind without any.
-  @inline(__always)
+  @inlinable @inline(__always)
   func range(_ kind: EntryKind, containing number: UInt64) -> (index: Int, labelId: UInt32)? {
     // From the shape the reader keeps: no view is made for a kind without ranges.
     let (count, inBlocks) =
@@ -28,7 +28,7 @@ extension CallDirectoryReader {
   ///
   /// The section's length is the header and `count` records, checked when the file was opened,
   /// and the records passed their checks before the kind's first lookup.
-  @inline(never)
+  @usableFromInline @inline(never)
   func rangeInRecords(_ kind: EntryKind, containing number: UInt64) -> (index: Int, labelId: UInt32)? {
     let blocking = kind == .blocking
     let labelled = blocking ? shape.blockingRanges.labelled : shape.identificationRanges.labelled
@@ -53,7 +53,7 @@ extension CallDirectoryReader {
   /// The ranges passed their checks whole before the kind's first lookup (`checkLookupParts`), so
   /// the block is searched in place as a passed entry block is: its frame read again, nothing
   /// built but the parts the search reads. A block whose frame no longer parses holds nothing.
-  @inline(never)
+  @usableFromInline @inline(never)
   func rangeInBlocks(_ kind: EntryKind, containing number: UInt64) -> (index: Int, labelId: UInt32)? {
     let file = self.file
     // The table's fields for a lookup, each read in place (`RangeTable.Shape.blockCounts`).

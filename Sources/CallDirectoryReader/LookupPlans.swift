@@ -46,7 +46,9 @@ import CallDirectoryFormat
     _ index: EntryIndex.Shape, data: Int, bytes: UnsafeRawBufferPointer, passed: borrowing AtomicBits, labelled: Bool
   ) -> calldir_entry_plan {
     guard let base = unsafe bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
-      return unsafe calldir_entry_plan()
+      var empty = unsafe calldir_entry_plan()
+      unsafe empty.find = calldir_entry_best_finder()
+      return unsafe empty
     }
     // A level the index does not have: a stride and count of 0, which the search tests first.
     let (top, summary, checkedTop) = (index.top, index.summary, index.checkedTop)
@@ -62,6 +64,7 @@ import CallDirectoryFormat
       top_gap: Int64(checkedTop?.gap ?? 0), data: base + data, data_length: UInt64(index.counts.dataLength),
       entries_per_block: Int64(index.counts.entriesPerBlock), entry_count: Int64(index.counts.entryCount),
       counted_blocks: index.counts.countedBlocks ? 1 : 0, labelled: labelled ? 1 : 0, passed: words,
-      passed_count: Int64(passed.count))
+      passed_count: Int64(passed.count), offset_mask: index.counts.countedBlocks ? EntryIndex.Counts.offsetMask : ~0,
+      find: calldir_entry_best_finder())
   }
 }

@@ -26,8 +26,6 @@ import Synchronization
     case blockingIndex, identificationIndex
     case blockingTop, identificationTop
     case blockingRanges, identificationRanges, labelIndex
-    /// Set when the verifier passed the whole file: every other check is then skipped.
-    case wholeFile
 
     @inlinable var bit: UInt32 { 1 << UInt32(rawValue) }
 
@@ -64,11 +62,11 @@ import Synchronization
     identificationTopGroups = AtomicBits(count: shape.identificationIndex.summaryChecks?.count ?? 0)
   }
 
-  /// Whether every part in `parts` (bits of `Part`) has passed, or the whole file has.
+  /// Whether every part in `parts` (bits of `Part`) has passed (the whole file's pass sets them
+  /// all).
   @inlinable @inline(__always)
   package func havePassed(_ parts: UInt32) -> Bool {
-    let passed = passed.load(ordering: .relaxed)
-    return passed & Part.wholeFile.bit != 0 || passed & parts == parts
+    passed.load(ordering: .relaxed) & parts == parts
   }
 
   /// Runs `check` for `part` unless it has passed; remembers a pass, or the error it threw.
@@ -131,11 +129,11 @@ import Synchronization
     }
   }
 
-  /// Records that the whole file passed verification. Every block's own bit is set too: a warm
-  /// lookup reads those alone.
+  /// Records that the whole file passed verification: every part's bit and every block's, which
+  /// a lookup reads alone.
   func passWholeFile() {
     blockingBlocks.insertAll()
     identificationBlocks.insertAll()
-    passed.bitwiseOr(Part.wholeFile.bit, ordering: .relaxed)
+    passed.bitwiseOr(Part.allCases.reduce(0) { $0 | $1.bit }, ordering: .relaxed)
   }
 }

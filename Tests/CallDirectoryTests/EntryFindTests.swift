@@ -130,8 +130,33 @@ import Testing
     let reader = try CallDirectoryReader(bytes: try builder.encoded())
     let passedBefore = (0..<130).filter { reader.checks.blockingBlocks.contains($0) }
     #expect(passedBefore.isEmpty)
+    #expect(!reader.checks.havePassed(ReadChecks.Part.lookup(.blocking)))
     reader.passedVerification()
     let passedAfter = (0..<131).filter { reader.checks.blockingBlocks.contains($0) }
     #expect(passedAfter == Array(0..<130))
+    // The parts' bits too: a lookup tests those alone.
+    for kind in EntryKind.allCases { #expect(reader.checks.havePassed(ReadChecks.Part.lookup(kind))) }
+  }
+
+  /// Each plan names a compilation (the one this processor runs best, chosen at open), an empty
+  /// file's plans too, and `calldir_entry_find` answers as the compilations do.
+  @Test func eachPlanNamesACompilationThatAnswersAsTheOthers() throws {
+    let numbers: [Int64] = [12_025_550_100, 12_025_550_142, 12_025_559_999]
+    for (bytes, stored) in [(try Contents(blocking: numbers).encoded(), numbers), (try Contents().encoded(), [])] {
+      let reader = try CallDirectoryReader(bytes: bytes)
+      reader.passedVerification()
+      for kind in EntryKind.allCases {
+        let plan = unsafe reader.lookupPlans.plan(kind)
+        #expect(unsafe plan.pointee.find != nil)
+        for number in numbers + [1, 12_025_550_101, Int64.max - 1] {
+          let found = unsafe calldir_entry_find(plan, UInt64(number))
+          let expected = kind == .blocking && stored.contains(number) ? CALLDIR_FOUND : CALLDIR_ABSENT
+          #expect(found.block == Int64(expected), "\(kind) \(number)")
+          for unsafe (name, find) in unsafe Self.finds {
+            #expect(unsafe find(plan, UInt64(number)).block == found.block, "\(name) \(kind) \(number)")
+          }
+        }
+      }
+    }
   }
 }
