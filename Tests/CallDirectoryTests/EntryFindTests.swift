@@ -152,7 +152,7 @@ import Testing
           let found = unsafe calldir_entry_find(plan, UInt64(number))
           let expected = kind == .blocking && stored.contains(number) ? CALLDIR_FOUND : CALLDIR_ABSENT
           #expect(found.block == Int64(expected), "\(kind) \(number)")
-          for unsafe (name, find) in unsafe Self.finds {
+          for unsafe(name, find) in unsafe Self.finds {
             #expect(unsafe find(plan, UInt64(number)).block == found.block, "\(name) \(kind) \(number)")
           }
         }
