@@ -4,7 +4,7 @@
 // is (elias_fano.h), with one frame and no call between the parts. In Swift the same path cost a
 // frame per part, an optional test for each view's base address and an overflow test for each
 // product the parsers had already bounded (539 instructions a lookup on a million NANP numbers,
-// 522 in C; 436 with the cuts the article Performance lists).
+// 522 in C; 383 with the cuts the article Performance lists).
 //
 // Every read stays inside the ranges the plan names, whatever the bytes there hold. The search
 // answers only from a block whose bit says it passed its checks; any other block, and one whose
