@@ -228,12 +228,10 @@ import Testing
   /// A checked top without the summary checks that check it, or of the wrong length, is refused
   /// at open; one in a file of version 2.5 is reported by the verifier.
   @Test func aCheckedTopThatDoesNotFitIsRefused() throws {
-    var unchecked = try CraftedFile(Self.file)
-    unchecked.sections.removeAll { $0.type == SectionType.blockingSummaryChecks.code }
-    unchecked.expectRefusedAtOpen(.sectionLayout("BTCK copies a top without BSCK"), at: .blockingCheckedTop)
-    var short = try CraftedFile(Self.file)
-    short[.blockingCheckedTop] = Array(short[.blockingCheckedTop].dropLast(12))
-    short.expectRefusedAtOpen(
+    let file = try CraftedFile(Self.file)
+    file.without(.blockingSummaryChecks).expectRefusedAtOpen(
+      .sectionLayout("BTCK copies a top without BSCK"), at: .blockingCheckedTop)
+    file.shortened(.blockingCheckedTop, by: 12).expectRefusedAtOpen(
       .malformedIndex("a checked top of 625 samples needs 7500 bytes, the section has 7488"), at: .blockingCheckedTop)
     var older = try CraftedFile(Self.file)
     older.version.minor = 5
@@ -328,15 +326,12 @@ import Testing
   }
 
   @Test func checksWithoutTheirSummaryOrGroupChecksAreRefusedAtOpen() throws {
-    var noGroupChecks = try CraftedFile(Self.file)
-    noGroupChecks.sections.removeAll { $0.type == SectionType.blockingGroupChecks.code }
-    noGroupChecks.expectRefusedAtOpen(.sectionLayout("BSCK checks groups of no BGCK"), at: .blockingSummaryChecks)
-    var noSummary = try CraftedFile(Self.file)
-    noSummary.sections.removeAll { $0.type == SectionType.blockingTopSummary.code }
-    noSummary.expectRefusedAtOpen(.sectionLayout("BSCK checks groups of no BSUM"), at: .blockingSummaryChecks)
-    var short = try CraftedFile(Self.file)
-    short[.blockingSummaryChecks] = Array(short[.blockingSummaryChecks].dropLast(4))
-    short.expectRefusedAtOpen(
+    let file = try CraftedFile(Self.file)
+    file.without(.blockingGroupChecks).expectRefusedAtOpen(
+      .sectionLayout("BSCK checks groups of no BGCK"), at: .blockingSummaryChecks)
+    file.without(.blockingTopSummary).expectRefusedAtOpen(
+      .sectionLayout("BSCK checks groups of no BSUM"), at: .blockingSummaryChecks)
+    file.shortened(.blockingSummaryChecks, by: 4).expectRefusedAtOpen(
       .malformedIndex("summary checks over a summary of 20 samples need 80 bytes, the section has 76"),
       at: .blockingSummaryChecks)
   }

@@ -127,6 +127,20 @@ struct CraftedFile {
 }
 
 extension CraftedFile {
+  /// The file without its sections of `types`.
+  func without(_ types: SectionType...) -> CraftedFile {
+    var copy = self
+    copy.sections.removeAll { section in types.contains { $0.code == section.type } }
+    return copy
+  }
+
+  /// The file with section `type`'s last `count` bytes dropped.
+  func shortened(_ type: SectionType, by count: Int) -> CraftedFile {
+    var copy = self
+    copy[type] = Array(copy[type].dropLast(count))
+    return copy
+  }
+
   /// Expects the file to be refused at open with `kind`, placed at the start of section `type`.
   func expectRefusedAtOpen(_ kind: FormatError.Kind, at type: SectionType, sourceLocation: SourceLocation = #_sourceLocation) {
     let expected = FormatError(kind, at: offset(of: type), section: type.rawValue)
