@@ -53,7 +53,7 @@ struct calldir_entry_plan {
   const uint64_t *passed;        // a bit a block, set once it passed its checks; read relaxed
   int64_t passed_count;
   uint64_t offset_mask;          // a record's offset bits: 2^48 - 1 in version 2, all in version 1
-  calldir_entry_finder find;     // `calldir_entry_best_finder()`: chosen once, at open
+  calldir_entry_finder find;     // `calldir_entry_best_finder(labelled)`: chosen once, at open
 };
 
 // The parts of a raw entry or range block's payload a search reads.
@@ -183,16 +183,25 @@ __attribute__((always_inline)) static inline int64_t calldir_entry_block(const c
   return (calldir_entry_found){CALLDIR_FOUND, labelled ? calldir_raw_block_label_id(&parts, entry) : 0};
 
 // `calldir_entry_find_NAME`, compiled with `ATTRIBUTES` around the rank of the same compilation,
-// once for each kind: a blocking block's frame has no label ids to place.
+// once for each kind (`..._blocking_NAME`, `..._labelled_NAME`, which a plan names: a blocking
+// block's frame has no label ids to place), and once choosing between the two by the plan.
 #define CALLDIR_ENTRY_FIND(NAME, ATTRIBUTES)                                                               \
   ATTRIBUTES __attribute__((always_inline)) static inline calldir_entry_found calldir_entry_find_of_##NAME( \
       const calldir_entry_plan *plan, uint64_t number, const int labelled) {                             \
     CALLDIR_ENTRY_FIND_BODY(calldir_elias_fano_rank_inline_##NAME)                                        \
   }                                                                                                       \
-  ATTRIBUTES __attribute__((noinline)) static calldir_entry_found calldir_entry_find_##NAME(               \
+  ATTRIBUTES __attribute__((noinline)) static calldir_entry_found calldir_entry_find_blocking_##NAME(      \
       const calldir_entry_plan *plan, uint64_t number) {                                                  \
-    return plan->labelled ? calldir_entry_find_of_##NAME(plan, number, 1)                                 \
-                          : calldir_entry_find_of_##NAME(plan, number, 0);                                \
+    return calldir_entry_find_of_##NAME(plan, number, 0);                                                 \
+  }                                                                                                       \
+  ATTRIBUTES __attribute__((noinline)) static calldir_entry_found calldir_entry_find_labelled_##NAME(      \
+      const calldir_entry_plan *plan, uint64_t number) {                                                  \
+    return calldir_entry_find_of_##NAME(plan, number, 1);                                                 \
+  }                                                                                                       \
+  static inline calldir_entry_found calldir_entry_find_##NAME(                                            \
+      const calldir_entry_plan *plan, uint64_t number) {                                                  \
+    return plan->labelled ? calldir_entry_find_labelled_##NAME(plan, number)                              \
+                          : calldir_entry_find_blocking_##NAME(plan, number);                             \
   }
 
 CALLDIR_ENTRY_FIND(portable, )
@@ -201,14 +210,17 @@ CALLDIR_ENTRY_FIND(popcnt, __attribute__((target("popcnt"))))
 CALLDIR_ENTRY_FIND(bmi2, __attribute__((target("popcnt,bmi,bmi2"))))
 #endif
 
-// The compilation of `calldir_entry_find` this processor runs best, for a plan's `find`.
-static inline calldir_entry_finder calldir_entry_best_finder(void) {
+// The compilation of `calldir_entry_find` this processor runs best for a plan of the kind
+// `labelled` says, for the plan's `find`: no test of the processor or of the kind on each call.
+static inline calldir_entry_finder calldir_entry_best_finder(int labelled) {
 #if defined(__x86_64__)
   int level = calldir_level();
-  if (level == CALLDIR_LEVEL_BMI2) return calldir_entry_find_bmi2;
-  if (level == CALLDIR_LEVEL_POPCNT) return calldir_entry_find_popcnt;
+  if (level == CALLDIR_LEVEL_BMI2)
+    return labelled ? calldir_entry_find_labelled_bmi2 : calldir_entry_find_blocking_bmi2;
+  if (level == CALLDIR_LEVEL_POPCNT)
+    return labelled ? calldir_entry_find_labelled_popcnt : calldir_entry_find_blocking_popcnt;
 #endif
-  return calldir_entry_find_portable;
+  return labelled ? calldir_entry_find_labelled_portable : calldir_entry_find_blocking_portable;
 }
 
 // Finds `number` among the entries of the kind `plan` describes, answering only from a block that

@@ -47,7 +47,7 @@ import CallDirectoryFormat
   ) -> calldir_entry_plan {
     guard let base = unsafe bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
       var empty = unsafe calldir_entry_plan()
-      unsafe empty.find = calldir_entry_best_finder()
+      unsafe empty.find = calldir_entry_best_finder(labelled ? 1 : 0)
       return unsafe empty
     }
     // A level the index does not have: a stride and count of 0, which the search tests first.
@@ -65,6 +65,6 @@ import CallDirectoryFormat
       entries_per_block: Int64(index.counts.entriesPerBlock), entry_count: Int64(index.counts.entryCount),
       counted_blocks: index.counts.countedBlocks ? 1 : 0, labelled: labelled ? 1 : 0, passed: words,
       passed_count: Int64(passed.count), offset_mask: index.counts.countedBlocks ? EntryIndex.Counts.offsetMask : ~0,
-      find: calldir_entry_best_finder())
+      find: calldir_entry_best_finder(labelled ? 1 : 0))
   }
 }
