@@ -22,6 +22,11 @@
   /// Bytes a sample and its group check take together.
   @usableFromInline package static let entrySize = 8 + GroupChecks.checkSize
 
+  /// The bytes of checks that follow each full group's samples in a checked top whose summary
+  /// groups `stride` samples: what a search of the samples skips from one group to the next
+  /// (`calldir_entry_plan`'s `top_gap`).
+  @inlinable package static func gap(stride: Int) -> Int { stride &* GroupChecks.checkSize }
+
   /// The checked top section of a top whose samples are `samples` (8 bytes each, without the
   /// top's header) and whose group checks are `checks` (one u32 a sample), in groups of `stride`,
   /// the summary's.
@@ -71,14 +76,17 @@ extension CheckedTop.Shape {
       offset: bytes.offset &+ samples.lowerBound &* CheckedTop.entrySize, count: samples.count &* CheckedTop.entrySize)
   }
 
-  /// The file offset of the group check of the top's sample `sample`, inside its summary group's
-  /// span. Precondition: `sample < count`.
-  @inlinable package func checkOffset(ofSample sample: Int) -> Int {
+  /// The file offsets of the top's sample `sample` and of its group check, inside its summary
+  /// group's span. Precondition: `sample < count`.
+  @inlinable package func offsets(ofSample sample: Int) -> (sample: Int, check: Int) {
     let span = span(ofGroup: sample / stride)
-    return span.offset &+ (span.count / CheckedTop.entrySize) &* 8 &+ (sample % stride) &* GroupChecks.checkSize
+    let position = sample % stride
+    return (
+      span.offset &+ position &* 8,
+      span.offset &+ (span.count / CheckedTop.entrySize) &* 8 &+ position &* GroupChecks.checkSize
+    )
   }
 
-  /// The bytes of checks that follow each full group's samples: what a search of the samples
-  /// skips from one group to the next (`calldir_entry_plan`'s `top_gap`).
-  @inlinable package var gap: Int { stride &* GroupChecks.checkSize }
+  /// The bytes of checks that follow each full group's samples (`CheckedTop.gap(stride:)`).
+  @inlinable package var gap: Int { CheckedTop.gap(stride: stride) }
 }

@@ -191,12 +191,12 @@ public enum EntryKind: String, Sendable, CaseIterable {
         }
         // A checked top copies the top and its group checks in the summary's groups, which its
         // summary checks check: without all four it copies nothing a reader could check.
-        let (checkedGroups, topSamples) = (parsed.summaryChecks, parsed.top?.count)
+        let (checkedGroups, sampleCount) = (parsed.summaryChecks, parsed.top?.count)
         parsed.checkedTop = try optional(checkedTop) { (bytes, place) throws(FormatError) in
-          guard let checkedGroups, let topSamples else {
+          guard let checkedGroups, let sampleCount else {
             throw place.error(.sectionLayout("\(checkedTop.rawValue) copies a top without \(summaryChecks.rawValue)"))
           }
-          return try CheckedTop.Shape(parsing: bytes, at: place, stride: checkedGroups.stride, samples: topSamples)
+          return try CheckedTop.Shape(parsing: bytes, at: place, stride: checkedGroups.stride, samples: sampleCount)
         }
         return parsed
       }

@@ -25,7 +25,7 @@ extension EntryIndex {
       top: (checked ? checkedTop : topSamples).base?.assumingMemoryBound(to: UInt8.self), top_stride: Int64(topStride),
       top_count: Int64(topSamples.count / 8), summary: summarySamples.base?.assumingMemoryBound(to: UInt8.self),
       summary_stride: Int64(summaryStride), summary_count: Int64(summarySamples.count / 8),
-      top_gap: checked ? Int64(summaryStride &* GroupChecks.checkSize) : 0, data: nil,
+      top_gap: checked ? Int64(CheckedTop.gap(stride: summaryStride)) : 0, data: nil,
       data_length: 0, entries_per_block: 0, entry_count: 0, counted_blocks: 0, labelled: 0, passed: nil,
       passed_count: 0, offset_mask: 0, find: nil)
     let block = unsafe calldir_entry_block(&plan, number)

@@ -88,7 +88,7 @@ extension CallDirectoryReader {
     // A checked top holds the check in the group of the top just checked, in the page searched.
     let stored =
       if let checkedTop = index.checkedTop {
-        unsafe file.uncheckedUInt32LE(at: checkedTop.checkOffset(ofSample: group))  // group < count: inside
+        unsafe file.uncheckedUInt32LE(at: checkedTop.offsets(ofSample: group).check)  // group < count: inside
       } else { checks.groupCheck(kind, group) ?? groupChecks.check(ofGroup: group, in: file) }
     guard computed == stored else {
       let covered = GroupChecks.records(ofGroup: group, stride: groupChecks.stride, blockCount: index.blockCount)

@@ -101,12 +101,10 @@ extension VerificationPass {
     let file = layout.file
     for sample in 0..<checkedTop.count where !problems.isOverflowing {
       // sample < count, the top's samples and group checks: every offset below is inside its section.
-      let span = checkedTop.span(ofGroup: sample / checkedTop.stride)
-      let at = span.offset &+ (sample % checkedTop.stride) &* 8
+      let (at, checkAt) = checkedTop.offsets(ofSample: sample)
       let (copy, original) = (
         unsafe file.uncheckedUInt64LE(at: at), unsafe file.uncheckedUInt64LE(at: top.samples.offset &+ sample &* 8)
       )
-      let checkAt = checkedTop.checkOffset(ofSample: sample)
       let (checkCopy, check) = (unsafe file.uncheckedUInt32LE(at: checkAt), groupChecks.check(ofGroup: sample, in: file))
       let sections = kind.levelSections
       for (what, source, stored, expected, offset) in [

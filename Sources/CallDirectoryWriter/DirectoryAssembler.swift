@@ -100,15 +100,13 @@ struct DirectoryContents {
     var checkedTops: [(SectionType, Bytes)] = []
     if let summaries {
       sections = zip(tops, summaries).map { ($0.kind.levelSections.summary, .array($1)) }
-      sections += tops.map { top in
-        let samples = top.bytes[TopIndex.headerSize...]
-        let checks = GroupChecks.encode(samples: samples, checks: top.checks, stride: TopIndex.canonicalSummaryStride)
-        return (top.kind.levelSections.summaryChecks, .array(checks))
-      }
-      checkedTops = tops.map { top in
-        let samples = top.bytes[TopIndex.headerSize...]
-        let copy = CheckedTop.encode(samples: samples, checks: top.checks, stride: TopIndex.canonicalSummaryStride)
-        return (top.kind.levelSections.checkedTop, .array(copy))
+      for top in tops {
+        let (samples, stride) = (top.bytes[TopIndex.headerSize...], TopIndex.canonicalSummaryStride)
+        let types = top.kind.levelSections
+        sections.append(
+          (types.summaryChecks, .array(GroupChecks.encode(samples: samples, checks: top.checks, stride: stride))))
+        checkedTops.append(
+          (types.checkedTop, .array(CheckedTop.encode(samples: samples, checks: top.checks, stride: stride))))
       }
     }
     // The indexes by length, shortest first (a tie keeps this order): a cold open reads every
