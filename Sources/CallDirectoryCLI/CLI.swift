@@ -149,12 +149,17 @@ enum Inputs {
   }
 
   /// Refuses, as wrong usage, an `output` that is one of `inputs`: the same file by device and
-  /// inode, whatever the names (a link, `./x`), since writing it would replace an input.
+  /// inode, whatever the names (a link, `./x`), since writing it would replace an input, unless
+  /// `mayReplace` says that input may be (one read whole before the output is written).
   /// Standard output and an output that does not exist yet are never an input.
-  /// - Complexity: one `stat` per path.
-  static func refuseReplacing(_ inputs: [String], with output: String, command: String) throws(CommandFailure) {
+  /// - Complexity: one `stat` per path, and `mayReplace` for an input that is the output.
+  static func refuseReplacing(
+    _ inputs: [String], with output: String, command: String,
+    unless mayReplace: (String) throws(CommandFailure) -> Bool = { _ in false }
+  ) throws(CommandFailure) {
     guard output != "-", let target = try? FileIdentity(path: output) else { return }
     for input in inputs where input != "-" && (try? FileIdentity(path: input)) == target {
+      if try mayReplace(input) { continue }
       throw .usage("-o \(output) is the input \(input): \(command) would replace it; give -o another file", command: command)
     }
   }

@@ -92,7 +92,8 @@ enum HelpText {
     that overlap with neither inside the other are refused, naming both (Spec/INPUT.md 3.6).
 
     Options:
-      -o, --output OUT       the directory to write (- for standard output); required
+      -o, --output OUT       the directory to write (- for standard output); required. It may
+                             be a directory among the inputs (updated in place), never a list
       -c, --country REGION   region (US, GB) or calling code (1, 44) whose rules read
                              numbers written without +
       --reject-invalid       refuse a number with no valid length in its country's plan

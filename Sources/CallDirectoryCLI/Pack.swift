@@ -28,6 +28,9 @@ struct Pack {
     var read = 0
     let progress = ProgressLine(console: console, label: "pack", quiet: options.quiet)
     let inputs = try PackInputs(options, console: console)
+    // A list the output would replace is lost; a directory may be its own output (merged, it is
+    // read whole before the new one takes its place).
+    try Inputs.refuseReplacing(inputs.inputs.map(\.path), with: options.output, command: "pack", unless: PackInputs.isDirectory)
     // Before any input is read: the rejects file may replace neither an input nor the output.
     if let path = options.rejects {
       try Inputs.refuseReplacing(inputs.inputs.map(\.path) + [options.output], with: path, command: "pack")

@@ -28,6 +28,31 @@ import Testing
     #expect(listing.status == 0, "\(listing.error)")
   }
 
+  /// Pack refuses an output that is one of its lists, which writing would turn into a
+  /// directory, under any name; a directory among its inputs may be its output, updated in place.
+  @Test func packRefusesToReplaceAListButUpdatesADirectory() throws {
+    let scratch = try ScratchDirectory()
+    let block = try scratch.write("block.txt", "+12025550100\n")
+    let identify = try scratch.write("identify.csv", "+12025550199,Acme\n")
+    #expect(unsafe link(block, scratch.path("hard.txt")) == 0)
+    for (option, list, output) in [
+      ("--block", block, block), ("--identify", identify, identify), ("--block", block, scratch.path("hard.txt")),
+    ] {
+      let before = try Data(contentsOf: URL(fileURLWithPath: list))
+      let result = calldir("pack", option, list, "-o", output)
+      #expect(result.status == 2)
+      #expect(result.error.contains("-o \(output) is the input \(list)"), "\(result.error)")
+      #expect(try Data(contentsOf: URL(fileURLWithPath: list)) == before)
+    }
+    let directory = scratch.path("list.calldir")
+    #expect(calldir("pack", "--block", block, "-o", directory).status == 0)
+    let more = try scratch.write("more.txt", "+12025550101\n")
+    let updated = calldir("pack", directory, "--block", more, "-o", directory)
+    #expect(updated.status == 0, "\(updated.error)")
+    let answers = calldir("lookup", directory, "+12025550100", "+12025550101").output
+    #expect(answers.components(separatedBy: "\tblock").count == 3, "\(answers)")
+  }
+
   /// A dangling link is followed, as a live one is: the file is created where it points
   /// (through a chain, each relative target read from its link's directory) and the link stays.
   @Test func aDanglingLinkAsOutputIsFollowed() throws {
