@@ -23,12 +23,16 @@ struct Resolve {
       // input is waited for: a program that writes one line and waits gets its answer.
       var lines = LineReader(
         name: "<stdin>", chunks: batches.nextChunk, maximumLineLength: LineReader.maximumCallerLineLength)
+      var atStart = true
       func answerNext(_ line: Span<UInt8>) -> Bool {
         // Once a batch (a chunk of input, at most 64 KiB: a few thousand lines, or the one line
         // an interactive caller sent) rather than once a line: one `stat` a chunk still picks up
         // a replaced file within milliseconds at full speed, and before the next line typed.
         if batches.takeBatchStart() { for directory in directories { reload(directory) } }
-        return answer(line, resolver, into: &batches.pending)
+        // A byte-order mark before the first line is no part of it, as pack reads its inputs.
+        let mark = atStart && line.count >= 3 && line[0] == 0xEF && line[1] == 0xBB && line[2] == 0xBF
+        atStart = false
+        return answer(mark ? line.extracting(droppingFirst: 3) : line, resolver, into: &batches.pending)
       }
       while let answered = try readLine(&lines, answerNext) {
         if !answered { status = CLI.ExitCode.failure }

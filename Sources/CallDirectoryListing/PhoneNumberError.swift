@@ -117,12 +117,19 @@ public struct PhoneNumberError: Error, Equatable, Sendable, CustomStringConverti
   /// The most characters of the input a message quotes; a longer input is cut and marked `...`.
   public static let quotedCharacters = 64
 
-  /// Escapes control characters, quotes and backslashes so the message stays on one line.
+  /// Escapes control characters, quotes and backslashes so the message stays on one line, and
+  /// shows a character one cannot see, or cannot tell from a space (a byte-order mark, a
+  /// no-break space), as its code point: `\u{FEFF}`.
   private static func escaped(_ text: String) -> String {
     var result = ""
     for scalar in text.unicodeScalars {
-      result += scalar.escaped(asASCII: false)
+      result += scalar.escaped(asASCII: !scalar.isASCII && invisible.contains(scalar.properties.generalCategory))
     }
     return result
   }
+
+  /// The kinds of character shown as their code points.
+  private static let invisible: Set<Unicode.GeneralCategory> = [
+    .format, .spaceSeparator, .lineSeparator, .paragraphSeparator, .control, .privateUse, .unassigned,
+  ]
 }
