@@ -96,8 +96,9 @@ enum HelpText {
                              be a directory among the inputs (updated in place), never a list
       -c, --country REGION   region (US, GB) or calling code (1, 44) whose rules read
                              numbers written without +
-      --reject-invalid       refuse a number with no valid length in its country's plan
-                             (by default such numbers are packed and reported)
+      --reject-invalid       refuse a number with no valid length in its country's plan, or
+                             a pattern none of whose numbers has one (+1 202 555 0105 #); by
+                             default such numbers are packed and reported
       -k, --keep-going       report every bad line on standard error, skip it and pack the
                              rest (exit 0); overlapping ranges with different labels still
                              end the pack

@@ -75,6 +75,30 @@ import Testing
     #expect(calldir("pack", "--quiet", "--block", block, "-o", out).error.isEmpty)
   }
 
+  /// A range of one calling code and one length is checked as its numbers would be: a pattern
+  /// with a wildcard too many (twelve digits under +1) is invalid; a valid pattern, and a range
+  /// over several lengths, are not reported.
+  @Test func aRangeWithNoNumberOfAValidLengthIsReported() throws {
+    let scratch = try ScratchDirectory()
+    let block = try scratch.write(
+      "b.txt", "+1 202 555 0105 #\n+1 202 555 01##\n+33612345678..+336123456789\n+1 202 555 0106 ##\n")
+    let out = scratch.path("o.calldir")
+    let pack = calldir("pack", "--block", block, "-o", out)
+    #expect(pack.status == 0, "\(pack.error)")
+    #expect(
+      pack.error
+        == "calldir: warning: 2 ranges not valid in their country's numbering plan, packed all the same "
+        + "(--reject-invalid refuses them): \(block):1 (+120255501050..+120255501059), "
+        + "\(block):4 (+1202555010600..+1202555010699)\n")
+    let refused = calldir("pack", "--reject-invalid", "--block", block, "-o", out)
+    #expect(refused.status == 1)
+    #expect(
+      refused.error.hasSuffix(
+        "\(block):1: range +120255501050..+120255501059 has no number of a valid length in its country's "
+          + "numbering plan (--reject-invalid)\n"),
+      "\(refused.error)")
+  }
+
   @Test func rejectInvalidMakesTheFirstAnError() throws {
     let scratch = try ScratchDirectory()
     let block = try scratch.write("b.txt", "+12025550100\n+1202555\n+99912345678\n")
