@@ -19,7 +19,9 @@ import CallDirectoryFormat
 ///    (CallKit's own form, `12025550100`); the first digit must not be 0. Digits written in a
 ///    national style are refused, because their country cannot be known
 ///    (``PhoneNumberError/Kind/nationalStyleWithoutCountry``): a first digit 0 (a trunk prefix),
-///    a parenthesis, or a separator between two digits (`(818) 470-0711`, `818-470-0711`).
+///    a parenthesis, or a separator between two digits (`(818) 470-0711`, `818-470-0711`), or
+///    ten digits whose first and fourth are 2 to 9, a North American number's national form
+///    (`8184700711`, which read as international would be +81 84700711).
 /// 5. Without `+` and with a default region (given by name, or as the main region of a default
 ///    country code), the digits are read as libphonenumber reads them with that region
 ///    (`NumberingRegion.read(national:)`): an international prefix of the region (`00`, `011`,
@@ -174,13 +176,20 @@ public struct PhoneNumberParser: Sendable {
   package func international(in raw: UnsafeRawBufferPointer, from start: Int, to end: Int) -> Int64? {
     precondition(start >= 0 && start <= end && end <= raw.count, "a range inside the bytes")
     var index = start
-    if unsafe index < end && raw[index] == 0x2B {
+    let hasPlus = unsafe index < end && raw[index] == 0x2B
+    if hasPlus {
       index &+= 1
     } else if defaultCountryCode != nil {
       return nil
     }
     let digits = end &- index  // index <= end: it moved past a byte below end at most once
     guard unsafe digits >= 1 && digits <= 18 && digitLimits.contains(digits) && raw[index] != 0x30 else { return nil }
+    // Ten bare digits of a North American shape go to `scan`, which refuses them as national.
+    if unsafe !hasPlus && digits == 10
+      && Self.isNorthAmericanNational(10, UInt32(raw[index] &- 0x30), UInt32(raw[index &+ 3] &- 0x30))
+    {
+      return nil
+    }
     var value: Int64 = 0  // at most 18 digits: below 10^18
     while end &- index >= 8 {
       let word = UInt64(littleEndian: unsafe raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))

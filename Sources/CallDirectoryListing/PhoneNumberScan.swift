@@ -116,7 +116,9 @@ extension PhoneNumberParser {
         (internationalDigits, number, overflowed) = try readTrunkZero(bytes, digitCount: digitCount, region: region)
       }
     } else if defaultCountryCode == nil {
-      if digit(0) == 0 || nationalStyle { throw Self.failure(.nationalStyleWithoutCountry, bytes) }
+      if digit(0) == 0 || nationalStyle || Self.isNorthAmericanNational(digitCount, digit(0), digit(3)) {
+        throw Self.failure(.nationalStyleWithoutCountry, bytes)
+      }
     } else if let region {
       (internationalDigits, number, overflowed) = try readNational(bytes, digitCount: digitCount, region: region)
     } else if digitCount >= 2 && digit(0) == 0 && digit(1) == 0 {
@@ -196,6 +198,15 @@ extension PhoneNumberParser {
     case .scalarValue(let scalar): return Character(scalar)
     case .emptyInput, .error: return "\u{FFFD}"
     }
+  }
+
+  /// Whether `count` digits beginning `first` and with `fourth` as their fourth are a North
+  /// American number's national form: ten digits, an area code and an exchange that begin with
+  /// 2 to 9 (`2025550100`). Without `+` and without a country they are refused as national
+  /// (Spec/INPUT.md section 1, rule 4): read as international they would be another country's
+  /// number (+20 2555 0100, in Egypt), and a list written this way is most often North American.
+  static func isNorthAmericanNational(_ count: Int, _ first: UInt32, _ fourth: UInt32) -> Bool {
+    count == 10 && first >= 2 && fourth >= 2
   }
 
   private static func failure<Bytes: Collection<UInt8>>(_ kind: PhoneNumberError.Kind, _ bytes: Bytes)

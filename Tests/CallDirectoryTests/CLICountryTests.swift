@@ -52,6 +52,13 @@ import Testing
     let out = scratch.path("bare.calldir")
     #expect(calldir("pack", "--block", bare, "-o", out).status == 0)
     #expect(calldir("unpack", out).output == "kind,number,label\nblock,+12025550100,\n")
+    // Ten bare digits of a North American shape are a national number, which needs its country.
+    let national = try scratch.write("national.txt", "12025550100\n2025550101\n")
+    let refused = calldir("pack", "--block", national, "-o", out)
+    #expect(refused.status == 1)
+    #expect(refused.error.contains("national.txt:2: number \"2025550101\" is written nationally"), "\(refused.error)")
+    #expect(calldir("pack", "--country", "US", "--block", national, "-o", out).status == 0)
+    #expect(calldir("unpack", out).output == "kind,number,label\nblock,+12025550100,\nblock,+12025550101,\n")
   }
 }
 

@@ -113,6 +113,8 @@ struct ListingPhoneNumberParserTests {
       ("+1 202", .tooFewDigits(found: 4, minimum: 7)),
       ("+0 202 555 0100", .leadingZero),
       ("02025550100", .nationalStyleWithoutCountry),
+      ("2025550100", .nationalStyleWithoutCountry),
+      (" 8184700711 ", .nationalStyleWithoutCountry),
       ("-", .noDigits),
       ("+", .noDigits),
       ("( ) - . /", .noDigits),
@@ -127,6 +129,19 @@ struct ListingPhoneNumberParserTests {
   func errors(text: String, expected: PhoneNumberError.Kind) {
     let kind = Support.phoneErrorKind { () throws(PhoneNumberError) in try Self.international.parse(text) }
     #expect(kind == expected)
+  }
+
+  /// Ten bare digits are international unless they have a North American number's national
+  /// shape (first and fourth digits 2 to 9, refused above); with `+` they always are, and so are
+  /// other lengths. The quick path of plain digits and the general scan agree.
+  @Test(
+    arguments: [
+      ("3221234567", 3_221_234_567), ("2021555010", 2_021_555_010), ("+2025550100", 2_025_550_100),
+      ("12025550100", 12_025_550_100), ("202555010", 202_555_010),
+    ] as [(String, Int64)])
+  func bareDigitsOfAnotherShapeAreInternational(text: String, number: Int64) throws {
+    #expect(try Self.international.parse(text) == number)
+    #expect(try Self.international.parse(utf8: Array(text.utf8)[...]) == number)
   }
 
   /// libphonenumber reads these, though no plan has such numbers: pack reports them as
