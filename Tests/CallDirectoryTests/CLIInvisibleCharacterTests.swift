@@ -7,9 +7,10 @@ import Testing
 @Suite struct CLIInvisibleCharacterTests {
   @Test func resolveSkipsAByteOrderMarkOnStandardInput() throws {
     let scratch = try ScratchDirectory()
-    let block = try scratch.write("block.txt", "+12025550100\n")
+    var builder = DirectoryBuilder()
+    try builder.block(12_025_550_100)
     let list = scratch.path("list.calldir")
-    #expect(calldir("pack", "--block", block, "-o", list).status == 0)
+    try builder.write(to: list)
     let result = calldir("resolve", list, input: "\u{FEFF}+1 (202) 555-0100\n+1 202 555 0101\n")
     #expect(result.status == 0, "\(result.error)")
     let lines = result.output.split(separator: "\n")
