@@ -30,9 +30,9 @@ struct Resolve {
         // a replaced file within milliseconds at full speed, and before the next line typed.
         if batches.takeBatchStart() { for directory in directories { reload(directory) } }
         // A byte-order mark before the first line is no part of it, as pack reads its inputs.
-        let mark = atStart && line.count >= 3 && line[0] == 0xEF && line[1] == 0xBB && line[2] == 0xBF
+        let mark = atStart ? ByteOrderMark.length(atStartOf: line) : 0
         atStart = false
-        return answer(mark ? line.extracting(droppingFirst: 3) : line, resolver, into: &batches.pending)
+        return answer(line.extracting(droppingFirst: mark), resolver, into: &batches.pending)
       }
       while let answered = try readLine(&lines, answerNext) {
         if !answered { status = CLI.ExitCode.failure }

@@ -41,8 +41,7 @@ public struct CSVReader: Sendable {
   /// - Complexity: O(1); the input is shared, not copied.
   public init(_ input: [UInt8], atStart: Bool) {
     self.input = input
-    let hasBOM = atStart && input.count >= 3 && input[0] == 0xEF && input[1] == 0xBB && input[2] == 0xBF
-    self.position = hasBOM ? 3 : 0
+    self.position = atStart ? ByteOrderMark.length(atStartOf: input.span) : 0
   }
 
   /// The 1-based line at which the next record begins.

@@ -12,8 +12,7 @@ struct TextLines {
   /// order mark is not skipped, since it is not at the input's start.
   init(_ bytes: [UInt8], atStart: Bool = true) {
     self.bytes = bytes
-    let hasBOM = atStart && bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
-    start = hasBOM ? 3 : 0
+    start = atStart ? ByteOrderMark.length(atStartOf: bytes.span) : 0
   }
 
   /// The next line's byte range (without its line end) and number, or `nil` at the end.
