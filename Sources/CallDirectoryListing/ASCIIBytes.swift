@@ -10,3 +10,11 @@ let comma: UInt8 = 0x2C
 let zero: UInt8 = 0x30
 let nine: UInt8 = 0x39
 let semicolon: UInt8 = 0x3B
+
+/// `bytes` without the spaces and tabs at its start and end.
+func trimmingBlanks(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+  var (start, end) = (bytes.startIndex, bytes.endIndex)
+  while start < end && (bytes[start] == space || bytes[start] == tab) { start += 1 }
+  while end > start && (bytes[end - 1] == space || bytes[end - 1] == tab) { end -= 1 }
+  return bytes[start..<end]
+}

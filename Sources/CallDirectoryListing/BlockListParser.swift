@@ -56,7 +56,11 @@ public enum BlockListParser {
           if let plain {
             numbers = plain...plain
           } else {
-            numbers = try parseNumbers(bytes[first..<last], with: parser, file: file, line: line)
+            do throws(ListingError) {
+              numbers = try parseNumbers(bytes[first..<last], with: parser, file: file, line: line)
+            } catch {
+              throw withTableHint(error, bytes[first..<last], parser: parser)
+            }
           }
           try body(ListingEntry(kind: .blocking, numbers: numbers, line: line))
         } catch {
@@ -68,6 +72,19 @@ public enum BlockListParser {
       }
     }
     return skipped
+  }
+
+  /// `error` with a hint when `line` is a number and more fields after a comma or a tab: a
+  /// `number,label` file given as a block list.
+  private static func withTableHint(
+    _ error: ListingError, _ line: ArraySlice<UInt8>, parser: PhoneNumberParser
+  ) -> ListingError {
+    guard let end = line.firstIndex(where: { $0 == comma || $0 == tab }),
+      (try? parser.parseEntry(utf8: line[..<end])) != nil
+    else { return error }
+    var hinted = error
+    hinted.message += "; a file of number,label lines is given with --identify"
+    return hinted
   }
 
   /// Parses `bytes`, handing each number to `body` in input order as a ``ListingRecord``, as

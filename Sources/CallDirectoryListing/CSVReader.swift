@@ -104,9 +104,9 @@ public struct CSVReader: Sendable {
         if nonASCII { try validate(contentStart..<index, line: fieldLine) }
         if unescapedStart >= 0 {
           unescaped.append(contentsOf: input[segmentStart..<index])
-          fields.append(.init(range: unescapedStart..<unescaped.count, isUnescaped: true))
+          fields.append(.init(range: unescapedStart..<unescaped.count, isUnescaped: true, isQuoted: true))
         } else {
-          fields.append(.init(range: contentStart..<index, isUnescaped: false))
+          fields.append(.init(range: contentStart..<index, isUnescaped: false, isQuoted: true))
         }
         position = index + 1
         if position >= end { break fieldLoop }

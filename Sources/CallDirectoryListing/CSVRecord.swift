@@ -14,6 +14,8 @@ public struct CSVRecord: Sendable {
   struct Field: Sendable {
     var range: Range<Int>
     var isUnescaped: Bool
+    /// Whether the field was written in quotes (a CSV field beginning with `"`).
+    var isQuoted = false
   }
 
   /// The 1-based line on which the record begins.
@@ -63,18 +65,35 @@ public struct CSVRecord: Sendable {
     return field.isUnescaped ? unescaped[field.range] : input[field.range]
   }
 
-  /// Whether field `index` holds exactly the bytes of `word`, compared in place.
+  /// Whether field `index` holds exactly the bytes of `word`, compared in place: an unquoted
+  /// field without the spaces and tabs around it (``trimmedPlace(_:)``).
   /// - Precondition: `0 <= index < count`.
   func field(_ index: Int, equals word: [UInt8]) -> Bool {
-    let field = place(index)
+    let field = trimmedPlace(index)
     guard field.range.count == word.count else { return false }
     return field.isUnescaped
       ? Self.bytes(of: unescaped, in: field.range, equal: word) : Self.bytes(of: input, in: field.range, equal: word)
   }
 
-  /// Whether field `index` is empty.
+  /// Whether field `index` was written in quotes, which keeps its spaces (`Spec/INPUT.md` 2).
   /// - Precondition: `0 <= index < count`.
-  func fieldIsEmpty(_ index: Int) -> Bool { place(index).range.isEmpty }
+  func isQuoted(_ index: Int) -> Bool { place(index).isQuoted }
+
+  /// Whether field `index` is empty, or unquoted and only spaces and tabs.
+  /// - Precondition: `0 <= index < count`.
+  func fieldIsBlank(_ index: Int) -> Bool { trimmedPlace(index).range.isEmpty }
+
+  /// Where field `index` is as a listing reads a word or a label: an unquoted field without the
+  /// spaces and tabs around it, a quoted one as it is.
+  private func trimmedPlace(_ index: Int) -> Field {
+    var field = place(index)
+    guard !field.isQuoted else { return field }
+    var (start, end) = (field.range.lowerBound, field.range.upperBound)
+    while start < end && (input[start] == space || input[start] == tab) { start &+= 1 }
+    while end > start && (input[end &- 1] == space || input[end &- 1] == tab) { end &-= 1 }
+    field.range = start..<end
+    return field
+  }
 
   /// Whether `source[range]` equals `word`, which has `range.count` bytes.
   private static func bytes(of source: [UInt8], in range: Range<Int>, equal word: [UInt8]) -> Bool {

@@ -2,13 +2,16 @@ import CallDirectoryFormat
 
 /// Reads an identification list: RFC 4180 CSV (see ``CSVReader``) of `number,label` records.
 ///
-/// - Every record has exactly two fields, `number,label`, unless the first non-blank record is a
-///   header: some field is `number` or `label` in any letter case and none is a number. A header
-///   names both columns, in any order, and nothing else; the records after it follow its order.
-///   Blank lines are skipped. With ``TableFormat/tsv`` fields are tab-separated (``TSVReader``).
+/// - Every record has exactly two fields, `number,label`, unless the first record is a header:
+///   some field names the number or the label column (`number`, `Phone Number`, `label`, `Name`:
+///   `Spec/INPUT.md` 3.1) and none is a number. A header names both columns, in any order, and
+///   nothing else; the records after it follow its order.
+///   Blank lines are skipped, and so are `#` comment lines unless a header puts the label first.
+///   With ``TableFormat/tsv`` fields are tab-separated (``TSVReader``).
 /// - The number goes through the given ``PhoneNumberParser``, which ignores spaces around it.
-/// - The label is taken verbatim, without trimming, and must be 1 ... 65,534 UTF-8 bytes
-///   (`Limits.isValidLabelLength`); labels with commas, quotes or line breaks must be quoted.
+/// - The label loses the spaces and tabs around it unless it is quoted, and must then be
+///   1 ... 65,534 UTF-8 bytes (`Limits.isValidLabelLength`); labels with commas, quotes or line
+///   breaks must be quoted.
 ///
 /// Every record is `EntryKind.identification` with the line on which its CSV record begins.
 ///
@@ -104,18 +107,18 @@ public enum IdentifyCSVParser {
     ) { (record, columns) throws(ListingError) in
       if let columns, let label = columns.label {
         let numbers = try parseNumbers(record[columns.number], with: parser, file: file, line: record.line)
-        let text = try parseLabel(record[label], file: file, line: record.line)
+        let text = try parseLabel(record, at: label, file: file)
         try general(ListingRecord(kind: .identification, numbers: numbers, labelUTF8: text, line: record.line))
         return
       }
       guard record.count == 2 else {
-        let hint = record.count > 2 ? "; quote labels that contain commas" : ""
+        let hint = record.count > 2 ? "; quote labels that contain commas" : separatorHint(record)
         throw ListingError(
           file: file, line: record.line,
           message: "expected 2 fields (number,label), found \(record.count)\(hint)")
       }
       let numbers = try parseNumbers(record[0], with: parser, file: file, line: record.line)
-      let label = try parseLabel(record[1], file: file, line: record.line)
+      let label = try parseLabel(record, at: 1, file: file)
       try general(ListingRecord(kind: .identification, numbers: numbers, labelUTF8: label, line: record.line))
     }
   }

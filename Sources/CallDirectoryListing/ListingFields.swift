@@ -8,15 +8,29 @@ extension ListingError {
   }
 }
 
-/// Whether `field` is `word` in any ASCII letter case; `word` must be lower-case ASCII.
-func fieldMatches(_ field: ArraySlice<UInt8>, _ word: String) -> Bool {
-  guard field.count == word.utf8.count else { return false }
-  for (actual, expected) in zip(field, word.utf8) {
-    let folded = actual >= 0x41 && actual <= 0x5A ? actual | 0x20 : actual
-    if folded != expected { return false }
+/// The column `field` names in a header, or `nil`: `kind`, `number` or `label`, or one of the
+/// other names exports give them (`Spec/INPUT.md` 3.1), compared in any ASCII letter case with
+/// spaces, tabs, `_` and `-` left out, so `Phone Number`, `phone_number` and ` label` all match.
+func columnName(_ field: ArraySlice<UInt8>) -> String? {
+  var folded: [UInt8] = []
+  for byte in field where byte != 0x20 && byte != 0x09 && byte != 0x5F && byte != 0x2D {
+    guard folded.count < longestColumnName else { return nil }
+    folded.append(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte)
   }
-  return true
+  return columnNamesByWord.first { $0.words.contains(folded) }?.column
 }
+
+/// Each column and the words a header may name it by, folded as ``columnName(_:)`` folds them.
+/// Only names that cannot mean another column: `caller id`, for one, is a number in one export
+/// and a name in the next.
+private let columnNamesByWord: [(column: String, words: [[UInt8]])] = [
+  ("kind", ["kind"]),
+  ("number", ["number", "phone", "phonenumber", "telephone", "msisdn"]),
+  ("label", ["label", "name"]),
+].map { column, words in (column, words.map { Array($0.utf8) }) }
+
+/// The longest word of ``columnNamesByWord``: a longer field is no column's name.
+private let longestColumnName = 11
 
 /// Where a header put each column: the positions of `kind`, `number` and `label`, and how many
 /// fields every record after it must have.
@@ -42,7 +56,7 @@ struct Columns: Equatable {
 /// and the columns: it reads a plain line itself (`PlainLine`), hands its entry on and returns
 /// where the next line begins, or returns `nil` and the general reader reads the record.
 ///
-/// - Returns: The count of blank lines skipped.
+/// - Returns: The count of blank and comment lines skipped.
 @discardableResult
 func forEachRecord(
   _ bytes: [UInt8], file: String, format: TableFormat, known: [String], required: [String],
@@ -64,7 +78,18 @@ func forEachRecord(
     set { state.columns = newValue }
   }
   var blank = 0
+  // `#` begins a comment line, as in a block list, wherever it cannot begin data: in any column
+  // but a label (a number or a kind never begins with `#`), so not after a header that puts the
+  // label first.
+  var commentsAllowed: Bool { columns?.label != 0 }
   while true {
+    if commentsAllowed, let start = csv?.position, let line = csv?.currentLine, startsComment(bytes, at: start) {
+      // Read as a line, not as CSV: a comment's quotes are no field's.
+      let end = bytes[start...].firstIndex(of: lineFeed).map { $0 + 1 } ?? bytes.count
+      csv?.resume(at: end, line: line &+ 1)
+      blank += 1
+      continue
+    }
     if sawRecord, let start = csv?.position, let line = csv?.currentLine {
       do throws(ListingError) {
         if let next = try plainLine(start, line, columns) {
@@ -87,7 +112,7 @@ func forEachRecord(
     }
     guard let record = next else { return blank }
     let recordRange = csv.map { withoutLineBreak(recordStart..<$0.position, in: bytes) } ?? tsv?.lastRecordRange ?? 0..<0
-    if record.isBlank {
+    if record.isBlank || (tsv != nil && commentsAllowed && startsComment(bytes, at: recordRange.lowerBound)) {
       blank += 1
       continue
     }
@@ -114,6 +139,13 @@ func forEachRecord(
   }
 }
 
+/// Whether the line at `start` is a comment: its first byte that is not a space or a tab is `#`.
+private func startsComment(_ bytes: [UInt8], at start: Int) -> Bool {
+  var index = start
+  while index < bytes.count && (bytes[index] == space || bytes[index] == tab) { index += 1 }
+  return index < bytes.count && bytes[index] == 0x23
+}
+
 /// Where a table input read in pieces stands between pieces (each piece ending where a record
 /// does): whether the next piece begins the input, whether its first record (a header or not)
 /// was read, and the columns a header named. A fresh state reads a whole input.
@@ -137,17 +169,14 @@ public struct TableReadState: Sendable {
   public internal(set) var headerLine: [UInt8]?
 }
 
-/// The column names any table input may use.
-let columnNames = ["kind", "number", "label"]
-
-/// The columns `record` names when it is a header: some field is a column name (any letter
-/// case) and none is a number or range, which tells a header from data whose label happens to
+/// The columns `record` names when it is a header: some field is a column's name
+/// (``columnName(_:)``) and none is a number or range, which tells a header from data whose label happens to
 /// be `Label`. Every field of a header must then be one of `known`, once, with `required` all
 /// present.
 func header(
   _ record: CSVRecord, known: [String], required: [String], parser: PhoneNumberParser, file: String
 ) throws(ListingError) -> Columns? {
-  let names = (0..<record.count).map { index in columnNames.first { fieldMatches(record[index], $0) } }
+  let names = (0..<record.count).map { columnName(record[$0]) }
   guard names.contains(where: { $0 != nil }) else { return nil }
   for index in 0..<record.count where (try? parser.parseEntry(utf8: record[index])) != nil { return nil }
   let line = record.line
@@ -180,6 +209,15 @@ func header(
   return Columns(kind: positions["kind"], number: number, label: positions["label"], count: record.count)
 }
 
+/// A hint for a record of one field that holds a semicolon or a tab: a file whose fields are
+/// separated by something other than a comma (spreadsheets in many locales write `;`).
+func separatorHint(_ record: CSVRecord) -> String {
+  guard record.count == 1 else { return "" }
+  if record[0].contains(tab) { return "; fields are separated by commas, and a tab-separated file is read with --format tsv" }
+  if record[0].contains(semicolon) { return "; fields are separated by commas, not semicolons" }
+  return ""
+}
+
 /// The number or range in `field` (see `PhoneNumberParser.parseEntry(utf8:)`), or a located error
 /// quoting the parser's message.
 func parseNumbers(
@@ -201,6 +239,15 @@ func parseNumber(
   } catch {
     throw ListingError(file: file, line: line, message: error.description)
   }
+}
+
+/// The label in field `index` of `record`, or a located error as ``parseLabel(_:file:line:)``
+/// gives. An unquoted label loses the spaces and tabs around it, which exports write after a
+/// comma (`+12025550100, Acme`) and nobody means; a quoted one is kept as it is, which is how a
+/// label that begins or ends with a space is written (`Spec/INPUT.md` 2).
+func parseLabel(_ record: CSVRecord, at index: Int, file: String) throws(ListingError) -> ArraySlice<UInt8> {
+  let field = record[index]
+  return try parseLabel(record.isQuoted(index) ? field : trimmingBlanks(field), file: file, line: record.line)
 }
 
 /// The label in `field`, as it is, or a located error when it is empty or longer than

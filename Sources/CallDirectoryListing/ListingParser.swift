@@ -3,16 +3,17 @@ import CallDirectoryFormat
 /// Reads a listing: the RFC 4180 CSV (see ``CSVReader``) that ``ListingWriter`` writes, with
 /// records `kind,number,label`.
 ///
-/// - The first non-blank record may be a header: some field is `kind`, `number` or `label` in
-///   any letter case and none is a number. A header names `kind` and `number`, and optionally
-///   `label`, in any order and nothing else; the records after it follow its order. Without a
-///   header, fields are positional. Blank lines are skipped. With ``TableFormat/tsv`` fields are
+/// - The first record may be a header: some field names a column (`kind`, `number`, `label`, or
+///   another name of one, `Spec/INPUT.md` 3.1) and none is a number. A header names `kind` and
+///   `number`, and optionally `label`, in any order and nothing else; the records after it follow
+///   its order. Without a header, fields are positional. Blank lines are skipped, and so are `#`
+///   comment lines unless a header puts the label first. With ``TableFormat/tsv`` fields are
 ///   tab-separated (``TSVReader``).
-/// - `kind` is exactly `block` or `identify` (lower case, as written): the raw values of
-///   `EntryKind`.
+/// - `kind` is exactly `block`, `identify` or `allow` (lower case; spaces around it unquoted are
+///   dropped).
 /// - A `block` record has two fields, or three with an empty label.
-/// - An `identify` record has three fields; the label is taken verbatim and must be
-///   1 ... 65,534 UTF-8 bytes (`Limits.isValidLabelLength`).
+/// - An `identify` record has three fields; the label, without the spaces and tabs around it
+///   unless quoted, must be 1 ... 65,534 UTF-8 bytes (`Limits.isValidLabelLength`).
 /// - Numbers go through the given parser. To read back every number a call directory can hold
 ///   (`+1` ... `+9223372036854775806`), pass ``PhoneNumberParser/formatDomain``.
 ///
@@ -120,8 +121,8 @@ public enum ListingParser {
         return
       }
       guard record.count == 2 || record.count == 3 else {
-        throw ListingError(
-          file: file, line: record.line, message: "expected 3 fields (kind,number,label), found \(record.count)")
+        let message = "expected 3 fields (kind,number,label), found \(record.count)\(separatorHint(record))"
+        throw ListingError(file: file, line: record.line, message: message)
       }
       try general(entry(record, kind: 0, number: 1, label: record.count == 3 ? 2 : nil, parser: parser, file: file))
     }
@@ -137,7 +138,7 @@ public enum ListingParser {
     for (word, unlabelled) in [(blockWord, ListingKind.blocking), (allowWord, .exception)] where record.field(kind, equals: word)
     {
       let numbers = try parseNumbers(record[number], with: parser, file: file, line: line)
-      if let label, !record.fieldIsEmpty(label) {
+      if let label, !record.fieldIsBlank(label) {
         throw ListingError(
           file: file, line: line, message: "\(unlabelled.rawValue) entry has a label (leave the label field empty)")
       }
@@ -148,12 +149,17 @@ public enum ListingParser {
       guard let label else {
         throw ListingError(file: file, line: line, message: "identify entry has no label field")
       }
-      let text = try parseLabel(record[label], file: file, line: line)
+      let text = try parseLabel(record, at: label, file: file)
       return ListingRecord(kind: .identification, numbers: numbers, labelUTF8: text, line: line)
     }
     let shown = record.string(at: kind)
+    // A number where the kind goes: the file is most likely a list of numbers, or of numbers
+    // and labels, given where a listing goes.
+    let hint =
+      (try? parser.parseEntry(utf8: record[kind])) == nil
+      ? "" : "; a file of number,label lines is given with --identify, one of numbers with --block"
     throw ListingError(
-      file: file, line: line, message: "unknown kind \"\(shown)\" (expected \(ListingKind.expectedWords))")
+      file: file, line: line, message: "unknown kind \"\(shown)\" (expected \(ListingKind.expectedWords))\(hint)")
   }
 
   /// Parses `bytes` into an array of records.

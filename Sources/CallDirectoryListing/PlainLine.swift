@@ -10,7 +10,7 @@ import CallDirectoryFormat
 ///
 /// Anything else is not read here: a quote inside a field or doubled, a CR, a range or pattern,
 /// a number with separators or more than 18 digits, a byte that is not UTF-8, a label of the
-/// wrong length, too many or too few fields. Such a line returns `nil`, and the caller reads it
+/// wrong length or, unquoted, with a space or tab at either end, too many or too few fields. Such a line returns `nil`, and the caller reads it
 /// with the general reader, which then reads the same record to the same entry or words the
 /// error. This reader accepts only lines that the general path reads to the entry it returns;
 /// tests (and the listing fuzz harness) hold the two to that.
@@ -105,7 +105,9 @@ enum PlainLine {
   private static func label(in raw: UnsafeRawBufferPointer, from start: Int) -> (Range<Int>, next: Int)? {
     let (stop, pastASCII) = unsafe FieldScan.firstStop(in: raw, from: start, to: raw.count)
     if unsafe stop == start && stop < raw.count && raw[stop] == quote { return unsafe quotedLabel(in: raw, from: start) }
-    guard let next = unsafe lineEnd(in: raw, at: stop), unsafe isLabel(raw, start..<stop, pastASCII: pastASCII) else {
+    guard let next = unsafe lineEnd(in: raw, at: stop), unsafe isLabel(raw, start..<stop, pastASCII: pastASCII),
+      unsafe !isBlank(raw[start]) && !isBlank(raw[stop &- 1])  // spaces around it are trimmed there
+    else {
       return nil
     }
     return (start..<stop, next)
@@ -149,6 +151,9 @@ enum PlainLine {
     guard Limits.isValidLabelLength(range.count) else { return false }
     return unsafe !pastASCII || UTF8Validation.isValid(ByteView(UnsafeRawBufferPointer(rebasing: raw[range])))
   }
+
+  /// Whether `byte` is a space or a tab.
+  private static func isBlank(_ byte: UInt8) -> Bool { byte == space || byte == tab }
 
   /// `identify` and `block,` as little-endian words, to compare a line's first bytes with in one step.
   static let identifyWord: UInt64 = 0x7966_6974_6E65_6469
