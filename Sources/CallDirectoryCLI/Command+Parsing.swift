@@ -240,9 +240,20 @@ extension Command {
       names: ["--country", "-c"],
       action: .value { (state, text) throws(UsageError) in state.country = try countryRegion(text, command: "lookup") })
     guard try readTable("lookup", [json, country]).parse(arguments, into: &state) else { return .help(topic: "lookup") }
-    guard state.positionals.count >= 2 else { throw UsageError("lookup needs a file and at least one number", command: "lookup") }
-    return .lookup(
-      file: state.positionals[0], numbers: Array(state.positionals.dropFirst()), country: state.country, json: state.json)
+    guard let file = state.positionals.first else {
+      throw UsageError("lookup needs a file, then numbers (none, or -, to read them from standard input)", command: "lookup")
+    }
+    var numbers = Array(state.positionals.dropFirst())
+    if numbers.contains("-") {
+      guard numbers == ["-"] else {
+        throw UsageError("- (standard input) cannot be combined with other numbers", command: "lookup")
+      }
+      numbers = []
+    }
+    guard !(file == "-" && numbers.isEmpty) else {
+      throw UsageError("lookup cannot read both the file and the numbers from standard input", command: "lookup")
+    }
+    return .lookup(file: file, numbers: numbers, country: state.country, json: state.json)
   }
 
   private static func parseInfo(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {

@@ -15,7 +15,7 @@ package enum Command: Sendable, Equatable {
   /// `calldir verify`: check files completely.
   case verify(
     files: [String], callKit: Bool, json: Bool, quiet: Bool = false, trust: [String] = [], installedVersion: UInt64? = nil)
-  /// `calldir lookup`: answer for numbers.
+  /// `calldir lookup`: answer for numbers; none to read them from standard input.
   case lookup(file: String, numbers: [String], country: String?, json: Bool)
   /// `calldir info`: describe a file.
   case info(file: String, json: Bool)

@@ -206,17 +206,20 @@ enum HelpText {
     """
 
   static let lookup = """
-    Usage: calldir lookup FILE NUMBER... [--country REGION] [--json]
+    Usage: calldir lookup FILE [NUMBER... | -] [--country REGION] [--json]
 
     Answer for each number, in order, in resolve's words: block, identify (with its label), or
-    allow for a number the file does not list.
+    allow for a number the file does not list. With no NUMBER, or -, the numbers are read from
+    standard input, one a line, and each answered as it arrives.
 
     Options:
       -c, --country REGION   region (US, GB) or calling code (1, 44) for numbers without +
-      --json             one object a line: {"number":"+12025550100","blocked":true,"label":"Acme"}
+      --json             one object a line:
+                         {"number":"+12025550100","action":"block","blocked":true,"label":"Acme"}
 
-    Example:
+    Examples:
       calldir lookup list.calldir +12025550100 --json
+      cut -d, -f1 calls.csv | calldir lookup list.calldir -
     """
 
   static let info = """

@@ -21,20 +21,15 @@ struct Resolve {
     if options.standardInput {
       // Lines are read as they come, and the answers to those read are written before more
       // input is waited for: a program that writes one line and waits gets its answer.
-      var lines = LineReader(
-        name: "<stdin>", chunks: batches.nextChunk, maximumLineLength: LineReader.maximumCallerLineLength)
-      var atStart = true
+      var lines = StandardInputLines(batches)
       func answerNext(_ line: Span<UInt8>) -> Bool {
         // Once a batch (a chunk of input, at most 64 KiB: a few thousand lines, or the one line
         // an interactive caller sent) rather than once a line: one `stat` a chunk still picks up
         // a replaced file within milliseconds at full speed, and before the next line typed.
         if batches.takeBatchStart() { for directory in directories { reload(directory) } }
-        // A byte-order mark before the first line is no part of it, as pack reads its inputs.
-        let mark = atStart ? ByteOrderMark.length(atStartOf: line) : 0
-        atStart = false
-        return answer(line.extracting(droppingFirst: mark), resolver, into: &batches.pending)
+        return answer(line, resolver, into: &batches.pending)
       }
-      while let answered = try readLine(&lines, answerNext) {
+      while let answered = try lines.next(answerNext) {
         if !answered { status = CLI.ExitCode.failure }
         try writing(batches.writeIfFull)
       }
@@ -60,7 +55,7 @@ struct Resolve {
   /// - Returns: whether it was answered (`false`: an invalid number, a damaged directory, or a
   ///   line longer than any caller string).
   private func answer(_ line: Span<UInt8>, _ resolver: Resolver, into output: inout [UInt8]) -> Bool {
-    if line.count > LineReader.maximumCallerLineLength {
+    if StandardInputLines.isTooLong(line) {
       refuseLongLine(line, into: &output)
       return false
     }
@@ -72,11 +67,11 @@ struct Resolve {
         // ASCII is valid UTF-8 as it is: the input needs no decoding (the common case, digits).
         unsafe line.withUnsafeBufferPointer { unsafe AnswerLine.appendJSON(input: $0, resolution, to: &output) }
       } else {
-        AnswerLine.appendJSON(input: Self.text(line).utf8, resolution, to: &output)
+        AnswerLine.appendJSON(input: StandardInputLines.text(line).utf8, resolution, to: &output)
       }
       return true
     } catch {
-      let text = Self.text(line)
+      let text = StandardInputLines.text(line)
       switch error {
       case .invalidNumber, .invalidCaller: console.diagnose("invalid number: \(error)")
       case .damagedDirectory: console.diagnose("cannot resolve \(oneLine(text)): \(error)")
@@ -84,11 +79,6 @@ struct Resolve {
       output.append(contentsOf: (errorLine(text, error.description) + "\n").utf8)
       return false
     }
-  }
-
-  /// The bytes decoded as UTF-8, an invalid sequence as U+FFFD.
-  private static func text(_ bytes: Span<UInt8>) -> String {
-    unsafe bytes.withUnsafeBufferPointer { unsafe String(decoding: $0, as: UTF8.self) }
   }
 
   private static func isASCII(_ bytes: Span<UInt8>) -> Bool {
@@ -110,10 +100,9 @@ struct Resolve {
   /// Answers a line longer than any caller string with one error, quoting its start only
   /// (the reader has already dropped the rest of it).
   private func refuseLongLine(_ line: Span<UInt8>, into output: inout [UInt8]) {
-    let message = "line longer than \(LineReader.maximumCallerLineLength) bytes"
-    let start = String(Self.text(line).prefix(PhoneNumberError.quotedCharacters)) + "..."
-    console.diagnose("cannot resolve \(oneLine(start)): \(message)")
-    output.append(contentsOf: (errorLine(start, message) + "\n").utf8)
+    let start = StandardInputLines.quotedStart(of: line)
+    console.diagnose("cannot resolve \(oneLine(start)): \(StandardInputLines.tooLongMessage)")
+    output.append(contentsOf: (errorLine(start, StandardInputLines.tooLongMessage) + "\n").utf8)
   }
 
   /// Reloads `directory` if its file was replaced, saying so once when the new file fails.
@@ -125,14 +114,6 @@ struct Resolve {
       let reason: String
       if case .system(let failure) = error { reason = failure.message } else { reason = error.description }
       console.diagnose("\(directory.path): cannot reload: \(reason); still answering from the previous version")
-    }
-  }
-
-  /// Calls `body` with the next line of standard input; `nil` at its end.
-  private func readLine<R>(_ lines: inout LineReader, _ body: (Span<UInt8>) -> R) throws(CommandFailure) -> R? {
-    do { return try lines.nextLine(body) } catch {
-      guard case .unreadable(let message) = error.kind else { throw CommandFailure(error.description) }
-      throw CommandFailure("cannot read standard input: \(message)")
     }
   }
 

@@ -43,11 +43,11 @@ func calldir(_ arguments: [String], input: String = "") -> (status: Int32, outpu
     [], ["frobnicate"], ["pak"], ["pack"], ["pack", "--block", "x.txt"], ["pack", "-o", "out.calldir"],
     ["pack", "--block"], ["pack", "--blok", "x", "-o", "y"], ["pack", "--country", "0", "--block", "x", "-o", "y"],
     ["pack", "--country", "abc", "--block", "x", "-o", "y"], ["pack", "-", "--block", "-", "-o", "y"],
-    ["unpack"], ["unpack", "a", "b"], ["verify"], ["verify", "--jsn", "x"], ["lookup", "x"], ["info"],
+    ["unpack"], ["unpack", "a", "b"], ["verify"], ["verify", "--jsn", "x"], ["lookup"], ["info"],
     ["info", "--json=yes", "x"], ["help", "nothing"], ["pack", "--entries-per-block", "0", "--block", "x", "-o", "y"],
     ["verify", "-", "-"], ["diff", "--json", "a", "b", "-o", "-"], ["sign", "x", "--key", "k", "-o", ""],
     ["pack", "--block", "x", "-o", ""], ["unpack", "x", "-o", "x.tsv"], ["unpack", "x", "-o", "x.tsv.gz"],
-    ["unpack", "x", "--format", "tsv", "-o", "x.csv.GZ"],
+    ["unpack", "x", "--format", "tsv", "-o", "x.csv.GZ"], ["lookup", "x", "+12025550100", "-"], ["lookup", "-"],
   ])
   func usageErrorsExitTwo(_ arguments: [String]) {
     let capture = CapturedConsole()
@@ -99,9 +99,9 @@ func calldir(_ arguments: [String], input: String = "") -> (status: Int32, outpu
     #expect(lookup.status == 0)
     #expect(
       lookup.output == """
-        {"number":"+12025550100","blocked":true,"label":null}
-        {"number":"+12025550110","blocked":false,"label":"Acme, Inc."}
-        {"number":"+12025550199","blocked":false,"label":null}
+        {"number":"+12025550100","action":"block","blocked":true,"label":null}
+        {"number":"+12025550110","action":"identify","blocked":false,"label":"Acme, Inc."}
+        {"number":"+12025550199","action":"allow","blocked":false,"label":null}
 
         """)
     let unpack = calldir("unpack", out)

@@ -4,8 +4,9 @@ import Testing
 
 @testable import CallDirectoryCLI
 
-/// `calldir resolve` reading standard input in batches: one answer a line, in order, whatever
-/// chunks the input arrives in, and every line read answered before more input is waited for.
+/// `calldir resolve` and `calldir lookup` reading standard input in batches: one answer a line, in
+/// order, whatever chunks the input arrives in, and every line read answered before more input is
+/// waited for.
 @Suite struct ResolverPipeTests {
   /// Caller lines of every kind the pipe meets: hits and misses in `+`, bare and written forms,
   /// emergency codes, withheld callers, SIP URIs, invalid numbers, CRs, invalid UTF-8, a tab.
@@ -78,12 +79,13 @@ import Testing
 
   /// Every chunk size from 1 byte to the whole input, on seeded inputs with and without a final
   /// LF, in text and JSON, gives the model's answers in order.
-  @Test(arguments: [(1, false), (2, true), (3, false), (4, true)])
-  func everySplitGivesTheModelsAnswers(seed: UInt64, openEnd: Bool) throws {
+  @Test(arguments: [(1, false, "resolve"), (2, true, "resolve"), (3, false, "resolve"), (4, true, "lookup")])
+  func everySplitGivesTheModelsAnswers(seed: UInt64, openEnd: Bool, command: String) throws {
     let stack = try ResolverCLITests.Stack()
     let input = Self.input(seed: seed, count: 16, openEnd: openEnd)
     for json in [false, true] {
-      let arguments = ["resolve"] + (json ? ["--json"] : []) + ["--allow", stack.contacts, stack.spam, stack.business]
+      let files = command == "resolve" ? ["--allow", stack.contacts, stack.spam, stack.business] : [stack.business, "-"]
+      let arguments = [command] + (json ? ["--json"] : []) + files
       let model = Self.lineAtATime(arguments, input)
       for chunkSize in 1...input.count {
         let run = Self.chunked(arguments, input, chunkSize: chunkSize, model: model.answers)
@@ -98,11 +100,12 @@ import Testing
 
   /// A line longer than any caller string among short ones: one error line for it, in its place,
   /// under chunks smaller and larger than the reader's limit.
-  @Test func aLongLineKeepsItsPlace() throws {
+  @Test(arguments: ["resolve", "lookup"])
+  func aLongLineKeepsItsPlace(command: String) throws {
     let stack = try ResolverCLITests.Stack()
     let long = [UInt8](repeating: 0x31, count: LineReader.maximumCallerLineLength + 100)
     let input = Array("+12025550100\n".utf8) + long + [0x0A] + Array("+12025550123\n911".utf8)
-    let arguments = ["resolve", stack.spam, stack.business]
+    let arguments = [command] + (command == "resolve" ? [stack.spam] : []) + [stack.business]
     let model = Self.lineAtATime(arguments, input)
     #expect(model.answers.count == 4)
     for chunkSize in [1, 2, 3, 7, 13, 64, 4095, 4096, 4097, 4200, input.count] {
