@@ -183,14 +183,8 @@ extension Command {
       return .help(topic: "unpack")
     }
     guard state.positionals.count == 1 else { throw UsageError("unpack takes exactly one file", command: "unpack") }
-    // Without --format, an output named *.jsonl (or *.jsonl.gz) gets JSON Lines; TSV is an input
-    // form only, and a name that says TSV would give a file pack then misreads.
-    let implied = ListingFormat.implied(by: state.output)
-    guard state.format != nil || implied != .tsv else {
-      throw UsageError("unpack writes csv or jsonl, not tsv: name the output .csv or .jsonl", command: "unpack")
-    }
-    let chosen = state.format ?? (implied == .jsonl ? .jsonl : .csv)
-    guard chosen != .tsv else { throw UsageError("unpack writes csv or jsonl, not tsv", command: "unpack") }
+    // Without --format, an output named *.tsv or *.jsonl (or either with .gz) gets that form.
+    let chosen = state.format ?? ListingFormat.implied(by: state.output) ?? .csv
     return .unpack(file: state.positionals[0], output: state.output, expand: state.expand, format: chosen, quiet: state.quiet)
   }
 

@@ -139,7 +139,7 @@ package enum Command: Sendable, Equatable {
 package enum ListingFormat: String, Sendable, Equatable, CaseIterable {
   /// RFC 4180 CSV (`Spec/INPUT.md` section 2).
   case csv
-  /// Tab-separated values, without quoting (read only).
+  /// Tab-separated values, without quoting.
   case tsv
   /// JSON Lines: one object a line.
   case jsonl

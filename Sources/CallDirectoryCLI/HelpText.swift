@@ -29,7 +29,7 @@ enum HelpText {
 
     Commands:
       pack      build a directory from block lists, identify CSVs and listings
-      unpack    write a directory's listing CSV
+      unpack    write a directory's listing: CSV, TSV or JSON Lines
       complement  block every number of a span that no directory lists (Do-Not-Originate lists)
       verify    check files completely; exit 1 if any is damaged
       lookup    answer for numbers from one file: block, identify or allow
@@ -162,7 +162,7 @@ enum HelpText {
     """
 
   static let unpack = """
-    Usage: calldir unpack FILE [-o OUT] [--expand] [--format csv|jsonl]
+    Usage: calldir unpack FILE [-o OUT] [--expand] [--format csv|tsv|jsonl]
 
     Write the directory's listing as CSV with the header kind,number,label: every blocking entry
     ascending, then every identification entry ascending; numbers as + and digits, ranges as
@@ -173,9 +173,11 @@ enum HelpText {
       -o, --output OUT   where to write (default: standard output)
       --expand           write every number of each range on a line of its own
       -q, --quiet        no progress line on standard error
-      -f, --format FORMAT  csv (default) or jsonl: one object a line,
+      -f, --format FORMAT  csv (default); tsv, tab-separated without quotes (a label
+                           with a tab, a line break or spaces at an end is an error); or
+                           jsonl, one object a line,
                            {"kind":"identify","number":"+12025550100","label":"Acme"}
-                           (the default for an OUT ending in .jsonl or .jsonl.gz)
+                           (the default for an OUT ending in .tsv or .jsonl, .gz or not)
 
     Examples:
       calldir unpack list.calldir -o list.csv

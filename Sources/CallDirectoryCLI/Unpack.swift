@@ -1,14 +1,14 @@
 import CallDirectory
 import CallDirectorySystem
 
-/// `calldir unpack`: writes the listing, as CSV or JSON Lines, blocking entries then
+/// `calldir unpack`: writes the listing, as CSV, TSV or JSON Lines, blocking entries then
 /// identification entries, each ascending; gzip-compressed to a file named `*.gz`.
 struct Unpack {
   let file: String
   let output: String
   /// Whether to write every number of a range instead of the range.
   let expand: Bool
-  /// CSV or JSON Lines; never TSV, which parsing refuses.
+  /// CSV, TSV or JSON Lines.
   let format: ListingFormat
   /// No progress line on standard error.
   let quiet: Bool
@@ -44,11 +44,12 @@ struct Unpack {
   private func write(
     _ reader: CallDirectoryReader, sink: ([UInt8]) throws(SystemError) -> Void, progress: ProgressLine
   ) throws(CommandFailure) {
-    if format == .jsonl {
+    switch format {
+    case .jsonl:
       var lines = ListingJSONLines.Writer()
       try write(reader, into: &lines, sink: sink, progress: progress)
-    } else {
-      var writer = ListingWriter()
+    case .csv, .tsv:
+      var writer = ListingWriter(format: format == .tsv ? .tsv : .csv)
       try write(reader, into: &writer, sink: sink, progress: progress)
     }
   }

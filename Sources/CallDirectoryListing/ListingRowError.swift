@@ -12,6 +12,9 @@ public enum ListingRowError: Error, Sendable, Equatable, CustomStringConvertible
   case badLabelLength(numbers: ClosedRange<Int64>, length: Int)
   /// An identification record has no label.
   case missingLabel(numbers: ClosedRange<Int64>)
+  /// The label cannot be written tab-separated: it holds a tab, CR or LF, or begins or ends with
+  /// a space or tab (``ListingWriter`` with ``TableFormat/tsv``).
+  case labelNotTabSeparable(numbers: ClosedRange<Int64>)
 
   /// A one-line message naming the run.
   public var description: String {
@@ -20,6 +23,9 @@ public enum ListingRowError: Error, Sendable, Equatable, CustomStringConvertible
     case .badLabelLength(let numbers, let length):
       "label for \(Self.show(numbers)) is \(length) bytes, outside 1...\(Limits.maximumLabelBytes)"
     case .missingLabel(let numbers): "identification entry \(Self.show(numbers)) has no label"
+    case .labelNotTabSeparable(let numbers):
+      "label for \(Self.show(numbers)) holds a tab or a line break, or a space at an end, which TSV cannot write: "
+        + "write CSV or JSON Lines"
     }
   }
 

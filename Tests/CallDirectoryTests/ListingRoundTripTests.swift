@@ -61,6 +61,45 @@ struct ListingRoundTripTests {
     }
   }
 
+  @Test("As TSV, seeded random records survive; a label TSV cannot carry is refused, the buffer kept")
+  func randomTabSeparatedRoundTrip() throws {
+    var generator = Support.SplitMix64(seed: 0x75F)
+    var writer = ListingWriter(format: .tsv)
+    var written: [ListingRecord] = []
+    var refused = 0
+    for _ in 0..<3_000 {
+      let number = Self.randomNumber(using: &generator)
+      let line = written.count + 2  // one line a record, after the header
+      guard Bool.random(using: &generator) else {
+        try writer.appendBlock(number)
+        written.append(.block(number, line: line))
+        continue
+      }
+      let label = Self.randomLabel(using: &generator)
+      let utf8 = Array(label.utf8)
+      let carried =
+        !utf8.contains { $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+        && ![0x20, 0x09].contains(utf8.first!) && ![0x20, 0x09].contains(utf8.last!)
+      if carried {
+        try writer.appendIdentification(number, label: label)
+        written.append(.identify(number, label: label, line: line))
+      } else {
+        let before = writer.bytes
+        #expect(throws: ListingRowError.labelNotTabSeparable(numbers: number...number)) {
+          try writer.appendIdentification(number, label: label)
+        }
+        #expect(writer.bytes == before)
+        refused += 1
+      }
+    }
+    #expect(refused > 100 && written.count > 2_000)
+    let parsed = try ListingParser.parse(bytes: writer.bytes, file: "round-trip.tsv", parser: .formatDomain, format: .tsv)
+    #expect(parsed == written)
+    #expect(
+      writer.bytes.starts(with: Array("kind\tnumber\tlabel\nblock\t+".utf8))
+        || writer.bytes.starts(with: Array("kind\tnumber\tlabel\nidentify\t+".utf8)))
+  }
+
   @Test("Labels at the length limit round-trip")
   func longLabels() throws {
     let longest = String(repeating: "\"", count: Limits.maximumLabelBytes)

@@ -143,6 +143,7 @@ struct ListingKindTests {
 
   @Test func csvRefusesWhatNoDirectoryHolds() throws { try Self.check(ListingWriter()) }
   @Test func jsonLinesRefusesWhatNoDirectoryHolds() throws { try Self.check(ListingJSONLines.Writer()) }
+  @Test func tsvRefusesWhatNoDirectoryHolds() throws { try Self.check(ListingWriter(format: .tsv)) }
 
   @Test func theMessageNamesTheRun() {
     #expect(ListingRowError.numberOutOfRange(0...3).description == "number +0..+3 is outside 1...\(Limits.maximumNumber)")
