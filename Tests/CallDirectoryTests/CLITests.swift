@@ -46,7 +46,7 @@ func calldir(_ arguments: [String], input: String = "") -> (status: Int32, outpu
     ["unpack"], ["unpack", "a", "b"], ["verify"], ["verify", "--jsn", "x"], ["lookup"], ["info"],
     ["info", "--json=yes", "x"], ["help", "nothing"], ["pack", "--entries-per-block", "0", "--block", "x", "-o", "y"],
     ["verify", "-", "-"], ["diff", "--json", "a", "b", "-o", "-"], ["sign", "x", "--key", "k", "-o", ""],
-    ["pack", "--block", "x", "-o", ""], 
+    ["pack", "--block", "x", "-o", ""],
     ["lookup", "x", "+12025550100", "-"], ["lookup", "-"],
   ])
   func usageErrorsExitTwo(_ arguments: [String]) {
