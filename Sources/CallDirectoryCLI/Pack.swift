@@ -65,6 +65,13 @@ struct Pack {
       throw spillFailure ?? error
     }
     progress.finish()
+    // Every line bad: an empty directory put in a list's place would unblock every number it
+    // blocked (and a Call Directory extension loading it would drop every entry it had).
+    if read == 0 && rejects.count > 0 {
+      if let path = options.rejects { try Inputs.write(rejects.lines, to: path, console: console) }
+      throw CommandFailure(
+        "every entry was on a bad line (\(counted(rejects.count, "bad line")) skipped): \(Inputs.outputName(options.output)) not written")
+    }
     var size = 0
     var statistics = CanonicalStatistics()
     // Moved into the closure that finishes it through an Optional: a closure cannot consume a
@@ -100,8 +107,8 @@ struct Pack {
     if let path = options.rejects { try Inputs.write(rejects.lines, to: path, console: console) }
     if options.output != "-" && !options.quiet {
       console.summary(
-        "packed \(counted(read, "entry", "entries")) into \(options.output): \(counted(size, "byte", "bytes"))"
-          + (read > 0 ? " (\(ProgressLine.twoDecimals(Double(size) / Double(read))) bytes per entry)" : "")
+        "read \(counted(read, "entry", "entries")) and packed \(options.output): \(counted(size, "byte", "bytes"))"
+          + (read > 0 ? " (\(ProgressLine.twoDecimals(Double(size) / Double(read))) bytes per entry read)" : "")
           + " \(ProgressLine.seconds(since: started)); stored \(counted(statistics.entriesStored, "single number", "single numbers")) "
           + "and \(counted(statistics.rangesStored, "range", "ranges")); "
           + "\(counted(skipped, "blank or comment line", "blank or comment lines")) skipped, "

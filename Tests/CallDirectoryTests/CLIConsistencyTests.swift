@@ -87,7 +87,7 @@ import Testing
     let out = scratch.path("out.calldir")
     #expect(calldir("pack", "--block", list, "-o", out).error.isEmpty, "not a terminal: no summary")
     let verbose = calldir("--verbose", "pack", "--block", list, "-o", out)
-    #expect(verbose.error.hasPrefix("packed 1 entry into \(out)"), "\(verbose.error)")
+    #expect(verbose.error.hasPrefix("read 1 entry and packed \(out)"), "\(verbose.error)")
     #expect(calldir("pack", "--verbose", "--quiet", "--block", list, "-o", out).error.isEmpty, "--quiet wins")
     let changes = scratch.path("c.cdchanges")
     #expect(calldir("diff", "-q", out, out, "-o", changes).output.isEmpty)

@@ -109,6 +109,22 @@ import Testing
     #expect(reader.blockingCount == good.count, "seed \(seed)")
   }
 
+  /// Every line bad: no empty directory takes the list's place, and the rejects are written.
+  @Test func everyLineBadWritesNothingAndFails() throws {
+    let scratch = try ScratchDirectory()
+    let block = try scratch.write("bad.txt", "# all wrong\nabc\n+1 202 555 01x2\n\n")
+    let out = try scratch.write("k.calldir", "the list in service")
+    let rejects = scratch.path("rejects.txt")
+    let result = calldir("pack", "-k", "--block", block, "--rejects", rejects, "-o", out)
+    #expect(result.status == 1)
+    #expect(result.error.hasSuffix("calldir: every entry was on a bad line (2 bad lines skipped): \(out) not written\n"))
+    #expect(try String(contentsOfFile: out, encoding: .utf8) == "the list in service")
+    #expect(try String(contentsOfFile: rejects, encoding: .utf8) == "abc\n+1 202 555 01x2\n")
+    // An input with no entries and no bad lines is an empty directory, as before.
+    let empty = try scratch.write("empty.txt", "# nothing yet\n")
+    #expect(calldir("pack", "-k", "--block", empty, "-o", scratch.path("e.calldir")).status == 0)
+  }
+
   @Test func rejectsOnStandardOutputMayNotShareIt() {
     let result = calldir("pack", "--block", "x.txt", "--rejects", "-", "-o", "-")
     #expect(result.status == 2)

@@ -31,7 +31,7 @@ import Testing
     // The line is drawn at most five times a second, so it may or may not appear in a fast run;
     // the summary always does, and --quiet removes both.
     #expect(CLI.main(["pack", "--block", block, "-o", scratch.path("a.calldir")], console: terminal.console) == 0)
-    #expect(terminal.error.contains("packed 60000 entries"))
+    #expect(terminal.error.contains("read 60000 entries and packed"))
     let quiet = Terminal()
     #expect(CLI.main(["pack", "-q", "--block", block, "-o", scratch.path("b.calldir")], console: quiet.console) == 0)
     #expect(quiet.error.isEmpty)
