@@ -70,7 +70,8 @@ struct Pack {
     if read == 0 && rejects.count > 0 {
       if let path = options.rejects { try Inputs.write(rejects.lines, to: path, console: console) }
       throw CommandFailure(
-        "every entry was on a bad line (\(counted(rejects.count, "bad line")) skipped): \(Inputs.outputName(options.output)) not written")
+        "every entry was on a bad line (\(counted(rejects.count, "bad line")) skipped): \(Inputs.outputName(options.output)) not written"
+      )
     }
     var size = 0
     var statistics = CanonicalStatistics()
