@@ -104,6 +104,11 @@ struct PackInputs {
       var atStart = true
       let noLabel: [UInt8] = []  // a block list's entries have no label
       while let (bytes, lines) = try piece(of: &reader) {
+        if atStart && ByteOrderMark.isUTF16(atStartOf: bytes.span) {
+          throw CommandFailure(
+            "\(Inputs.displayName(path)): the file is UTF-16 (it begins with UTF-16's byte order mark), and inputs are UTF-8: "
+              + "convert it (iconv -f UTF-16 -t UTF-8) or save it as UTF-8")
+        }
         // What `body` threw names the file's line already; the parser's own errors count lines
         // from the piece.
         let offset = lineOffset

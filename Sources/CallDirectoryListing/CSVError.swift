@@ -48,7 +48,8 @@ public struct CSVError: Error, Equatable, Sendable, CustomStringConvertible {
     case .bareCarriageReturn:
       return "carriage return not followed by a line feed"
     case .invalidUTF8:
-      return "invalid UTF-8"
+      return "invalid UTF-8 (inputs are UTF-8: a file in another encoding, such as Windows-1252, is converted with "
+        + "iconv -f WINDOWS-1252 -t UTF-8)"
     }
   }
 

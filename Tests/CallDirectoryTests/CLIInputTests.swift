@@ -151,6 +151,22 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: scratch.path("t.tsv")))
   }
 
+  /// A spreadsheet's "Unicode text" is UTF-16: named as such, in either byte order, for every
+  /// kind of input, rather than a line's invalid bytes.
+  @Test(arguments: [[0xFF, 0xFE] as [UInt8], [0xFE, 0xFF]])
+  func utf16InputsAreNamed(mark: [UInt8]) throws {
+    let scratch = try ScratchDirectory()
+    let text = Array("+12025550100\tAcme\n".utf16)
+    let units = text.flatMap { mark[0] == 0xFF ? [UInt8($0 & 0xFF), UInt8($0 >> 8)] : [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
+    let path = scratch.path("u.tsv")
+    #expect(FileManager.default.createFile(atPath: path, contents: Data(mark + units)))
+    for role in [["--identify"], ["--block"], []] {
+      let result = calldir(["pack"] + role + [path, "-o", scratch.path("u.calldir")])
+      #expect(result.status == 1)
+      #expect(result.error.hasPrefix("calldir: \(path): the file is UTF-16"), "\(role): \(result.error)")
+    }
+  }
+
   @Test func jsonLinesReaderDecodesEscapesAndSurrogatePairs() throws {
     let text = #"""
       { "label" : "\u0041\u00e9\u20ac\ud83d\udcde\/\b\f" , "number":"+12025550100", "kind":"identify" }
@@ -292,7 +308,7 @@ import Testing
     let console = Console(
       readInput: { [] }, writeOutput: { _ in }, writeError: { errors.text += $0 }, errorIsTerminal: true)
     #expect(CLI.main(["pack", "--block", block, "--identify", identify, "-o", out], console: console) == 0)
-    #expect(errors.text.contains("bytes per entry) in "), "\(errors.text)")
+    #expect(errors.text.contains("bytes per entry read) in "), "\(errors.text)")
     #expect(
       errors.text.hasSuffix(
         " s; stored 3 single numbers and 1 range; 3 blank or comment lines skipped, 2 duplicates merged, 2 entries inside ranges dropped, "
