@@ -58,6 +58,10 @@ public struct PhoneNumberError: Error, Equatable, Sendable, CustomStringConverti
     /// A pattern whose first digit is a wildcard: the country code (or the national prefix) must
     /// be written, as the first bound would otherwise begin with 0.
     case wildcardFirst
+    /// A number as a spreadsheet shows a numeric cell rather than as it was written: digits with a
+    /// decimal part of zeros (`12025550100.0`), or scientific notation (`1.20256E+10`), whose
+    /// last digits are lost. Read as separators, the `.0` would add a digit to the number.
+    case spreadsheetNumber
   }
 
   /// The rule the text broke.
@@ -111,6 +115,12 @@ public struct PhoneNumberError: Error, Equatable, Sendable, CustomStringConverti
       return "pattern \(quoted) has a digit after a wildcard (only the last digits may be # or X)"
     case .wildcardFirst:
       return "pattern \(quoted) begins with a wildcard (write its first digits: only the last digits may be # or X)"
+    case .spreadsheetNumber where input.contains(where: { $0 == "E" || $0 == "e" }):
+      return "number \(quoted) is in scientific notation, as a spreadsheet shows a long number, and its last digits "
+        + "are lost: format the column as text and export it again"
+    case .spreadsheetNumber:
+      return "number \(quoted) has a decimal part, as a spreadsheet or a program writes a number kept as a decimal: "
+        + "write the digits without it (read as a separator, the '.' would give the number a digit too many)"
     }
   }
 

@@ -46,6 +46,8 @@ extension PhoneNumberParser {
     // between two digits (`separated` marks one seen since the last digit).
     var nationalStyle = false
     var separated = false
+    // A `.`: the number may be a spreadsheet's numeric cell, `12025550100.0`.
+    var sawDot = false
     // The region whose trunk prefix 0 was written as `(0)` after the calling code.
     var trunkZero: NumberingRegion? = nil
 
@@ -88,11 +90,14 @@ extension PhoneNumberParser {
         nationalStyle = true
       case 0x2D, 0x2E, 0x2F:  // - . /
         separated = digitCount > 0
+        if byte == 0x2E { sawDot = true }
       case plus:
         if offset != contentOffset { throw Self.failure(.misplacedPlus(offset: offset), bytes) }
         hasPlus = true
       case semicolon where isTelURI:
         break scanning
+      case 0x45 where Self.isSpreadsheetNumber(bytes), 0x65 where Self.isSpreadsheetNumber(bytes):  // E, e: `1.20256E+10`
+        throw Self.failure(.spreadsheetNumber, bytes)
       default:
         throw Self.failure(.invalidCharacter(Self.character(in: bytes, at: offset), offset: offset), bytes)
       }
@@ -104,6 +109,7 @@ extension PhoneNumberParser {
       throw Self.failure(sawNonSpace || isTelURI ? .noDigits : .empty, bytes)
     }
     if isTelURI && !hasPlus { throw Self.failure(.localTelURI, bytes) }
+    if sawDot && Self.isSpreadsheetNumber(bytes) { throw Self.failure(.spreadsheetNumber, bytes) }
 
     func digit(_ position: Int) -> UInt32 { (leading >> (8 * (3 - position))) & 0xFF }
 
@@ -160,6 +166,31 @@ extension PhoneNumberParser {
   }
 
   /// Whether `(0)` starts at `start`, which holds `(`.
+  /// Whether `bytes`, without spaces and tabs around them, are a spreadsheet's numeric cell: an
+  /// optional `+` and digits, then a `.` and only zeros (`12025550100.0`), or then an optional
+  /// `.` and digits, `E` or `e`, an optional `+` and digits (`1.20256E+10`). A number written
+  /// with dots as separators (`202.555.0100`, `+1.202.555.0100`) is neither.
+  /// - Complexity: O(*n*); called only for a text with a `.`, `E` or `e`.
+  private static func isSpreadsheetNumber<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Bool {
+    var rest = trimmingBlanks(ArraySlice(bytes))
+    func digits() -> ArraySlice<UInt8> {
+      let run = rest.prefix { $0 &- zero <= 9 }
+      rest = rest.dropFirst(run.count)
+      return run
+    }
+    if rest.first == plus { rest = rest.dropFirst() }
+    guard !digits().isEmpty else { return false }
+    if rest.first == 0x2E {
+      rest = rest.dropFirst()
+      let fraction = digits()
+      if rest.isEmpty { return !fraction.isEmpty && fraction.allSatisfy { $0 == zero } }
+    }
+    guard rest.first == 0x45 || rest.first == 0x65 else { return false }
+    rest = rest.dropFirst()
+    if rest.first == plus { rest = rest.dropFirst() }
+    return !digits().isEmpty && rest.isEmpty
+  }
+
   private static func isZeroInParentheses<Bytes: Collection<UInt8>>(_ bytes: Bytes, at start: Bytes.Index) -> Bool {
     var index = bytes.index(after: start)
     guard index != bytes.endIndex, bytes[index] == zero else { return false }

@@ -1,4 +1,5 @@
 import CallDirectoryFormat
+import Foundation
 import Testing
 
 @testable import CallDirectoryListing
@@ -102,6 +103,39 @@ struct ListingExportShapesTests {
     // A quoted label in the number's place is still no comment.
     let quoted = Self.failure { () throws(ListingError) in try Self.identify("\"#1 Pizza\",+12025550100\n") }
     #expect(quoted?.line == 1)
+  }
+
+  /// The table of hints in `Spec/INPUT.md` section 3: each row's line, read as the row says,
+  /// fails with a message that ends as the row says.
+  @Test("The spec's table of hints, row by row")
+  func specHints() throws {
+    let url = SpecVectorTests.root.appendingPathComponent("Spec/INPUT.md")
+    let text = try String(contentsOf: url, encoding: .utf8)
+    let table = try #require(text.components(separatedBy: "A line that cannot be read says what").dropFirst().first)
+    let rows = table.split(separator: "\n").prefix { !$0.hasPrefix("(") }.compactMap { line -> [String]? in
+      let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+      guard cells.count == 3, cells[0].hasPrefix("`") else { return nil }
+      return cells.map { $0.hasPrefix("`") ? String($0.dropFirst().dropLast()) : $0 }
+    }
+    #expect(rows.count == 4)
+    for row in rows {
+      let line = row[0].replacingOccurrences(of: "<TAB>", with: "\t") + "\n"
+      var errors: [ListingError?] = []
+      if row[1].hasPrefix("a block list") {
+        errors.append(
+          Self.failure { () throws(ListingError) in
+            try BlockListParser.parse(bytes: Support.bytes(line), file: "b.txt", parser: .formatDomain)
+          })
+      }
+      if row[1].contains("an identify file") {
+        errors.append(Self.failure { () throws(ListingError) in try Self.identify(line) })
+      }
+      if row[1].contains("a listing") { errors.append(Self.failure { () throws(ListingError) in try Self.listing(line) }) }
+      #expect(!errors.isEmpty, "\(row)")
+      for error in errors {
+        #expect(error?.message.hasSuffix(row[2]) == true, "\(row): \(String(describing: error))")
+      }
+    }
   }
 
   @Test("A number,label line given as a block list or as a listing says where it goes")
