@@ -70,6 +70,14 @@ public struct LineReader: ~Copyable {
   private var linesBefore = 0
   /// Whether `scanned` is inside a quoted field.
   private var inQuotes = false
+  /// Where `scanned` is in its line, for quotes: a comment line's quotes are no field's.
+  private var lineKind = LineKind.start
+
+  /// Where the scan is in a line outside quotes: before its first byte that is not a space or a
+  /// tab, in a comment line (that byte was `#`: `Spec/INPUT.md` section 3), or in any other line.
+  private enum LineKind {
+    case start, comment, other
+  }
   /// Whether the bytes up to the next LF are the rest of a line handed out cut.
   private var discarding = false
   private var ended = false
@@ -84,7 +92,8 @@ public struct LineReader: ~Copyable {
   ///   - maximumLineLength: the longest line, in bytes.
   ///   - quotedFields: whether ``nextPiece(size:)`` ends pieces only at an LF outside a quoted
   ///     field (RFC 4180: quotes inside one come doubled, so an even count of quotes before an LF
-  ///     puts it outside), so that no CSV record is cut.
+  ///     puts it outside), so that no CSV record is cut. The quotes of a comment line (outside a
+  ///     quoted field, its first byte that is not a space or a tab `#`) are not counted.
   /// - Throws: `LineReaderError` naming `path` when it cannot be opened.
   public init(
     path: String, name: String? = nil, gzipLimit: Int = Gzip.maximumInflatedBytes,
@@ -200,9 +209,11 @@ public struct LineReader: ~Copyable {
         if !inQuotes {
           lastBreak = index + 1
           linesToBreak = linesScanned
+          lineKind = .start
         }
-      } else if byte == 0x22 && quotedFields {
-        inQuotes.toggle()
+      } else if quotedFields && lineKind != .comment {
+        if lineKind == .start && byte != 0x20 && byte != 0x09 { lineKind = byte == 0x23 ? .comment : .other }
+        if byte == 0x22 { inQuotes.toggle() }
       }
       index += 1
     }

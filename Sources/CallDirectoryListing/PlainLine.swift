@@ -10,7 +10,8 @@ import CallDirectoryFormat
 ///
 /// Anything else is not read here: a quote inside a field or doubled, a CR, a range or pattern,
 /// a number with separators or more than 18 digits, a byte that is not UTF-8, a label of the
-/// wrong length or, unquoted, with a space or tab at either end, too many or too few fields. Such a line returns `nil`, and the caller reads it
+/// wrong length (an unquoted one measured without the spaces and tabs around it, which it
+/// loses), too many or too few fields. Such a line returns `nil`, and the caller reads it
 /// with the general reader, which then reads the same record to the same entry or words the
 /// error. This reader accepts only lines that the general path reads to the entry it returns;
 /// tests (and the listing fuzz harness) hold the two to that.
@@ -99,18 +100,19 @@ enum PlainLine {
   }
 
   /// The last field of a line at `start`: text up to an LF or the end with no comma, quote or
-  /// CR, or such text with commas in quotes; a valid label either way. Returns the label's range
-  /// and where the next line begins.
+  /// CR, taken without the spaces and tabs around it, or such text with commas in quotes; a
+  /// valid label either way. Returns the label's range and where the next line begins.
   /// - Precondition: `0 <= start <= raw.count`.
   private static func label(in raw: UnsafeRawBufferPointer, from start: Int) -> (Range<Int>, next: Int)? {
     let (stop, pastASCII) = unsafe FieldScan.firstStop(in: raw, from: start, to: raw.count)
     if unsafe stop == start && stop < raw.count && raw[stop] == quote { return unsafe quotedLabel(in: raw, from: start) }
-    guard let next = unsafe lineEnd(in: raw, at: stop), unsafe isLabel(raw, start..<stop, pastASCII: pastASCII),
-      unsafe !isBlank(raw[start]) && !isBlank(raw[stop &- 1])  // spaces around it are trimmed there
-    else {
-      return nil
-    }
-    return (start..<stop, next)
+    guard let next = unsafe lineEnd(in: raw, at: stop) else { return nil }
+    // An unquoted label without the spaces and tabs around it, as the general reader takes it.
+    var (first, last) = (start, stop)
+    while unsafe first < last && isBlank(raw[first]) { first &+= 1 }
+    while unsafe last > first && isBlank(raw[last &- 1]) { last &-= 1 }
+    guard unsafe isLabel(raw, first..<last, pastASCII: pastASCII) else { return nil }
+    return (first..<last, next)
   }
 
   /// A quoted last field at `start` (its opening quote): text with no quote, CR or LF (commas

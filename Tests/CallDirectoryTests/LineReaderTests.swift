@@ -62,6 +62,33 @@ import Testing
     #expect(pieces.allSatisfy { piece in piece.lines == piece.bytes.count { $0 == 0x0A } })
   }
 
+  /// A quote in a comment line is no field's: pieces still end at every line outside quoted
+  /// fields, rather than the rest of the input becoming one piece. A `#` inside a quoted field,
+  /// at the start of one of its lines, is no comment: its quotes still count.
+  @Test(arguments: [1, 3, 4_099])
+  func commentQuotesDoNotHoldPiecesOpen(chunkSize: Int) throws {
+    let text = Array(
+      ("# Bob's \"list\n  # another \" stray\nnumber,label\n+12025550100,\"two\n# not a comment \"\" \nlines\"\n"
+        + "+12025550101,Acme\n+12025550102,Beta\n").utf8)
+    var offset = 0
+    var reader = LineReader(
+      name: "ids.csv",
+      chunks: { () throws(SystemError) in
+        defer { offset = min(text.count, offset + chunkSize) }
+        return Array(text[offset..<min(text.count, offset + chunkSize)])
+      }, quotedFields: true)
+    let pieces = try Self.pieces(&reader, size: 1)
+    #expect(pieces.flatMap(\.bytes) == text)
+    // Read a few bytes at a time, a piece ends at every line that ends outside a quoted field;
+    // read at once, all of it is one piece.
+    let shown = pieces.map { String(decoding: $0.bytes, as: UTF8.self) }
+    let lines = [
+      "# Bob's \"list\n", "  # another \" stray\n", "number,label\n", "+12025550100,\"two\n# not a comment \"\" \nlines\"\n",
+      "+12025550101,Acme\n", "+12025550102,Beta\n",
+    ]
+    #expect(shown == (chunkSize < text.count ? lines : [lines.joined()]))
+  }
+
   @Test(arguments: [1, 5, 64])
   func gzipIsInflatedAsItIsRead(size: Int) throws {
     let scratch = try ScratchDirectory()
