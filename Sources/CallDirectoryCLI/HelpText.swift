@@ -81,8 +81,8 @@ enum HelpText {
       -a, --allow FILE       as --block: exceptions, numbers or ranges the blocking ranges spare
       -i, --identify FILE    CSV number,label (RFC 4180 quoting), TSV (.tsv) or JSON Lines (.jsonl)
 
-    A first line naming the columns (number or phone, label or name, kind; any case, any order)
-    is a header and maps them by name. Lines starting with # are comments; an unquoted label
+    A first line naming the columns (number, phone, phone number, telephone or msisdn; label or
+    name; kind; any case, any order) is a header and maps them by name. Lines starting with # are comments; an unquoted label
     loses the spaces around it. A file ending in .gz (or starting with gzip's magic) is inflated as it
     is read, up to 4 GiB (--gzip-limit). A line of more than 1 MiB is an error.
 

@@ -98,6 +98,13 @@ struct Pack {
       } catch {
         throw failure ?? Self.located(error, in: inputs)
       }
+      // Every entry left out for its conflicting labels (--keep-going): as when every line is bad,
+      // the empty directory does not replace the list.
+      if statistics.entriesStored == 0 && statistics.rangesStored == 0 && !statistics.conflictingNumbers.isEmpty {
+        throw CommandFailure(
+          "every entry was left out, \(counted(statistics.conflictingNumbers.count, "number")) given conflicting labels "
+            + "(--keep-going): \(Inputs.outputName(options.output)) not written")
+      }
     }
     // Numbers left out for their conflicting labels (--keep-going): every line that gave one is
     // a bad line, found by reading the inputs again.

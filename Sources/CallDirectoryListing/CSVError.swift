@@ -37,7 +37,8 @@ public struct CSVError: Error, Equatable, Sendable, CustomStringConvertible {
   public var message: String {
     switch kind {
     case .quoteInUnquotedField:
-      return "quote inside an unquoted field (quote the whole field and double the quote: \"\")"
+      return "quote inside an unquoted field (a quoted field begins with its quote, right after the comma: "
+        + ",\"Acme, Inc\"; a quote inside it is doubled: \"\")"
     case .characterAfterClosingQuote(let byte):
       let shown =
         byte >= 0x20 && byte < 0x7F

@@ -112,7 +112,7 @@ public enum IdentifyCSVParser {
         return
       }
       guard record.count == 2 else {
-        let hint = record.count > 2 ? "; quote labels that contain commas" : separatorHint(record)
+        let hint = record.count > 2 ? "; quote labels that contain commas" : separatorHint(record, format: format)
         throw ListingError(
           file: file, line: record.line,
           message: "expected 2 fields (number,label), found \(record.count)\(hint)")

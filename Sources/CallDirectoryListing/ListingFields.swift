@@ -129,7 +129,10 @@ func forEachRecord(
         !(trailingLabelOptional && columns.label == columns.count - 1 && record.count == columns.count - 1)
       {
         throw ListingError(
-          file: file, line: record.line, message: "expected \(columns.count) fields, as the header names, found \(record.count)")
+          file: file, line: record.line,
+          message:
+            "expected \(columns.count) fields, as the header names, found \(record.count)\(separatorHint(record, format: format))"
+        )
       }
       try body(record, columns)
     } catch {
@@ -209,12 +212,19 @@ func header(
   return Columns(kind: positions["kind"], number: number, label: positions["label"], count: record.count)
 }
 
-/// A hint for a record of one field that holds a semicolon or a tab: a file whose fields are
-/// separated by something other than a comma (spreadsheets in many locales write `;`).
-func separatorHint(_ record: CSVRecord) -> String {
+/// A hint for a record of one field that holds another separator than `format`'s: a file
+/// separated by semicolons (spreadsheets in many locales write them), or CSV read as TSV and
+/// TSV as CSV.
+func separatorHint(_ record: CSVRecord, format: TableFormat) -> String {
   guard record.count == 1 else { return "" }
-  if record[0].contains(tab) { return "; fields are separated by commas, and a tab-separated file is read with --format tsv" }
-  if record[0].contains(semicolon) { return "; fields are separated by commas, not semicolons" }
+  switch format {
+  case .csv:
+    if record[0].contains(tab) { return "; fields are separated by commas, and a tab-separated file is read with --format tsv" }
+    if record[0].contains(semicolon) { return "; fields are separated by commas, not semicolons" }
+  case .tsv:
+    if record[0].contains(comma) { return "; fields are separated by tabs, and a comma-separated file is read with --format csv" }
+    if record[0].contains(semicolon) { return "; fields are separated by tabs, not semicolons" }
+  }
   return ""
 }
 

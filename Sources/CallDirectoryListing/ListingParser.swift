@@ -121,7 +121,7 @@ public enum ListingParser {
         return
       }
       guard record.count == 2 || record.count == 3 else {
-        let message = "expected 3 fields (kind,number,label), found \(record.count)\(separatorHint(record))"
+        let message = "expected 3 fields (kind,number,label), found \(record.count)\(separatorHint(record, format: format))"
         throw ListingError(file: file, line: record.line, message: message)
       }
       try general(entry(record, kind: 0, number: 1, label: record.count == 3 ? 2 : nil, parser: parser, file: file))
@@ -153,10 +153,11 @@ public enum ListingParser {
       return ListingRecord(kind: .identification, numbers: numbers, labelUTF8: text, line: line)
     }
     let shown = record.string(at: kind)
-    // A number where the kind goes: the file is most likely a list of numbers, or of numbers
-    // and labels, given where a listing goes.
+    // A number first, where the kind goes: the file is most likely a list of numbers, or of
+    // numbers and labels, given where a listing goes. (Under a header that puts the kind
+    // elsewhere, a number in its place is a row out of the header's order instead.)
     let hint =
-      (try? parser.parseEntry(utf8: record[kind])) == nil
+      kind != 0 || (try? parser.parseEntry(utf8: record[kind])) == nil
       ? "" : "; a file of number,label lines is given with --identify, one of numbers with --block"
     throw ListingError(
       file: file, line: line, message: "unknown kind \"\(shown)\" (expected \(ListingKind.expectedWords))\(hint)")

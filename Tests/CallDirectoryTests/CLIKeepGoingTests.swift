@@ -120,6 +120,12 @@ import Testing
     #expect(result.error.hasSuffix("calldir: every entry was on a bad line (2 bad lines skipped): \(out) not written\n"))
     #expect(try String(contentsOfFile: out, encoding: .utf8) == "the list in service")
     #expect(try String(contentsOfFile: rejects, encoding: .utf8) == "abc\n+1 202 555 01x2\n")
+    // Every number left out for its conflicting labels is the same: the list is not replaced.
+    let conflicts = try scratch.write("conflicts.csv", "+12025550100,A\n+12025550100,B\n")
+    let conflicted = calldir("pack", "-k", "--identify", conflicts, "-o", out)
+    #expect(conflicted.status == 1)
+    #expect(conflicted.error.contains("every entry was left out, 1 number given conflicting labels (--keep-going)"))
+    #expect(try String(contentsOfFile: out, encoding: .utf8) == "the list in service")
     // An input with no entries and no bad lines is an empty directory, as before.
     let empty = try scratch.write("empty.txt", "# nothing yet\n")
     #expect(calldir("pack", "-k", "--block", empty, "-o", scratch.path("e.calldir")).status == 0)

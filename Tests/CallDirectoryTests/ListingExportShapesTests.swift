@@ -15,8 +15,8 @@ struct ListingExportShapesTests {
     try IdentifyCSVParser.parse(bytes: Support.bytes(text), file: "ids.csv", parser: .formatDomain, format: format)
   }
 
-  static func listing(_ text: String) throws(ListingError) -> [ListingRecord] {
-    try ListingParser.parse(bytes: Support.bytes(text), file: "list.csv", parser: .formatDomain)
+  static func listing(_ text: String, format: TableFormat = .csv) throws(ListingError) -> [ListingRecord] {
+    try ListingParser.parse(bytes: Support.bytes(text), file: "list.csv", parser: .formatDomain, format: format)
   }
 
   static func failure(_ body: () throws(ListingError) -> [ListingRecord]) -> ListingError? {
@@ -117,9 +117,10 @@ struct ListingExportShapesTests {
       guard cells.count == 3, cells[0].hasPrefix("`") else { return nil }
       return cells.map { $0.hasPrefix("`") ? String($0.dropFirst().dropLast()) : $0 }
     }
-    #expect(rows.count == 4)
+    #expect(rows.count == 6)
     for row in rows {
       let line = row[0].replacingOccurrences(of: "<TAB>", with: "\t") + "\n"
+      let format: TableFormat = row[1].hasSuffix(", TSV") ? .tsv : .csv
       var errors: [ListingError?] = []
       if row[1].hasPrefix("a block list") {
         errors.append(
@@ -128,9 +129,11 @@ struct ListingExportShapesTests {
           })
       }
       if row[1].contains("an identify file") {
-        errors.append(Self.failure { () throws(ListingError) in try Self.identify(line) })
+        errors.append(Self.failure { () throws(ListingError) in try Self.identify(line, format: format) })
       }
-      if row[1].contains("a listing") { errors.append(Self.failure { () throws(ListingError) in try Self.listing(line) }) }
+      if row[1].contains("a listing") {
+        errors.append(Self.failure { () throws(ListingError) in try Self.listing(line, format: format) })
+      }
       #expect(!errors.isEmpty, "\(row)")
       for error in errors {
         #expect(error?.message.hasSuffix(row[2]) == true, "\(row): \(String(describing: error))")
@@ -160,6 +163,21 @@ struct ListingExportShapesTests {
     )
     let word = Self.failure { () throws(ListingError) in try Self.listing("blocked,+12025550100\n") }
     #expect(word?.message.contains("--identify") == false)
+  }
+
+  @Test("The separator hints know TSV from CSV, and are given under a header too")
+  func separatorHintsByFormat() {
+    let tsvSemicolon = Self.failure { () throws(ListingError) in try Self.identify("+12025550100;Acme\n", format: .tsv) }
+    #expect(tsvSemicolon?.message.hasSuffix("; fields are separated by tabs, not semicolons") == true)
+    let tsvComma = Self.failure { () throws(ListingError) in try Self.identify("+12025550100,Acme\n", format: .tsv) }
+    #expect(tsvComma?.message.hasSuffix("a comma-separated file is read with --format csv") == true)
+    let underHeader = Self.failure { () throws(ListingError) in try Self.identify("Phone,Name\n+12025550100;Acme\n") }
+    #expect(
+      underHeader?.message == "expected 2 fields, as the header names, found 1; fields are separated by commas, not semicolons")
+    // A header that puts the kind second: a row in another order gets no advice about --identify.
+    let reordered = Self.failure { () throws(ListingError) in try Self.listing("number,kind\nblock,+12025550101\n") }
+    #expect(reordered?.message.hasPrefix("unknown kind \"+12025550101\"") == true)
+    #expect(reordered?.message.contains("--identify") == false)
   }
 
   @Test("A line of one field holding a semicolon or a tab names the separator")
