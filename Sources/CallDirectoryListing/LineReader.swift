@@ -200,6 +200,7 @@ public struct LineReader: ~Copyable {
     // between are only counted, in a loop with no branch.
     guard quotedFields || count - scanned > maximumLineLength else { return try scanUnquoted() }
     var index = scanned
+    if quotedFields && !inQuotes { index = pastComment(from: index, to: count) }
     while index < count {
       let byte = buffer[index]
       if byte == 0x0A {
@@ -209,16 +210,35 @@ public struct LineReader: ~Copyable {
         if !inQuotes {
           lastBreak = index + 1
           linesToBreak = linesScanned
-          lineKind = .start
+          if quotedFields {
+            // A test a line, not a byte: the per-byte loop stays as it was without comments.
+            lineKind = .start
+            index = pastComment(from: index + 1, to: count)
+            continue
+          }
         }
-      } else if quotedFields && lineKind != .comment {
-        if lineKind == .start && byte != 0x20 && byte != 0x09 { lineKind = byte == 0x23 ? .comment : .other }
-        if byte == 0x22 { inQuotes.toggle() }
+      } else if byte == 0x22 && quotedFields {
+        inQuotes.toggle()
       }
       index += 1
     }
     scanned = count
     try check(count - lineStart)
+  }
+
+  /// Where the scan goes on from `index`, in a line outside quotes: at a comment line (its first
+  /// byte that is not a space or a tab `#`), its LF, since a comment's quotes are no field's; at
+  /// any other line, `index`. `count` when the buffer ends first, ``lineKind`` then saying where
+  /// the next look begins.
+  private mutating func pastComment(from index: Int, to count: Int) -> Int {
+    var index = index
+    if lineKind == .start {
+      while index < count && (buffer[index] == 0x20 || buffer[index] == 0x09) { index += 1 }
+      guard index < count else { return count }
+      lineKind = buffer[index] == 0x23 ? .comment : .other
+    }
+    guard lineKind == .comment else { return index }
+    return buffer[index..<count].firstIndex(of: 0x0A) ?? count
   }
 
   private mutating func scanUnquoted() throws(LineReaderError) {
