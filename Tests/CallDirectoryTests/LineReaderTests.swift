@@ -43,19 +43,26 @@ import Testing
     #expect(pieces.allSatisfy { piece in piece.lines == piece.bytes.count { $0 == 0x0A } })
   }
 
+  /// A reader of `bytes` handed out `chunkSize` bytes a read, as a pipe hands them out.
+  static func reader(
+    of bytes: [UInt8], chunkSize: Int, quotedFields: Bool = false, maximumLineLength: Int = LineReader.maximumLineLength
+  ) -> LineReader {
+    var offset = 0
+    return LineReader(
+      name: "in.txt",
+      chunks: { () throws(SystemError) in
+        defer { offset = min(bytes.count, offset + chunkSize) }
+        return Array(bytes[offset..<min(bytes.count, offset + chunkSize)])
+      }, maximumLineLength: maximumLineLength, quotedFields: quotedFields)
+  }
+
   /// Bytes of every value, LFs among them, in chunks of every alignment: each LF is counted
   /// once, and no byte near 0x0A is taken for one.
   @Test(arguments: [1, 7, 8, 9, 4_099])
   func lineCountsHoldForBytesOfEveryValue(chunkSize: Int) throws {
     var rng = SeededGenerator(seed: 0x0A0A + UInt64(chunkSize))
     let bytes = (0..<50_000).map { _ in UInt8.random(in: 0...255, using: &rng) } + [0x0A, 0x0B, 0x8A, 0x0A, 0x09]
-    var offset = 0
-    var reader = LineReader(
-      name: "random",
-      chunks: { () throws(SystemError) in
-        defer { offset = min(bytes.count, offset + chunkSize) }
-        return Array(bytes[offset..<min(bytes.count, offset + chunkSize)])
-      })
+    var reader = Self.reader(of: bytes, chunkSize: chunkSize, quotedFields: false)
     let pieces = try Self.pieces(&reader, size: 3)
     #expect(pieces.flatMap(\.bytes) == bytes)
     #expect(pieces.map(\.lines).reduce(0, +) == bytes.count { $0 == 0x0A })
@@ -70,13 +77,7 @@ import Testing
     let text = Array(
       ("# Bob's \"list\n  # another \" stray\nnumber,label\n+12025550100,\"two\n# not a comment \"\" \nlines\"\n"
         + "+12025550101,Acme\n+12025550102,Beta\n").utf8)
-    var offset = 0
-    var reader = LineReader(
-      name: "ids.csv",
-      chunks: { () throws(SystemError) in
-        defer { offset = min(text.count, offset + chunkSize) }
-        return Array(text[offset..<min(text.count, offset + chunkSize)])
-      }, quotedFields: true)
+    var reader = Self.reader(of: text, chunkSize: chunkSize, quotedFields: true)
     let pieces = try Self.pieces(&reader, size: 1)
     #expect(pieces.flatMap(\.bytes) == text)
     // Read a few bytes at a time, a piece ends at every line that ends outside a quoted field;
@@ -134,14 +135,7 @@ import Testing
   @Test(arguments: [1, 3, 1 << 20])
   func aLineOverTheLimitIsRefusedAtItsLine(chunkSize: Int) throws {
     func reader(_ text: String) -> LineReader {
-      let bytes = Array(text.utf8)
-      var offset = 0
-      return LineReader(
-        name: "in.txt",
-        chunks: { () throws(SystemError) in
-          defer { offset = min(bytes.count, offset + chunkSize) }
-          return Array(bytes[offset..<min(bytes.count, offset + chunkSize)])
-        }, maximumLineLength: 10)
+      Self.reader(of: Array(text.utf8), chunkSize: chunkSize, maximumLineLength: 10)
     }
     var fits = reader("0123456789\n012345678\r\n0123456789")
     let pieces = try Self.pieces(&fits, size: 4)
