@@ -232,6 +232,13 @@ public struct LineReader: ~Copyable {
   /// the next look begins.
   private mutating func pastComment(from index: Int, to count: Int) -> Int {
     var index = index
+    // The input's byte order mark comes before its first line's first byte (a whole mark: a
+    // first read of fewer bytes leaves a comment there to be counted as a line of data).
+    if lineKind == .start && linesBefore == 0 && linesScanned == 0 && index == 0 && count >= 3
+      && ByteOrderMark.length(atStartOf: buffer.span) == 3
+    {
+      index = 3
+    }
     if lineKind == .start {
       while index < count && (buffer[index] == 0x20 || buffer[index] == 0x09) { index += 1 }
       guard index < count else { return count }

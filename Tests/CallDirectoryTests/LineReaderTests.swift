@@ -88,6 +88,10 @@ import Testing
       "+12025550101,Acme\n", "+12025550102,Beta\n",
     ]
     #expect(shown == (chunkSize < text.count ? lines : [lines.joined()]))
+    // After a byte order mark, the first line is a comment all the same.
+    var marked = Self.reader(of: [0xEF, 0xBB, 0xBF] + text, chunkSize: max(chunkSize, 3), quotedFields: true)
+    let markedPieces = try Self.pieces(&marked, size: 1)
+    #expect(markedPieces.count == (chunkSize < text.count ? lines.count : 1))
   }
 
   @Test(arguments: [1, 5, 64])
