@@ -67,7 +67,8 @@ struct Lookup {
   /// the call if this file were its only list (`block`, `identify`, or `allow` for a number the file
   /// does not list).
   static func text(_ number: Int64, _ result: LookupResult, colored: Bool = false) -> String {
-    let word = action(result).style.apply(action(result).rawValue, enabled: colored)
+    let verdict = action(result)
+    let word = verdict.style.apply(verdict.rawValue, enabled: colored)
     return [formatInternational(number), word, result.label.map(oneLine)].compactMap { $0 }.joined(separator: "\t")
   }
 

@@ -89,8 +89,8 @@ public struct CSVRecord: Sendable {
     var field = place(index)
     guard !field.isQuoted else { return field }
     var (start, end) = (field.range.lowerBound, field.range.upperBound)
-    while start < end && (input[start] == space || input[start] == tab) { start &+= 1 }
-    while end > start && (input[end &- 1] == space || input[end &- 1] == tab) { end &-= 1 }
+    while start < end && isSpaceOrTab(input[start]) { start &+= 1 }
+    while end > start && isSpaceOrTab(input[end &- 1]) { end &-= 1 }
     field.range = start..<end
     return field
   }

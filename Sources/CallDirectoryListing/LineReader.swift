@@ -240,7 +240,7 @@ public struct LineReader: ~Copyable {
       index = 3
     }
     if lineKind == .start {
-      while index < count && (buffer[index] == 0x20 || buffer[index] == 0x09) { index += 1 }
+      while index < count && isSpaceOrTab(buffer[index]) { index += 1 }
       guard index < count else { return count }
       lineKind = buffer[index] == 0x23 ? .comment : .other
     }

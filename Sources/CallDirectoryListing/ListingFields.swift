@@ -144,8 +144,9 @@ func forEachRecord(
 
 /// Whether the line at `start` is a comment: its first byte that is not a space or a tab is `#`.
 private func startsComment(_ bytes: [UInt8], at start: Int) -> Bool {
+  // By index, not through a slice: this runs once a record.
   var index = start
-  while index < bytes.count && (bytes[index] == space || bytes[index] == tab) { index += 1 }
+  while index < bytes.count && isSpaceOrTab(bytes[index]) { index += 1 }
   return index < bytes.count && bytes[index] == 0x23
 }
 

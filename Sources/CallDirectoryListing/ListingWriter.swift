@@ -128,7 +128,7 @@ public struct ListingWriter: ListingOutput {
   /// Whether `text` begins or ends with a space or tab.
   private static func hasBlankEnd(_ text: String) -> Bool {
     guard let first = text.utf8.first, let last = text.utf8.last else { return false }
-    return first == space || first == tab || last == space || last == tab
+    return isSpaceOrTab(first) || isSpaceOrTab(last)
   }
 
   /// Appends `text` as one CSV field, quoted when a reader could otherwise misread it.

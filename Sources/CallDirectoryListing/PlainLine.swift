@@ -109,8 +109,8 @@ enum PlainLine {
     guard let next = unsafe lineEnd(in: raw, at: stop) else { return nil }
     // An unquoted label without the spaces and tabs around it, as the general reader takes it.
     var (first, last) = (start, stop)
-    while unsafe first < last && isBlank(raw[first]) { first &+= 1 }
-    while unsafe last > first && isBlank(raw[last &- 1]) { last &-= 1 }
+    while unsafe first < last && isSpaceOrTab(raw[first]) { first &+= 1 }
+    while unsafe last > first && isSpaceOrTab(raw[last &- 1]) { last &-= 1 }
     guard unsafe isLabel(raw, first..<last, pastASCII: pastASCII) else { return nil }
     return (first..<last, next)
   }
@@ -153,9 +153,6 @@ enum PlainLine {
     guard Limits.isValidLabelLength(range.count) else { return false }
     return unsafe !pastASCII || UTF8Validation.isValid(ByteView(UnsafeRawBufferPointer(rebasing: raw[range])))
   }
-
-  /// Whether `byte` is a space or a tab.
-  private static func isBlank(_ byte: UInt8) -> Bool { byte == space || byte == tab }
 
   /// `identify` and `block,` as little-endian words, to compare a line's first bytes with in one step.
   static let identifyWord: UInt64 = 0x7966_6974_6E65_6469
