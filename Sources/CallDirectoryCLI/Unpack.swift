@@ -22,6 +22,7 @@ struct Unpack {
       total: reader.blockingCount + reader.identificationCount + reader.blockingRangeCount + reader.identificationRangeCount,
       quiet: quiet)
     defer { progress.finish() }
+    if format == .tsv && output == "-" { try refuseUntabbableLabels(reader) }
     try Inputs.write(to: output, console: console) { (sink) throws(CommandFailure) in
       guard Unpack.compresses(output) else { return try write(reader, sink: sink, progress: progress) }
       guard let gzip = Gzip.streamingCompressor() else {
@@ -88,6 +89,33 @@ struct Unpack {
       }
     } catch { throw failure(error) }
     do throws(SystemError) { try output.flush(to: sink) } catch { throw writeFailure(error) }
+  }
+
+  /// Refuses, before a row is written, a listing whose labels TSV cannot carry. A file output is
+  /// written whole or not at all; standard output is not, so without this a pipe would get every
+  /// row before the first such label and then the error. The label table is read first, which is
+  /// small; only when one of its labels fails are the entries read, to name the first that has it.
+  private func refuseUntabbableLabels(_ reader: CallDirectoryReader) throws(CommandFailure) {
+    do throws(FormatError) {
+      var anyFails = false
+      for id in 0..<reader.labelCount where !ListingWriter.isTabSeparable(try reader.label(id: id) ?? "") {
+        anyFails = true
+        break
+      }
+      guard anyFails else { return }
+    } catch {
+      throw CommandFailure("\(Inputs.displayName(file)): \(error)")
+    }
+    do throws(StreamError<ListingRowError>) {
+      try reader.forEachIdentificationRun { (numbers, label) throws(ListingRowError) in
+        guard ListingWriter.isTabSeparable(label) else { throw .labelNotTabSeparable(numbers: numbers) }
+      }
+    } catch {
+      switch error {
+      case .format(let damage): throw CommandFailure("\(Inputs.displayName(file)): \(damage)")
+      case .consumer(let row): throw CommandFailure("\(Inputs.displayName(file)): \(row)")
+      }
+    }
   }
 
   /// A run as the listing writes it: whole, or number by number with `--expand`.

@@ -121,7 +121,7 @@ public struct ListingWriter: ListingOutput {
 
   /// Whether `text` can be a TSV field as it is: it holds no tab, CR or LF, and neither begins
   /// nor ends with a space or tab.
-  private static func isTabSeparable(_ text: String) -> Bool {
+  package static func isTabSeparable(_ text: String) -> Bool {
     !text.utf8.contains { $0 == tab || $0 == carriageReturn || $0 == lineFeed } && !hasBlankEnd(text)
   }
 

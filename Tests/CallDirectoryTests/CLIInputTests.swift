@@ -149,6 +149,16 @@ import Testing
     #expect(refused.status == 1)
     #expect(refused.error.contains("label for +12025550100 holds a tab or a line break"), "\(refused.error)")
     #expect(!FileManager.default.fileExists(atPath: scratch.path("t.tsv")))
+    // To standard output too, nothing is written: not the rows before the entry, nor the header.
+    let earlier = try scratch.write(
+      "e.csv", "block,+12025550000,\nidentify,+12025550099,Fine\nidentify,+12025550100,\" a\"\n")
+    let withBlank = scratch.path("e.calldir")
+    #expect(calldir("pack", earlier, "-o", withBlank).status == 0)
+    let piped = calldir("unpack", "--format", "tsv", withBlank)
+    #expect(piped.status == 1)
+    #expect(piped.output == "")
+    #expect(piped.error.contains("label for +12025550100 holds a tab"), "\(piped.error)")
+    #expect(calldir("unpack", "--format", "tsv", original).output.hasPrefix("kind\tnumber\tlabel\n"))
   }
 
   /// A spreadsheet's "Unicode text" is UTF-16: named as such, in either byte order, for every
