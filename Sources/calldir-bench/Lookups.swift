@@ -11,6 +11,9 @@ struct LookupTiming {
   var batchMeans = Samples()
   /// Nanoseconds of each lookup timed alone, the clock's own cost included.
   var singles = Samples()
+  /// Nanoseconds per lookup of each timed batch of chained lookups (`timeChainedLookups`): a
+  /// lookup's latency, where `batchMeans` lets the processor overlap one lookup with the next.
+  var chainedMeans = Samples()
   /// Nanoseconds over every lookup timed in batches.
   var totalNanoseconds: UInt64 = 0
   /// Lookups timed in batches.
@@ -38,14 +41,16 @@ struct LookupContender {
   /// One pass over the queries, adding to the timing (or to a scratch one during warm-up).
   let pass: (inout LookupTiming, Sink) -> Void
 
-  /// A contender that looks up every element of `queries` with `peer`, in batches of `batch`.
-  init<Peer: LookupPeer>(_ name: String, _ peer: Peer, queries: [Int64], batch: Int) {
+  /// A contender that looks up every element of `queries` with `peer`, in batches of `batch`,
+  /// and again chained (`timeChainedLookups`) when `chained` is set.
+  init<Peer: LookupPeer>(_ name: String, _ peer: Peer, queries: [Int64], batch: Int, chained: Bool = false) {
     self.name = name
     // Half of the queries again, one at a time: enough for a p99 of tens of thousands of values.
     let singles = Array(queries.prefix(max(1, queries.count / 2)))
     pass = { timing, sink in
       timeLookups(peer, queries, batch: batch, into: &timing, sink: sink)
       timeSingleLookups(peer, singles, into: &timing, sink: sink)
+      if chained { timeChainedLookups(peer, queries, batch: batch, into: &timing, sink: sink) }
     }
   }
 
@@ -82,6 +87,33 @@ func timeLookups<Peer: LookupPeer>(
     timing.totalNanoseconds &+= elapsed
     timing.lookups += end - start
     timing.batchMeans.append(Double(elapsed) / Double(end - start))
+    start = end
+  }
+  sink.consume(checksum)
+}
+
+/// Looks up the queries in timed batches as `timeLookups` does, each lookup's query chosen by the
+/// answer before it: query `i`, or its neighbour `i ^ 1` after an absent number. The processor
+/// cannot start a lookup's loads before the previous lookup has answered, so a batch's mean is a
+/// lookup's latency, as a service answering one call at a time sees it; in `timeLookups` it
+/// overlaps lookups, and a search without data-dependent branches gains the most from that.
+/// Both queries of a pair are of the same kind (hits, or misses), so the choice changes no count.
+func timeChainedLookups<Peer: LookupPeer>(
+  _ peer: Peer, _ queries: [Int64], batch: Int, into timing: inout LookupTiming, sink: Sink
+) {
+  var checksum = 0
+  var answer = 0
+  var start = 0
+  let count = queries.count & ~1  // even, so that `i ^ 1` stays inside
+  while start < count {
+    let end = min(start + batch, count)
+    let before = monotonicNanoseconds()
+    for index in start..<end {
+      answer = peer.find(queries[index ^ Int(bitPattern: UInt(bitPattern: answer) >> (Int.bitWidth - 1))])
+      checksum &+= answer
+    }
+    let after = monotonicNanoseconds()
+    timing.chainedMeans.append(Double(after &- before) / Double(end - start))
     start = end
   }
   sink.consume(checksum)
