@@ -114,6 +114,14 @@ public final class CallDirectoryReader: Sendable {
   /// The identity (device and inode) of the file that was mapped, to notice when the path is replaced.
   public var fileIdentity: FileIdentity? { storage.identity }
 
+  /// The stamp (identity, size and times) of the file the reader was opened from, when it was
+  /// opened; `nil` for bytes from memory.
+  package var fileStamp: FileStamp? { storage.stamp }
+
+  /// Whether the reader's bytes are those of `storage`.
+  /// - Complexity: O(file size).
+  package func hasSameBytes(as storage: FileStorage) -> Bool { self.storage.hasSameBytes(as: storage) }
+
   /// The file's format version.
   public var version: (major: UInt16, minor: UInt16) { (shape.header.major, shape.header.minor) }
 

@@ -1,6 +1,14 @@
 import CallDirectoryFormat
 import CallDirectorySystem
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// The bytes a reader reads: a memory mapping of a file, or a private copy of an in-memory buffer.
 /// Shared, within the package, by every reader of mapped files (directories and changesets).
 ///
@@ -10,18 +18,54 @@ import CallDirectorySystem
 @safe @usableFromInline package final class FileStorage: @unchecked Sendable {
   private let region: MappedRegion?
   private let copy: UnsafeMutableRawBufferPointer?
+  /// The file a private copy was read from, kept open so that its inode stays its own while the
+  /// copy lives (as a mapping keeps it), or `nil`.
+  private let source: FileDescriptor?
   /// All of the bytes, as mapped or copied.
   @usableFromInline let bytes: UnsafeRawBufferPointer
-  /// The identity of the mapped file, if the bytes came from one.
-  package let identity: FileIdentity?
+  /// The stamp (identity, size and times) of the file the bytes came from, when it was opened.
+  package let stamp: FileStamp?
+  /// The identity of the file the bytes came from, if they came from one.
+  package var identity: FileIdentity? { stamp?.identity }
+  /// Whether `stamp` stands for these bytes: the file had not changed for a second when it was
+  /// opened (`FileStamp.isSettled(at:)`). False for bytes from memory.
+  package let stampIsSettled: Bool
 
   /// Maps the file at `path`.
   package init(mapping path: String) throws(SystemError) {
     let region = try MappedRegion(path: path)
     unsafe bytes = region.bytes
-    identity = region.identity
+    stamp = region.stamp
+    stampIsSettled = region.stamp.isSettled(at: FileStamp.wallClock())
     self.region = consume region
     unsafe copy = nil
+    source = nil
+  }
+
+  /// Reads the regular file at `path` into a private copy: what the file holds later, whatever
+  /// is written to it or cut from it in place, changes nothing here.
+  ///
+  /// The copy is the file's first `size` bytes, its size and stamp from the `fstat` before the
+  /// read. A write during the read may leave a copy of mixed or missing bytes, which the file
+  /// length in its header and its checksums refuse, and always leaves the file with a newer stamp.
+  /// - Throws: `SystemError` from `open`, `fstat` or `read`; `EISDIR` for a directory, `ENODEV`
+  ///   for anything else that is not a regular file (a FIFO, a device, a socket).
+  /// - Complexity: O(file size), in one allocation.
+  package init(reading path: String) throws(SystemError) {
+    let (file, status) = try FileDescriptor.openRegularFile(path)
+    stampIsSettled = status.stamp.isSettled(at: FileStamp.wallClock())
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(status.size, 1), alignment: 16)
+    let count: Int
+    do { count = try unsafe file.readFully(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<status.size])) } catch {
+      unsafe buffer.deallocate()
+      try? file.close()
+      throw error
+    }
+    unsafe copy = buffer
+    unsafe self.bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
+    region = nil
+    stamp = status.stamp
+    source = file
   }
 
   /// Copies `bytes`.
@@ -31,7 +75,9 @@ import CallDirectorySystem
     unsafe copy = buffer
     unsafe self.bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<bytes.count])
     region = nil
-    identity = nil
+    stamp = nil
+    stampIsSettled = false
+    source = nil
   }
 
   /// All of the bytes, for as long as this reference to the storage is borrowed.
@@ -52,6 +98,14 @@ import CallDirectorySystem
     unsafe _overrideLifetime(view, borrowing: holder)
   }
 
+  /// Whether `other` holds the same bytes.
+  /// - Complexity: O(size).
+  package func hasSameBytes(as other: FileStorage) -> Bool {
+    guard unsafe bytes.count == other.bytes.count else { return false }
+    guard let base = unsafe bytes.baseAddress, let otherBase = unsafe other.bytes.baseAddress else { return true }
+    return unsafe memcmp(base, otherBase, bytes.count) == 0
+  }
+
   /// Tells the kernel how a mapping's pages will be read; nothing for a copy.
   package func advise(_ access: MappedRegion.Access) {
     region?.advise(access)
@@ -59,5 +113,6 @@ import CallDirectorySystem
 
   deinit {
     unsafe copy?.deallocate()
+    try? source?.close()
   }
 }

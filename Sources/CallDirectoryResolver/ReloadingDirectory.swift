@@ -9,10 +9,13 @@ import Synchronization
 /// version current when it starts, and a new version is picked up once its file is renamed into
 /// place (`Spec/RESOLUTION.md` section 5).
 ///
-/// The staleness check compares the device and inode the path names (one `stat`) with those of
-/// the file being served. It runs at most once per `checkInterval`, started by the query that
-/// finds it due but run on a thread of its own, so no query waits for it; or whenever
-/// ``refresh()`` is called. When the path names a new file, it is opened and **verified whole**
+/// Each version is read into memory by default (``Storage/copy``): a file rewritten or cut short
+/// in place (`cp` onto it, `curl -o`, a shell's `>`) changes nothing a query reads, and is picked
+/// up as a new version. The staleness check compares the stamp of the file the path names (one
+/// `stat`: device, inode, size, modification and change times) with that of the version served.
+/// It runs at most once per `checkInterval`, started by the query that finds it due but run on a
+/// thread of its own, so no query waits for it; or whenever ``refresh()`` is called. When the
+/// path names a new file or a rewritten one, it is read and **verified whole**
 /// (every checksum and every block, as `Verifier` does, and the trust policy), then swapped in;
 /// queries that already hold the previous reader finish on it, and its mapping is released when
 /// the last of them lets go. A replacement that cannot be opened, is damaged or is not trusted
@@ -25,9 +28,12 @@ import Synchronization
 ///     print(try reader.isBlocked(12025550100))
 ///
 /// Publish a new version by writing it beside the path and renaming it over the path (what
-/// `calldir pack` and `DirectoryBuilder.write(to:)` do). Never rewrite or truncate the served file
-/// in place: its pages are mapped, so the reader would see the change and a shortened file
-/// faults the process.
+/// `calldir pack` and `DirectoryBuilder.write(to:)` do): the new version is served at the first
+/// check after the rename, and no check reads a half-written file. A file rewritten in place may
+/// be read half written; that copy fails verification, and the file is read again once its stamp
+/// changes. With ``Storage/mapping`` never rewrite or truncate the served file in place: its
+/// pages are mapped, so its queries would see the change, and a shortened file faults the
+/// process.
 ///
 /// Safe to share between threads.
 public final class ReloadingDirectory: DirectoryProvider, Sendable {
@@ -47,13 +53,28 @@ public final class ReloadingDirectory: DirectoryProvider, Sendable {
   private let onReloadFailure: (@Sendable (ReloadingDirectory, OpenError) -> Void)?
   /// What every served version must satisfy.
   private let trust: TrustPolicy
+  /// How each version's bytes are held.
+  public let storage: Storage
+
+  /// How a version's bytes are held while it is served.
+  public enum Storage: Sendable {
+    /// Read into memory, which verifying a version whole costs in reads anyway: writes to the
+    /// file in place never reach a query. Memory: the file's size for each version held.
+    case copy
+    /// Mapped: the kernel's page cache holds the bytes, shared with other processes. The file
+    /// must then be replaced by rename only.
+    case mapping
+  }
 
   private struct CheckState {
-    /// The failure being reported: the identity the path named (`nil` when `stat` failed), the
-    /// error, and the failed file's mapping. A check that meets the same again says nothing new.
-    var failure: (identity: FileIdentity?, error: OpenError, pinned: FileStorage?)?
+    /// The failure being reported: the stamp the path named (`nil` when `stat` failed), the
+    /// error, and the failed file's bytes. A check that meets the same again says nothing new.
+    var failure: (stamp: FileStamp?, error: OpenError, pinned: FileStorage?)?
     /// How many new versions were swapped in.
     var reloads = 0
+    /// Whether the served version's stamp stands for its bytes (`FileStorage.stampIsSettled`);
+    /// until it does, each check reads the file again and compares.
+    var servedIsSettled: Bool
   }
 
   /// Opens the directory at `path` and follows it.
@@ -70,6 +91,7 @@ public final class ReloadingDirectory: DirectoryProvider, Sendable {
   ///     failure. With trusted keys, each accepted version's list version becomes the installed
   ///     version, so a replacement with a lower one is refused as a rollback; without them a list
   ///     version is only what an unauthenticated file claims, and never raises the floor.
+  ///   - storage: how each version's bytes are held: read into memory (the default), or mapped.
   ///   - onReloadFailure: called once for each replacement that cannot be served (and once when
   ///     the path stops naming a file), after the check that found it, outside any lock; on the
   ///     checking thread, which for an automatic check is not a query's.
@@ -78,17 +100,21 @@ public final class ReloadingDirectory: DirectoryProvider, Sendable {
   /// - Complexity: O(file size): the file is verified whole (about 10 ms for a million entries
   ///   here), and with trusted keys hashed once more for its signature.
   public init(
-    path: String, checkInterval: Duration? = .seconds(1), trust: TrustPolicy = TrustPolicy(),
+    path: String, checkInterval: Duration? = .seconds(1), trust: TrustPolicy = TrustPolicy(), storage: Storage = .copy,
     onReloadFailure: (@Sendable (_ directory: ReloadingDirectory, _ error: OpenError) -> Void)? = nil
   ) throws(OpenError) {
     self.path = path
     self.checkInterval = checkInterval
     self.onReloadFailure = onReloadFailure
     self.trust = trust
-    let first = try CallDirectoryReader(path: path)
+    self.storage = storage
+    let bytes: FileStorage
+    do { bytes = try Self.open(path, storage) } catch { throw .system(error) }
+    let first: CallDirectoryReader
+    do { first = try CallDirectoryReader(storage: bytes, path: path) } catch { throw .format(error) }
     try Self.admit(first, trust: trust)
     served = Mutex(first)
-    checks = Mutex(CheckState())
+    checks = Mutex(CheckState(servedIsSettled: bytes.stampIsSettled))
     let interval = checkInterval.map(Self.nanoseconds) ?? .max
     intervalNanoseconds = interval
     nextCheck = Atomic(interval == .max ? .max : MonotonicClock.nanoseconds() &+ min(interval, .max / 2))
@@ -118,7 +144,8 @@ public final class ReloadingDirectory: DirectoryProvider, Sendable {
     return served.withLock { $0 }
   }
 
-  /// Checks now whether the path names a new file, and if so opens it, verifies it and serves it.
+  /// Checks now whether the path names a new file or a rewritten one, and if so reads it,
+  /// verifies it and serves it.
   ///
   /// Checks are one at a time: a call made while another runs waits for it, then checks again.
   /// - Returns: what the check did; `.failed` only the first time a failure is met.
@@ -141,26 +168,28 @@ public final class ReloadingDirectory: DirectoryProvider, Sendable {
 
   /// One check, under the `checks` lock.
   private func check(_ state: inout CheckState) -> ReloadOutcome {
-    let identity: FileIdentity
-    do { identity = try FileIdentity(path: path) } catch {
-      return failed(&state, identity: nil, .system(error))
+    let stamp: FileStamp
+    do { stamp = try FileStamp(path: path) } catch {
+      return failed(&state, stamp: nil, .system(error))
     }
-    if identity == served.withLock({ $0.fileIdentity }) {
-      state.failure = nil  // the path names the served file again (a failed stat has passed)
+    let servedStamp = served.withLock { $0.fileStamp }
+    if stamp == servedStamp && state.servedIsSettled {
+      state.failure = nil  // the path names the served version again (a failed stat has passed)
       return .unchanged
     }
-    // A file that failed to parse fails again: its bytes do not change under rename-only
-    // publication. A system failure (too many open files, say) may pass, so it is retried.
-    if Self.isKnownBad(identity, state) { return .unchanged }
-    // Mapped first: the file opened may be newer than the one `stat` saw, and a failure is
-    // recorded under the identity of the file that failed, not of the one `stat` saw.
+    // A version that failed to parse fails again: its bytes are those its stamp stands for. A
+    // system failure (too many open files, say) may pass, so it is retried.
+    if Self.isKnownBad(stamp, state) { return .unchanged }
+    // Opened first: the file opened may be newer than the one `stat` saw, and a failure is
+    // recorded under the stamp of the version that failed, not of the one `stat` saw.
     let storage: FileStorage
-    do { storage = try FileStorage(mapping: path) } catch {
-      return failed(&state, identity: identity, .system(error))
+    do { storage = try Self.open(path, self.storage) } catch {
+      return failed(&state, stamp: stamp, .system(error))
     }
-    let opened = storage.identity ?? identity
-    if opened == served.withLock({ $0.fileIdentity }) {
+    let opened = storage.stamp ?? stamp
+    if opened == servedStamp, state.servedIsSettled || served.withLock({ $0.hasSameBytes(as: storage) }) {
       state.failure = nil
+      state.servedIsSettled = storage.stampIsSettled
       return .unchanged
     }
     if Self.isKnownBad(opened, state) { return .unchanged }
@@ -175,12 +204,21 @@ public final class ReloadingDirectory: DirectoryProvider, Sendable {
       }
       try Self.admit(reader, trust: policy)
     } catch {
-      return failed(&state, identity: opened, error, pinned: storage)
+      return failed(&state, stamp: opened, error, pinned: storage)
     }
     served.withLock { $0 = reader }
     state.failure = nil
+    state.servedIsSettled = storage.stampIsSettled
     state.reloads += 1
-    return .reloaded(opened)
+    return .reloaded(opened.identity)
+  }
+
+  /// The bytes of the file at `path`, held as `storage` says.
+  private static func open(_ path: String, _ storage: Storage) throws(SystemError) -> FileStorage {
+    switch storage {
+    case .copy: try FileStorage(reading: path)
+    case .mapping: try FileStorage(mapping: path)
+    }
   }
 
   /// Refuses a version that is not trusted or not valid in every byte (the trust check first: an
@@ -196,22 +234,24 @@ public final class ReloadingDirectory: DirectoryProvider, Sendable {
 
   /// Records a failure; `.failed` when it is new, `.unchanged` when it was already reported.
   ///
-  /// `pinned` is the failed file's mapping, kept while the failure is remembered: a mapping holds
-  /// the file's inode, so no new file can take its number while the identity stands for it.
+  /// `pinned` is the failed file's bytes, kept while the failure is remembered: a mapping, or a
+  /// copy's open descriptor, holds the file's inode, so no new file can take its number while
+  /// the stamp stands for it.
   private func failed(
-    _ state: inout CheckState, identity: FileIdentity?, _ error: OpenError, pinned: FileStorage? = nil
+    _ state: inout CheckState, stamp: FileStamp?, _ error: OpenError, pinned: FileStorage? = nil
   ) -> ReloadOutcome {
-    if let failure = state.failure, failure.identity == identity, failure.error == error { return .unchanged }
-    state.failure = (identity, error, pinned.flatMap { $0.view.count > 0 ? $0 : nil })  // an empty file maps nothing
+    if let failure = state.failure, failure.stamp == stamp, failure.error == error { return .unchanged }
+    state.failure = (stamp, error, pinned.flatMap { $0.view.count > 0 ? $0 : nil })  // an empty file pins nothing
     return .failed(error)
   }
 
-  /// Whether `identity` is the file whose failure is remembered, so opening it again is useless.
-  /// Only a pinned file counts: an unpinned one (a system failure, which may pass, or an empty
-  /// file) may since have been unlinked and its inode number given to a new file.
-  private static func isKnownBad(_ identity: FileIdentity, _ state: CheckState) -> Bool {
-    guard let failure = state.failure, failure.pinned != nil else { return false }
-    return failure.identity == identity
+  /// Whether `stamp` is the version whose failure is remembered, so reading it again is useless.
+  /// Only a pinned file with a settled stamp counts: an unpinned one (a system failure, which may
+  /// pass, or an empty file) may since have been unlinked and its inode number given to a new
+  /// file, and an unsettled stamp may stand for other bytes since.
+  private static func isKnownBad(_ stamp: FileStamp, _ state: CheckState) -> Bool {
+    guard let failure = state.failure, let pinned = failure.pinned, pinned.stampIsSettled else { return false }
+    return failure.stamp == stamp
   }
 
   /// `duration` in whole nanoseconds, 0 for a negative one, saturating at `UInt64.max - 1`.

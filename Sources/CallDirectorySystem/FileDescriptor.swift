@@ -63,7 +63,8 @@ package struct FileDescriptor: Sendable {
     _ = try FileDescriptor.retrying("fchmod", path) { fchmod(rawValue, mode) }
   }
 
-  /// What one `fstat` says of the file: its type bits, size and identity.
+  /// What one `fstat` says of the file: its type bits, size, identity and the stamp that changes
+  /// when it is written.
   package struct Status: Sendable, Equatable {
     /// The type bits (`st_mode & S_IFMT`): `0o100000` for a regular file, `0o040000` for a directory.
     package var typeBits: mode_t
@@ -71,16 +72,24 @@ package struct FileDescriptor: Sendable {
     package var size: Int
     /// The device and inode numbers, which change when the path is replaced by a rename.
     package var identity: FileIdentity
+    /// The identity, size and times, which change when the file is written in place too.
+    package var stamp: FileStamp
+
+    /// The status `info` describes.
+    init(_ info: stat) {
+      typeBits = info.st_mode & 0o170000
+      size = Int(info.st_size)
+      identity = FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+      stamp = FileStamp(info)
+    }
   }
 
-  /// The file's type, size and identity, from one `fstat`.
+  /// The file's type, size, identity and stamp, from one `fstat`.
   /// - Throws: `SystemError` from `fstat`.
   package func status() throws(SystemError) -> Status {
     var info = stat()
     _ = try FileDescriptor.retrying("fstat", path) { unsafe fstat(rawValue, &info) }
-    return Status(
-      typeBits: info.st_mode & 0o170000, size: Int(info.st_size),
-      identity: FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)))
+    return Status(info)
   }
 
   /// The file's type bits (`st_mode & S_IFMT`), from `fstat`: `0o100000` for a regular file,
@@ -117,6 +126,19 @@ package struct FileDescriptor: Sendable {
     try FileDescriptor.retrying("read", path) { unsafe systemRead(rawValue, buffer.baseAddress, buffer.count) }
   }
 
+  /// Reads until `buffer` is full or the file ends, looping over short reads.
+  /// - Returns: the bytes read, `buffer.count` unless the file ended first.
+  /// - Throws: `SystemError` from `read`.
+  package func readFully(into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
+    var count = 0
+    while count < buffer.count {
+      let read = try unsafe read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[count...]))
+      if read == 0 { break }
+      count += read  // read <= buffer.count - count
+    }
+    return count
+  }
+
   /// Reads everything up to the end of the file.
   ///
   /// A regular file's size (from `fstat`) sizes the array, and its bytes are read straight into
@@ -128,15 +150,8 @@ package struct FileDescriptor: Sendable {
     let expected = max(0, min((try? size()) ?? 0, limit))
     var failure: SystemError?
     var bytes = unsafe [UInt8](unsafeUninitializedCapacity: expected) { buffer, count in
-      while count < expected {
-        do throws(SystemError) {
-          let read = try unsafe read(into: UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[count...])))
-          if read == 0 { return }
-          count += read  // read <= expected - count: at most the buffer's remaining bytes
-        } catch {
-          failure = error
-          return
-        }
+      do throws(SystemError) { count = try unsafe readFully(into: UnsafeMutableRawBufferPointer(buffer)) } catch {
+        failure = error
       }
     }
     if let failure { throw failure }

@@ -21,6 +21,27 @@ extension FileIdentity {
 }
 
 extension FileDescriptor {
+  /// Opens the regular file `path` for reading, with its status from the same `fstat`.
+  ///
+  /// Opened without blocking, so that a FIFO put at the path (which would wait for a writer) is
+  /// refused like a directory or a device, not waited on.
+  /// - Throws: `SystemError` from `open` or `fstat`; `EISDIR` for a directory, `ENODEV` for
+  ///   anything else that is not a regular file (a FIFO, a device, a socket).
+  package static func openRegularFile(_ path: String) throws(SystemError) -> (FileDescriptor, Status) {
+    let file = try openForReading(path, nonBlocking: true)
+    do throws(SystemError) {
+      let status = try file.status()
+      switch status.typeBits {
+      case 0o100000: return (file, status)
+      case 0o040000: throw SystemError(operation: "open", path: path, errno: EISDIR)
+      default: throw SystemError(operation: "open (not a regular file)", path: path, errno: ENODEV)
+      }
+    } catch {
+      try? file.close()
+      throw error
+    }
+  }
+
   /// Whether `path` names an existing regular file (symbolic links followed).
   ///
   /// False for a missing path, a directory, a pipe or a device, and when `stat` fails.

@@ -14,8 +14,10 @@
 @safe package struct MappedRegion: ~Copyable, @unchecked Sendable {
   /// The mapped bytes (read-only, shared between threads).
   package let bytes: UnsafeRawBufferPointer
-  /// The mapped file's identity when it was opened.
-  package let identity: FileIdentity
+  /// The mapped file's stamp (identity, size and times) when it was opened.
+  package let stamp: FileStamp
+  /// The mapped file's identity.
+  package var identity: FileIdentity { stamp.identity }
 
   /// How the mapping's pages will be read, for the kernel's read-ahead.
   package enum Access: Sendable {
@@ -40,29 +42,21 @@
   /// - Throws: `SystemError` from `open`, `fstat` or `mmap`; `EISDIR` for a directory, `ENODEV`
   ///   for anything else that is not a regular file (a FIFO, a device, a socket).
   package init(path: String) throws(SystemError) {
-    let (mapped, identity) = try unsafe MappedRegion.map(path)
+    let (mapped, stamp) = try unsafe MappedRegion.map(path)
     unsafe bytes = mapped
-    self.identity = identity
+    self.stamp = stamp
     advise(.random)
   }
 
-  private static func map(_ path: String) throws(SystemError) -> (UnsafeRawBufferPointer, FileIdentity) {
-    // Only a regular file maps. Opened without blocking, so that a FIFO put at the path (which
-    // would wait for a writer) is refused like a directory or a device, not waited on.
-    let file = try FileDescriptor.openForReading(path, nonBlocking: true)
+  private static func map(_ path: String) throws(SystemError) -> (UnsafeRawBufferPointer, FileStamp) {
+    let (file, status) = try FileDescriptor.openRegularFile(path)
     defer { try? file.close() }
-    let status = try file.status()  // one fstat for the type, the size and the identity
-    switch status.typeBits {
-    case 0o100000: break
-    case 0o040000: throw SystemError(operation: "open", path: path, errno: EISDIR)
-    default: throw SystemError(operation: "map (not a regular file)", path: path, errno: ENODEV)
-    }
-    let (size, identity) = (status.size, status.identity)
-    guard size > 0 else { return unsafe (UnsafeRawBufferPointer(start: nil, count: 0), identity) }
+    let (size, stamp) = (status.size, status.stamp)
+    guard size > 0 else { return unsafe (UnsafeRawBufferPointer(start: nil, count: 0), stamp) }
     guard let address = unsafe mmap(nil, size, PROT_READ, MAP_SHARED, file.rawValue, 0), unsafe address != MAP_FAILED else {
       throw SystemError.current("mmap", path: path)
     }
-    return unsafe (UnsafeRawBufferPointer(start: address, count: size), identity)
+    return unsafe (UnsafeRawBufferPointer(start: address, count: size), stamp)
   }
 
   deinit {
