@@ -268,8 +268,8 @@ enum HelpText {
     standard input, one a line, and answered as they arrive, one line each (a blank line is a
     withheld caller), so a program can write a number and wait for its answer. Input already
     queued is answered a read (at most 64 KiB) at a time, its answers written together before
-    more input is waited for; a directory file replaced on disk (by rename, as pack writes) is
-    reloaded before the next read's lines. A line of more than 4096 bytes gets one error
+    more input is waited for; a directory file replaced on disk (by rename, as pack writes, or
+    rewritten in place) is reloaded before the next read's lines. A line of more than 4096 bytes gets one error
     answer, and the rest of it is dropped.
 
     Every directory is verified whole before it answers (as verify does), and so is each
@@ -348,9 +348,9 @@ enum HelpText {
     Answer incoming numbers over HTTP, as resolve does, across the stack of directories given
     (every positional is a directory). It runs until SIGTERM or SIGINT, then stops taking
     connections, lets open requests finish (at most 5 s) and exits 0. A directory file replaced
-    on disk is verified and served within a second; a damaged, unsigned or rolled-back
-    replacement is refused, reported on standard error and counted, and the previous version
-    keeps answering.
+    on disk (by rename, or rewritten in place: each version is served from a copy in memory) is
+    verified and served within a second; a damaged, unsigned or rolled-back replacement is
+    refused, reported on standard error and counted, and the previous version keeps answering.
 
     Endpoints:
       GET  /v1/resolve?number=CALLER  one JSON answer, the fields of resolve --json (a + stands
