@@ -3,6 +3,7 @@
 // MHD_start_daemon and MHD_get_daemon_info are variadic, which Swift cannot call: these wrappers
 // pass the options the service sets and read the two daemon facts it needs.
 #include <stdint.h>
+#include <strings.h>
 #include <sys/types.h>
 #include <sys/socket.h>
 #include <microhttpd.h>
@@ -26,6 +27,28 @@ static inline struct MHD_Daemon *calldir_mhd_start(
       MHD_OPTION_NOTIFY_COMPLETED, completed, context,
       MHD_OPTION_URI_LOG_CALLBACK, uri, context,
       MHD_OPTION_END);
+}
+
+// Counts the header lines named `name` (any case): `cls` is a calldir_mhd_name_count.
+typedef struct {
+  const char *name;
+  unsigned int count;
+} calldir_mhd_name_count;
+
+static enum MHD_Result calldir_mhd_count_name(void *cls, enum MHD_ValueKind kind, const char *key, const char *value) {
+  (void)kind;
+  (void)value;
+  calldir_mhd_name_count *counted = (calldir_mhd_name_count *)cls;
+  if (key != NULL && strcasecmp(key, counted->name) == 0) counted->count++;
+  return MHD_YES;
+}
+
+// How many header lines of the request on `connection` are named `name` (any case):
+// MHD_lookup_connection_value gives only the first.
+static inline unsigned int calldir_mhd_header_count(struct MHD_Connection *connection, const char *name) {
+  calldir_mhd_name_count counted = {name, 0};
+  MHD_get_connection_values(connection, MHD_HEADER_KIND, calldir_mhd_count_name, &counted);
+  return counted.count;
 }
 
 // The port the daemon listens on (the one the system chose when 0 was asked), or 0.

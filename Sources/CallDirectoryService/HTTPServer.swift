@@ -161,6 +161,15 @@
         if unsafe MHD_get_connection_values(connection, .HEADER_KIND, nil, nil) > limits.maximumHeaderCount {
           return unsafe server.queue(.text(431, "more than \(limits.maximumHeaderCount) header lines"), on: connection)
         }
+        // Framing another server in front could read otherwise (RFC 9112 section 6.3): two lengths,
+        // or a length beside a transfer coding, is how one request is smuggled inside another.
+        let lengths = unsafe calldir_mhd_header_count(connection, "Content-Length")
+        let codings = unsafe calldir_mhd_header_count(connection, "Transfer-Encoding")
+        if lengths > 1 || (lengths == 1 && codings > 0) {
+          return unsafe server.queue(
+            .text(400, "the body's length is given twice (Content-Length with another length or a Transfer-Encoding)"),
+            on: connection)
+        }
         if let length = unsafe MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length"),
           let declared = unsafe UInt64(String(cString: length)), declared > UInt64(limits.maximumBodyBytes)
         {

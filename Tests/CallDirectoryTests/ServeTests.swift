@@ -156,6 +156,26 @@
       #expect(try server.curl("/healthz").status == 200)
     }
 
+    /// Two body lengths, which a proxy in front could read otherwise than the service: 400.
+    @Test func refusesABodyLengthGivenTwice() throws {
+      let stack = try ResolverCLITests.Stack()
+      let server = try Self.served(stack)
+      let body = #"{"number":"+12025550100"}"# + "\n"
+      for framing in [
+        "Content-Length: \(body.utf8.count)\r\nContent-Length: 3", "Content-Length: 3\r\ncontent-length: 3",
+        "Content-Length: \(body.utf8.count)\r\nTransfer-Encoding: chunked",
+      ] {
+        let connection = try RawConnection(port: server.port)
+        connection.send("POST /v1/resolve HTTP/1.1\r\nHost: x\r\n\(framing)\r\n\r\n\(body)")
+        let answer = connection.read()
+        #expect(answer.hasPrefix("HTTP/1.1 400"), "\(framing): \(answer)")
+        #expect(answer.contains("length is given twice"), "\(framing)")
+      }
+      let connection = try RawConnection(port: server.port)
+      connection.send("POST /v1/resolve HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+      #expect(connection.read(until: "}\n").contains("200 OK"))
+    }
+
     @Test func boundsConnections() throws {
       let stack = try ResolverCLITests.Stack()
       let server = try Self.served(stack, ["--max-connections", "2"])
