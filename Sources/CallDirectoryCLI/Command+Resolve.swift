@@ -39,9 +39,10 @@ extension Command {
       switch item {
       case .allowList(let path): options.directories.append(.init(path: path, allowList: true))
       case .positional(let text):
-        // A directory of the file system is taken as meant for a file too, so that opening it
-        // says what it is rather than reading its name as a number.
-        if text != "-" && (text.hasSuffix(".calldir") || FileDescriptor.isRegularFile(text) || FileDescriptor.isDirectory(text)) {
+        // Anything else at the path (a directory of the file system, a FIFO, a device) is taken
+        // as meant for a file too, so that opening it says what it is rather than reading its
+        // name as a number.
+        if text != "-" && (text.hasSuffix(".calldir") || FileDescriptor.exists(text)) {
           options.directories.append(.init(path: text))
         } else {
           options.numbers.append(text)

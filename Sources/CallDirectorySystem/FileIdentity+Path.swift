@@ -34,12 +34,18 @@ extension FileDescriptor {
       switch status.typeBits {
       case 0o100000: return (file, status)
       case 0o040000: throw SystemError(operation: "open", path: path, errno: EISDIR)
-      default: throw SystemError(operation: "open (not a regular file)", path: path, errno: ENODEV)
+      default: throw SystemError(operation: SystemError.notRegularFile, path: path, errno: ENODEV)
       }
     } catch {
       try? file.close()
       throw error
     }
+  }
+
+  /// Whether anything is at `path` (symbolic links followed): false when `stat` fails.
+  package static func exists(_ path: String) -> Bool {
+    var info = stat()
+    return (try? retrying("stat", path, { unsafe stat(path, &info) })) != nil
   }
 
   /// Whether `path` names an existing regular file (symbolic links followed).

@@ -23,6 +23,11 @@ public struct SystemError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The `errno` value.
   public var errno: Int32
 
+  /// The operation of the error for a path that names something other than a regular file or a
+  /// directory, where a file was to be read: its `errno` is `ENODEV`, whose text ("No such
+  /// device") would mislead.
+  package static let notRegularFile = "open (not a regular file)"
+
   /// An error for `operation` on `path` with the current `errno`.
   public static func current(_ operation: String, path: String) -> SystemError {
     SystemError(operation: operation, path: path, errno: currentErrno())
@@ -35,8 +40,10 @@ public struct SystemError: Error, Sendable, Equatable, CustomStringConvertible {
     self.errno = errno
   }
 
-  /// The system's text for `errno`, such as "No such file or directory".
+  /// The system's text for `errno`, such as "No such file or directory"; for a path that is not
+  /// a regular file where one was to be read, says so.
   public var message: String {
+    if errno == ENODEV && operation == Self.notRegularFile { return "not a regular file (a FIFO, a device or a socket)" }
     guard let text = unsafe strerror(errno) else { return "error \(errno)" }
     return unsafe String(cString: text)
   }

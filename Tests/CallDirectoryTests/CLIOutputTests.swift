@@ -43,6 +43,22 @@ import Testing
     #expect(calldir("info", missing).error == "calldir: \(missing): cannot open: No such file or directory\n")
   }
 
+  /// A FIFO or a device where a directory file is named: said as such, not as "No such device"
+  /// (the errno of the refusal), and `resolve` takes any path that exists as meant for a file.
+  @Test func aPathThatIsNotARegularFileIsSaidToBeOne() throws {
+    let scratch = try ScratchDirectory()
+    let fifo = scratch.path("list.calldir")
+    #expect(unsafe mkfifo(fifo, 0o600) == 0)
+    for (path, arguments) in [
+      (fifo, ["lookup", fifo, "12025550100"]), (fifo, ["resolve", fifo, "12025550100"]),
+      ("/dev/zero", ["resolve", "/dev/zero", "911"]), ("/dev/zero", ["info", "/dev/zero"]),
+    ] {
+      let result = calldir(arguments)
+      #expect(result.status == 1, "\(arguments)")
+      #expect(result.error.contains("\(path): cannot open: not a regular file (a FIFO, a device or a socket)"), "\(result.error)")
+    }
+  }
+
   @Test(arguments: [
     ["unpack", "OLD"], ["unpack", "OLD", "-o", "-"], ["pack", "LIST", "-o", "-"], ["diff", "OLD", "NEW", "-o", "-"],
     ["patch", "OLD", "CHANGES", "-o", "-"],
