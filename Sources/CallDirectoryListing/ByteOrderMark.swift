@@ -1,5 +1,5 @@
 /// The UTF-8 byte order mark (`EF BB BF`), which a text input may begin with and which is no part
-/// of its first line (`Spec/INPUT.md` section 2, `Spec/RESOLUTION.md` section 7): every reader of
+/// of its first line (`Spec/INPUT.md` section 2, `Spec/RESOLUTION.md` sections 7 and 8): every reader of
 /// lines and records skips it with this one test. UTF-16's mark, which no UTF-8 input begins
 /// with, is told apart so that such a file gets a message that says what it is.
 package enum ByteOrderMark {

@@ -107,7 +107,7 @@ package final class ResolveService: Sendable {
   private func batch(_ body: [UInt8]) -> HTTPResponse {
     var output = ""
     var tally = Tally()
-    var start = 0
+    var start = ByteOrderMark.length(atStartOf: body.span)  // no part of the first line, as in pack
     while start < body.count {
       let newline = body[start...].firstIndex(of: 0x0A) ?? body.count
       var end = newline

@@ -86,6 +86,11 @@
       expected.insert(Self.resolved(stack, "abc"), at: 7)
       #expect(response.body.split(separator: "\n").map(String.init) == expected)
       #expect(try server.curl("/v1/resolve", body: "").body == "")
+      // A byte order mark before the first line is skipped, as pack skips it.
+      let marked = try server.curl("/v1/resolve", body: "\u{FEFF}" + lines[0] + "\n")
+      #expect(marked.body.split(separator: "\n").map(String.init) == [expected[0]])
+      // `number` without `=` is `number=`: a withheld caller.
+      #expect(try server.curl("/v1/resolve?number").body == server.curl("/v1/resolve?number=").body)
     }
 
     @Test func countsInMetrics() throws {
