@@ -19,15 +19,29 @@ package struct HTTPRequest: Sendable, Equatable {
     self.body = body
   }
 
-  /// Splits a request target (`/v1/resolve?number=%2B33`) into its path and its query.
+  /// Splits a request target (`/v1/resolve?number=%2B33`) into its path and its query. A target
+  /// in absolute form (`http://host/v1/resolve?...`, which RFC 9112 section 3.2.2 requires a
+  /// server to accept, and which a client speaking through a proxy sends) is read without its
+  /// scheme and authority.
   /// - Complexity: O(length).
   package init(method: String, target: String, body: [UInt8] = []) {
+    let target = Self.originForm(of: target)
     if let mark = target.firstIndex(of: "?") {
       self.init(
         method: method, path: String(target[..<mark]), query: String(target[target.index(after: mark)...]), body: body)
     } else {
       self.init(method: method, path: target, body: body)
     }
+  }
+
+  /// `target` without the `http://host` or `https://host` it begins with (any case), from the
+  /// path's `/` (`/` when the path is empty); other targets as they are.
+  static func originForm(of target: String) -> String {
+    let lowered = target.prefix(8).lowercased()
+    guard let scheme = ["http://", "https://"].first(where: { lowered.hasPrefix($0) }) else { return target }
+    let authority = target.dropFirst(scheme.count)
+    guard let end = authority.firstIndex(where: { $0 == "/" || $0 == "?" }) else { return "/" }
+    return (authority[end] == "/" ? "" : "/") + authority[end...]
   }
 
   /// The value of the first query parameter `name`, percent-decoded; `nil` when the query does

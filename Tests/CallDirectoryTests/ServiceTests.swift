@@ -17,6 +17,16 @@ import Testing
     #expect(try Self.request(target).queryValue("number") == expected)
   }
 
+  /// A target in absolute form, as a client sends it through a proxy: read as its path and query.
+  @Test(arguments: [
+    ("http://x/v1/resolve?number=%2B1", "/v1/resolve", "number=%2B1"), ("HTTPS://x:8053/healthz", "/healthz", nil),
+    ("http://x?number=1", "/", "number=1"), ("http://x", "/", nil), ("/http://x/", "/http://x/", nil),
+  ])
+  func readsAbsoluteTargets(target: String, path: String, query: String?) {
+    let request = Self.request(target)
+    #expect(request.path == path && request.query == query)
+  }
+
   @Test func refusesBadQueries() throws {
     #expect(try Self.request("/v1/resolve").queryValue("number") == nil)
     #expect(try Self.request("/v1/resolve?other=1").queryValue("number") == nil)
