@@ -187,7 +187,8 @@ public final class ReloadingDirectory: DirectoryProvider, Sendable {
       return failed(&state, stamp: stamp, .system(error))
     }
     let opened = storage.stamp ?? stamp
-    if opened == servedStamp, state.servedIsSettled || served.withLock({ $0.hasSameBytes(as: storage) }) {
+    // Compared outside the lock, which every query takes: O(file size), never on a query's time.
+    if opened == servedStamp, state.servedIsSettled || served.withLock({ $0 }).hasSameBytes(as: storage) {
       state.failure = nil
       state.servedIsSettled = storage.stampIsSettled
       return .unchanged
