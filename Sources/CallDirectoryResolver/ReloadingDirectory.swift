@@ -7,7 +7,7 @@ import Synchronization
 
 /// A directory read from a path that is replaced on disk while it is served: each query gets the
 /// version current when it starts, and a new version is picked up once its file is renamed into
-/// place (`Spec/RESOLUTION.md` section 5).
+/// place or rewritten (`Spec/RESOLUTION.md` section 5).
 ///
 /// Each version is read into memory by default (``Storage/copy``): a file rewritten or cut short
 /// in place (`cp` onto it, `curl -o`, a shell's `>`) changes nothing a query reads, and is picked
@@ -17,7 +17,7 @@ import Synchronization
 /// thread of its own, so no query waits for it; or whenever ``refresh()`` is called. When the
 /// path names a new file or a rewritten one, it is read and **verified whole**
 /// (every checksum and every block, as `Verifier` does, and the trust policy), then swapped in;
-/// queries that already hold the previous reader finish on it, and its mapping is released when
+/// queries that already hold the previous reader finish on it, and its bytes are released when
 /// the last of them lets go. A replacement that cannot be opened, is damaged or is not trusted
 /// is never served: the previous version keeps answering and the failure is reported once,
 /// through `onReloadFailure` and the ``reloadFailure`` property. Since every served file passed
