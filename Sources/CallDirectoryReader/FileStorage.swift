@@ -54,7 +54,7 @@ import CallDirectorySystem
   package init(reading path: String) throws(SystemError) {
     let (file, status) = try FileDescriptor.openRegularFile(path)
     stampIsSettled = status.stamp.isSettled(at: FileStamp.wallClock())
-    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(status.size, 1), alignment: 16)
+    let buffer = unsafe Self.allocate(status.size)
     let count: Int
     do { count = try unsafe file.readFully(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<status.size])) } catch {
       unsafe buffer.deallocate()
@@ -70,7 +70,7 @@ import CallDirectorySystem
 
   /// Copies `bytes`.
   package init(copying bytes: [UInt8]) {
-    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 16)
+    let buffer = unsafe Self.allocate(bytes.count)
     unsafe buffer.copyBytes(from: bytes)
     unsafe copy = buffer
     unsafe self.bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<bytes.count])
@@ -96,6 +96,11 @@ import CallDirectorySystem
   @unsafe @inlinable @inline(__always) @_lifetime(borrow holder)
   package func view(heldBy holder: borrowing some AnyObject) -> ByteView {
     unsafe _overrideLifetime(view, borrowing: holder)
+  }
+
+  /// A buffer for a copy of `count` bytes (at least one byte, which `allocate` needs).
+  private static func allocate(_ count: Int) -> UnsafeMutableRawBufferPointer {
+    UnsafeMutableRawBufferPointer.allocate(byteCount: max(count, 1), alignment: 16)
   }
 
   /// Whether `other` holds the same bytes.

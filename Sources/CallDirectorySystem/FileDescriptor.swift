@@ -70,16 +70,15 @@ package struct FileDescriptor: Sendable {
     package var typeBits: mode_t
     /// The size in bytes.
     package var size: Int
-    /// The device and inode numbers, which change when the path is replaced by a rename.
-    package var identity: FileIdentity
     /// The identity, size and times, which change when the file is written in place too.
     package var stamp: FileStamp
+    /// The device and inode numbers, which change when the path is replaced by a rename.
+    package var identity: FileIdentity { stamp.identity }
 
     /// The status `info` describes.
     init(_ info: stat) {
       typeBits = info.st_mode & 0o170000
       size = Int(info.st_size)
-      identity = FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
       stamp = FileStamp(info)
     }
   }

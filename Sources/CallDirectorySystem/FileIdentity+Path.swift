@@ -14,9 +14,7 @@ extension FileIdentity {
   /// anything: one system call, about a microsecond, no allocation for a native string path.
   /// - Throws: `SystemError` from `stat` (`ENOENT` when nothing is at `path`).
   public init(path: String) throws(SystemError) {
-    var info = stat()
-    _ = try FileDescriptor.retrying("stat", path) { unsafe stat(path, &info) }
-    self.init(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    self = try FileStamp(path: path).identity
   }
 }
 
@@ -42,18 +40,24 @@ extension FileDescriptor {
     }
   }
 
+  /// What `stat` says of `path` (symbolic links followed).
+  /// - Throws: `SystemError` from `stat` (`ENOENT` when nothing is at `path`).
+  package static func pathStatus(_ path: String) throws(SystemError) -> stat {
+    var info = stat()
+    _ = try retrying("stat", path) { unsafe stat(path, &info) }
+    return info
+  }
+
   /// Whether anything is at `path` (symbolic links followed): false when `stat` fails.
   package static func exists(_ path: String) -> Bool {
-    var info = stat()
-    return (try? retrying("stat", path, { unsafe stat(path, &info) })) != nil
+    (try? pathStatus(path)) != nil
   }
 
   /// Whether `path` names an existing regular file (symbolic links followed).
   ///
   /// False for a missing path, a directory, a pipe or a device, and when `stat` fails.
   package static func isRegularFile(_ path: String) -> Bool {
-    var info = stat()
-    guard (try? retrying("stat", path, { unsafe stat(path, &info) })) != nil else { return false }
+    guard let info = try? pathStatus(path) else { return false }
     return (info.st_mode & S_IFMT) == S_IFREG
   }
 
@@ -67,8 +71,7 @@ extension FileDescriptor {
 
   /// Whether `path` names a directory (following symbolic links).
   package static func isDirectory(_ path: String) -> Bool {
-    var info = stat()
-    guard (try? retrying("stat", path, { unsafe stat(path, &info) })) != nil else { return false }
+    guard let info = try? pathStatus(path) else { return false }
     return (info.st_mode & S_IFMT) == S_IFDIR
   }
 

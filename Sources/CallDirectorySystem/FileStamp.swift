@@ -41,9 +41,7 @@ package struct FileStamp: Sendable, Equatable, Hashable {
   /// The stamp of the file `path` names now, from `stat` (symbolic links followed).
   /// - Throws: `SystemError` from `stat` (`ENOENT` when nothing is at `path`).
   package init(path: String) throws(SystemError) {
-    var info = stat()
-    _ = try FileDescriptor.retrying("stat", path) { unsafe stat(path, &info) }
-    self.init(info)
+    self.init(try FileDescriptor.pathStatus(path))
   }
 
   /// Whether the file was last changed at least a second before `time` (nanoseconds since the
