@@ -3,6 +3,7 @@
 // MHD_start_daemon and MHD_get_daemon_info are variadic, which Swift cannot call: these wrappers
 // pass the options the service sets and read the two daemon facts it needs.
 #include <stdint.h>
+#include <string.h>
 #include <strings.h>
 #include <sys/types.h>
 #include <sys/socket.h>
@@ -27,6 +28,22 @@ static inline struct MHD_Daemon *calldir_mhd_start(
       MHD_OPTION_NOTIFY_COMPLETED, completed, context,
       MHD_OPTION_URI_LOG_CALLBACK, uri, context,
       MHD_OPTION_END);
+}
+
+// Keeps the library from parsing the query of the target `uri` into arguments; call it from the
+// URI log callback, after the target is copied. The service reads the query itself, and up to
+// 0.9.75 the library stores each argument in the connection's memory pool and, when the pool runs
+// out, sends no answer at all: a target with a few hundred arguments held its connection until the
+// idle timeout. Those versions find the query before the callback and parse it after, from the
+// request line in the connection's own (writable) buffer, so ending the query at its first byte
+// leaves nothing to parse. Later versions answer an exhausted pool themselves and are left alone.
+static inline void calldir_mhd_leave_query_unparsed(const char *uri) {
+#if MHD_VERSION <= 0x00097500
+  char *query = uri == NULL ? NULL : strchr((char *)uri, '?');
+  if (query != NULL) query[1] = '\0';
+#else
+  (void)uri;
+#endif
 }
 
 // Counts the header lines named `name` (any case): `cls` is a calldir_mhd_name_count.

@@ -46,6 +46,12 @@ struct Patch {
         if case .system(let failure) = error.kind {
           throw CommandFailure("\(Inputs.outputName(output)): cannot write: \(failure.message)")
         }
+        // A second run of the same patch (a retry, a script run twice) is told apart from a wrong base.
+        if case .baseMismatch = error.kind, oldReader.contentHash == changeset.result {
+          throw CommandFailure(
+            "\(Inputs.displayName(old)): already patched: it is the result of \(Inputs.displayName(changes)) "
+              + "(SHA-256 \(Hex.string(changeset.result))), not its base")
+        }
         throw CommandFailure("\(Inputs.displayName(old)): cannot apply \(Inputs.displayName(changes)): \(error)")
       }
     }

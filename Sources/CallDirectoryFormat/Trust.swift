@@ -94,7 +94,8 @@ package enum KeyText {
 
   /// The 32 bytes of `text`: `PREFIX HEX` on its first line, or 64 hex digits alone.
   package static func parse(_ text: String, prefix: String) -> [UInt8]? {
-    let line = text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }).first.map(String.init) ?? ""
+    // `isNewline`, not a comparison with "\n": Swift reads CR LF as one character, equal to neither.
+    let line = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
     let fields = line.split(separator: " ", omittingEmptySubsequences: true)
     let digits: Substring
     switch fields.count {

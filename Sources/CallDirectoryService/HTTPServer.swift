@@ -132,6 +132,7 @@
     /// The request line is read: its state is made, and the library keeps it for the request.
     fileprivate static func began(_ uri: UnsafePointer<CChar>?) -> UnsafeMutableRawPointer? {
       let target = unsafe uri.map { unsafe String(cString: $0) } ?? "/"
+      unsafe calldir_mhd_leave_query_unparsed(uri)
       return unsafe Unmanaged.passRetained(Exchange(target: target)).toOpaque()
     }
 

@@ -97,6 +97,18 @@ import Testing
     #expect(try scratch.names() == before)
   }
 
+  @Test func patchingTheResultAgainSaysItIsPatched() throws {
+    let scratch = try ScratchDirectory()
+    let (old, new, _) = try versions(in: scratch)
+    let changes = scratch.path("changes.cdchanges")
+    #expect(calldir("diff", old, new, "-o", changes).status == 0)
+    let before = try scratch.names()
+    let result = calldir("patch", new, changes, "-o", scratch.path("patched.calldir"))
+    #expect(result.status == 1)
+    #expect(result.error.contains("\(new): already patched: it is the result of \(changes)"), "\(result.error)")
+    #expect(try scratch.names() == before)
+  }
+
   @Test func damagedChangesetIsRefused() throws {
     let scratch = try ScratchDirectory()
     let (old, new, _) = try versions(in: scratch)

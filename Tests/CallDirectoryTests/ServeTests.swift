@@ -161,6 +161,18 @@
       #expect(try server.curl("/healthz").status == 200)
     }
 
+    /// A query of many parameters is answered at once: the library once stored each one in the
+    /// connection's memory and, past a few hundred, sent nothing until the idle timeout.
+    @Test func answersAQueryOfManyParameters() throws {
+      let stack = try ResolverCLITests.Stack()
+      let server = try Self.served(stack, ["--timeout", "60"])
+      let padding = String(repeating: "&x=1", count: 3_000)
+      let answer = try server.curl("/v1/resolve?number=%2B12025550100" + padding)
+      #expect(answer.status == 200)
+      #expect(answer.body == Self.resolved(stack, "+12025550100"))
+      #expect(try server.curl("/v1/resolve?" + padding.dropFirst()).status == 400)
+    }
+
     /// Two body lengths, which a proxy in front could read otherwise than the service: 400.
     @Test func refusesABodyLengthGivenTwice() throws {
       let stack = try ResolverCLITests.Stack()

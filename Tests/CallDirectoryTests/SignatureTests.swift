@@ -270,6 +270,11 @@ struct SignatureTests {
     #expect(PublicKey(text: key.publicKey.fileText) == key.publicKey)
     #expect(PublicKey(text: Hex.string(key.publicKey.bytes)) == key.publicKey)
     #expect(key.fileText.hasPrefix("calldir-ed25519-secret-key "))
+    // A key file saved with CR LF line ends, or with a second line, reads the same.
+    let crlf = key.publicKey.fileText.replacingOccurrences(of: "\n", with: "\r\n")
+    #expect(PublicKey(text: crlf) == key.publicKey)
+    #expect(PublicKey(text: crlf + "comment\r\n") == key.publicKey)
+    #expect(SigningKey(text: key.fileText.replacingOccurrences(of: "\n", with: "\r\n"))?.publicKey == key.publicKey)
     for bad in [
       "", "calldir-ed25519-public-key", "calldir-ed25519-public-key 12", "other-prefix " + String(repeating: "a", count: 64),
       "calldir-ed25519-public-key " + String(repeating: "g", count: 64),
