@@ -375,7 +375,7 @@ enum HelpText {
       --max-connections N  connections open at once (256); more wait in the system's listen queue
       --max-request-bytes N
                            the longest request body, a batch (1048576); longer ones get 413
-      --threads N          threads answering requests (2)
+      --threads N          threads answering lookups (2); batches have a thread of their own
       --timeout S          seconds a connection may stay idle, a slow client's too (10)
     A request may have at most 64 header lines (431 otherwise) and a head of at most 32 KiB.
 

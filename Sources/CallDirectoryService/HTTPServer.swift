@@ -1,6 +1,7 @@
 #if canImport(CMicroHTTPD)
   import CMicroHTTPD
   import CallDirectorySystem
+  import Dispatch
   import Synchronization
 
   #if canImport(Glibc)
@@ -15,8 +16,11 @@
   /// this type bounds them and hands each whole request to a handler.
   ///
   /// The library's own thread pool polls the connections (`epoll` on Linux); the handler runs on
-  /// those threads, several at once, which is why it is `Sendable`. Nothing is parsed here by
-  /// hand but the query string.
+  /// those threads, several at once, which is why it is `Sendable`. A request with a body (a
+  /// batch) is handled on a thread of its own instead, one at a time in the order they end, its
+  /// connection suspended meanwhile: a batch of a million bytes takes a good part of a second,
+  /// and a request without one (a lookup at call time) must never wait behind it. Nothing is
+  /// parsed here by hand but the query string.
   ///
   ///     let server = try HTTPServer(address: .loopback, limits: ServerLimits()) { request in
   ///       .text(200, "ok")
@@ -34,6 +38,8 @@
     private let boundPort = Atomic<UInt16>(0)
     /// The running daemon (`struct MHD_Daemon *`); `nil` once stopped.
     private let daemon = Mutex<Daemon?>(nil)
+    /// Handles the requests with a body, one at a time, off the library's threads.
+    private let bodies = DispatchQueue(label: "calldir.http.bodies")
 
     /// Starts listening on `address` and answering with `handler`.
     ///
@@ -77,6 +83,10 @@
       // An idle keep-alive connection (a PBX's pool) keeps the count up until the deadline: the
       // library has no call that closes only the idle ones.
       while connectionCount > 0 && MonotonicClock.nanoseconds() < deadline { usleep(20_000) }
+      // Stopping the library with a connection suspended is outside its contract: every body
+      // handed over is handled, and its connection resumed, first. Each takes at most the time
+      // one bounded body does.
+      bodies.sync {}
       daemon.withLock { daemon in
         if let running = daemon { unsafe MHD_stop_daemon(running.pointer) }
         daemon = nil
@@ -93,7 +103,9 @@
     private static func start(
       address: ListenAddress, limits: ServerLimits, context: UnsafeMutableRawPointer
     ) throws(ServerError) -> Daemon {
-      var flags = MHD_USE_AUTO.rawValue | MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_ITC.rawValue
+      var flags =
+        MHD_USE_AUTO.rawValue | MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_ITC.rawValue
+        | MHD_ALLOW_SUSPEND_RESUME.rawValue
       if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
       let started: OpaquePointer?
       do {
@@ -125,7 +137,24 @@
     var headChecked = false
     /// The body's bytes so far, those dropped included.
     var received = 0
+    /// Set when the request went to the body thread, whose answer comes back in `answer`.
+    var handedOver = false
+    let answer = Handover()
     init(target: String) { self.target = target }
+  }
+
+  /// A request with a body on its way between the body thread and the library's: the answer the
+  /// body thread made, taken by the library's thread once the connection is resumed.
+  private final class Handover: Sendable {
+    private let response = Mutex<HTTPResponse?>(nil)
+    func put(_ made: HTTPResponse) { response.withLock { $0 = made } }
+    func take() -> HTTPResponse? { response.withLock { $0.take() } }
+  }
+
+  /// A suspended connection (`struct MHD_Connection *`), resumed from the body thread: the
+  /// library allows a resume from any thread.
+  @safe private struct SuspendedConnection: @unchecked Sendable {
+    let pointer: OpaquePointer
   }
 
   extension HTTPServer {
@@ -156,6 +185,11 @@
       let server = unsafe Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
       let exchange = unsafe Unmanaged<Exchange>.fromOpaque(state).takeUnretainedValue()
       let limits = server.limits
+      if exchange.handedOver {
+        // Called again once resumed: the body thread's answer is there.
+        guard let response = exchange.answer.take() else { return .NO }
+        return unsafe server.queue(response, on: connection)
+      }
       if !exchange.headChecked {
         exchange.headChecked = true
         // Refused before any of the body is read: the connection closes after the answer.
@@ -199,7 +233,17 @@
         method: unsafe method.map { unsafe String(cString: $0) } ?? "", target: exchange.target, body: exchange.body)
       request.receivedAt = exchange.began
       exchange.body = []
-      return unsafe server.queue(server.handler(request), on: connection)
+      guard !request.body.isEmpty else { return unsafe server.queue(server.handler(request), on: connection) }
+      exchange.handedOver = true
+      let answer = exchange.answer
+      let handed = request
+      let suspended = unsafe SuspendedConnection(pointer: connection)
+      unsafe MHD_suspend_connection(connection)
+      server.bodies.async {
+        answer.put(server.handler(handed))
+        unsafe MHD_resume_connection(suspended.pointer)
+      }
+      return .YES
     }
 
     private static func tooLong(_ limits: ServerLimits) -> HTTPResponse {

@@ -173,6 +173,31 @@
       #expect(try server.curl("/v1/resolve?" + padding.dropFirst()).status == 400)
     }
 
+    /// A lookup is answered while a long batch is still being answered, even with one thread:
+    /// batches are handled on a thread of their own.
+    @Test func answersALookupWhileABatchIsHandled() throws {
+      let stack = try ResolverCLITests.Stack()
+      let server = try Self.served(stack, ["--threads", "1", "--max-request-bytes", "4000000"])
+      let line = #"{"number":"+12025550100"}"# + "\n"
+      let lines = 3_900_000 / line.utf8.count  // about 150,000: seconds in a debug build
+      let batch = try RawConnection(port: server.port)
+      batch.send(
+        "POST /v1/resolve HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+          + "Content-Length: \(lines * line.utf8.count)\r\n\r\n" + String(repeating: line, count: lines))
+      usleep(200_000)  // the body is read, and the batch begun
+      let lookup = try RawConnection(port: server.port)
+      lookup.send("GET \(Self.query("+12025550100")) HTTP/1.1\r\nHost: x\r\n\r\n")
+      let single = lookup.read(until: "}\n")
+      #expect(single.hasPrefix("HTTP/1.1 200"))
+      #expect(single.hasSuffix(Self.resolved(stack, "+12025550100") + "\n"))
+      // The batch has not been answered yet, and then is, whole.
+      #expect(batch.readArrived().isEmpty)
+      let answers = batch.read()
+      #expect(answers.hasPrefix("HTTP/1.1 200"))
+      // Split as bytes: a String reads the head's CR LF as one character, which "\n" is not.
+      #expect(answers.utf8.split(separator: UInt8(ascii: "\n")).filter { $0.first == UInt8(ascii: "{") }.count == lines)
+    }
+
     /// Two body lengths, which a proxy in front could read otherwise than the service: 400.
     @Test func refusesABodyLengthGivenTwice() throws {
       let stack = try ResolverCLITests.Stack()
