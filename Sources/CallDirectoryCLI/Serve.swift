@@ -44,7 +44,9 @@ struct Serve {
 
     let server: HTTPServer
     do {
-      server = try HTTPServer(address: options.listen, limits: options.limits) { request in service.respond(to: request) }
+      server = try HTTPServer(address: options.listen, limits: options.limits, refusals: service.count) { request in
+        service.respond(to: request)
+      }
     } catch {
       throw CommandFailure(error.description)
     }

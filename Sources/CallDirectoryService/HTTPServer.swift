@@ -30,8 +30,13 @@
   package final class HTTPServer: Sendable {
     /// Answers one whole request.
     package typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
+    /// Told of each request the server refuses itself, before its handler sees it (too many
+    /// header lines, a body too long or its length given twice), with the status sent; the
+    /// request has no body.
+    package typealias Refusals = @Sendable (_ request: HTTPRequest, _ status: Int) -> Void
 
     let handler: Handler
+    let refusals: Refusals
     let limits: ServerLimits
     /// Set once stopping has begun: answers then ask the client to close its connection.
     let draining = Atomic<Bool>(false)
@@ -41,12 +46,17 @@
     /// Handles the requests with a body, one at a time, off the library's threads.
     private let bodies = DispatchQueue(label: "calldir.http.bodies")
 
-    /// Starts listening on `address` and answering with `handler`.
+    /// Starts listening on `address` and answering with `handler`; `refusals` is told of the
+    /// requests the server refuses itself.
     ///
     /// - Throws: ``ServerError`` when the address is not an IP address or cannot be bound.
-    /// - Complexity: starts ``ServerLimits/threads`` threads.
-    package init(address: ListenAddress, limits: ServerLimits, handler: @escaping Handler) throws(ServerError) {
+    /// - Complexity: starts ``ServerLimits/threads`` threads, and one for requests with a body.
+    package init(
+      address: ListenAddress, limits: ServerLimits, refusals: @escaping Refusals = { _, _ in },
+      handler: @escaping Handler
+    ) throws(ServerError) {
       self.handler = handler
+      self.refusals = refusals
       self.limits = limits
       // The daemon holds `self` unretained: `deinit` stops it first.
       let started = try unsafe Self.start(
@@ -194,21 +204,22 @@
         exchange.headChecked = true
         // Refused before any of the body is read: the connection closes after the answer.
         if unsafe MHD_get_connection_values(connection, .HEADER_KIND, nil, nil) > limits.maximumHeaderCount {
-          return unsafe server.queue(.text(431, "more than \(limits.maximumHeaderCount) header lines"), on: connection)
+          return unsafe server.refuse(
+            .text(431, "more than \(limits.maximumHeaderCount) header lines"), exchange, method, on: connection)
         }
         // Framing another server in front could read otherwise (RFC 9112 section 6.3): two lengths,
         // or a length beside a transfer coding, is how one request is smuggled inside another.
         let lengths = unsafe calldir_mhd_header_count(connection, "Content-Length")
         let codings = unsafe calldir_mhd_header_count(connection, "Transfer-Encoding")
         if lengths > 1 || (lengths == 1 && codings > 0) {
-          return unsafe server.queue(
+          return unsafe server.refuse(
             .text(400, "the body's length is given twice (Content-Length with another length or a Transfer-Encoding)"),
-            on: connection)
+            exchange, method, on: connection)
         }
         if let length = unsafe MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length"),
           let declared = unsafe UInt64(String(cString: length)), declared > UInt64(limits.maximumBodyBytes)
         {
-          return unsafe server.queue(tooLong(limits), on: connection)
+          return unsafe server.refuse(tooLong(limits), exchange, method, on: connection)
         }
         return .YES
       }
@@ -228,7 +239,9 @@
         unsafe size.pointee = 0
         return .YES
       }
-      if exchange.received > limits.maximumBodyBytes { return unsafe server.queue(tooLong(limits), on: connection) }
+      if exchange.received > limits.maximumBodyBytes {
+        return unsafe server.refuse(tooLong(limits), exchange, method, on: connection)
+      }
       var request = HTTPRequest(
         method: unsafe method.map { unsafe String(cString: $0) } ?? "", target: exchange.target, body: exchange.body)
       request.receivedAt = exchange.began
@@ -244,6 +257,16 @@
         unsafe MHD_resume_connection(suspended.pointer)
       }
       return .YES
+    }
+
+    /// Sends the server's own refusal of the request `exchange` holds, and tells `refusals`.
+    private func refuse(
+      _ response: HTTPResponse, _ exchange: Exchange, _ method: UnsafePointer<CChar>?, on connection: OpaquePointer
+    ) -> MHD_Result {
+      var request = HTTPRequest(method: unsafe method.map { unsafe String(cString: $0) } ?? "", target: exchange.target)
+      request.receivedAt = exchange.began
+      refusals(request, response.status)
+      return unsafe queue(response, on: connection)
     }
 
     private static func tooLong(_ limits: ServerLimits) -> HTTPResponse {
@@ -279,10 +302,15 @@ package struct ServerError: Error, Sendable, Equatable, CustomStringConvertible 
   package final class HTTPServer: Sendable {
     /// Answers one whole request.
     package typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
+    /// Told of each request the server refuses itself.
+    package typealias Refusals = @Sendable (_ request: HTTPRequest, _ status: Int) -> Void
 
     /// Always throws: the service is built on Linux only.
     /// - Throws: ``ServerError`` saying so.
-    package init(address: ListenAddress, limits: ServerLimits, handler: @escaping Handler) throws(ServerError) {
+    package init(
+      address: ListenAddress, limits: ServerLimits, refusals: @escaping Refusals = { _, _ in },
+      handler: @escaping Handler
+    ) throws(ServerError) {
       throw ServerError("calldir serve is built with libmicrohttpd, on Linux only")
     }
 

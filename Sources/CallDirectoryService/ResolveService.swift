@@ -62,10 +62,16 @@ package final class ResolveService: Sendable {
   /// - Complexity: O(body length + k log n per caller) for k directories of at most n entries.
   package func respond(to request: HTTPRequest) -> HTTPResponse {
     let response = route(request)
+    count(request, status: response.status)
+    return response
+  }
+
+  /// Counts a request answered with `status`: one the server refused itself (`HTTPServer`'s
+  /// `refusals`), or one this service answered. O(1).
+  package func count(_ request: HTTPRequest, status: Int) {
     let endpoint = Self.endpoints.contains(request.path) ? request.path : "other"
     let took = request.receivedAt == 0 ? 0 : MonotonicClock.nanoseconds() &- request.receivedAt  // the clock never goes back
-    metrics.recordRequest(endpoint: endpoint, status: response.status, nanoseconds: took)
-    return response
+    metrics.recordRequest(endpoint: endpoint, status: status, nanoseconds: took)
   }
 
   private func route(_ request: HTTPRequest) -> HTTPResponse {

@@ -159,6 +159,10 @@
       let huge = String(repeating: "a", count: 40_000)
       #expect(try server.curl("/healthz", ["-H", "X-Huge: \(huge)"]).status >= 400)
       #expect(try server.curl("/healthz").status == 200)
+      // The service's own refusals are counted with the answers; the library's (the huge head) are not seen.
+      let metrics = try server.metrics()
+      #expect(metrics[#"calldir_http_requests_total{endpoint="/v1/resolve",code="413"}"#] == 2)
+      #expect(metrics[#"calldir_http_requests_total{endpoint="/healthz",code="431"}"#] == 1)
     }
 
     /// A query of many parameters is answered at once: the library once stored each one in the
