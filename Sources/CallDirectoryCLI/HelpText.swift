@@ -82,9 +82,10 @@ enum HelpText {
       -i, --identify FILE    CSV number,label (RFC 4180 quoting), TSV (.tsv) or JSON Lines (.jsonl)
 
     A first line naming the columns (number, phone, phone number, telephone or msisdn; label or
-    name; kind; any case, any order) is a header and maps them by name. Lines starting with # are comments; an unquoted label
-    loses the spaces around it. A file ending in .gz (or starting with gzip's magic) is inflated as it
-    is read, up to 4 GiB (--gzip-limit). A line of more than 1 MiB is an error.
+    name; kind; any case, any order) is a header and maps them by name. Lines starting with # are
+    comments; an unquoted label loses the spaces around it. A file ending in .gz (or starting with
+    gzip's magic) is inflated as it is read, up to 4 GiB (--gzip-limit). A line of more than 1 MiB
+    is an error.
 
     A range is FIRST..LAST (+33899000000..+33899999999) or a pattern whose last digits are
     wildcards, # or X (+33899######, +1 202 555 XXXX); it is stored as an interval. Entries may
@@ -186,7 +187,8 @@ enum HelpText {
     """
 
   static let verify = """
-    Usage: calldir verify FILE... [--callkit] [--json] [--quiet] [--trust PUB]... [--installed-version N]
+    Usage: calldir verify FILE... [--callkit] [--json] [--quiet] [--trust PUB]...
+                          [--installed-version N]
 
     Check every byte of each file: checksums, structure, numbers strictly ascending and in range,
     label ids and labels valid. Writes each file's verdict (FILE: ok or FILE: INVALID) to
@@ -256,7 +258,8 @@ enum HelpText {
 
   static let resolve = """
     Usage: calldir resolve [--allow FILE]... [--country REGION] [--emergency LIST] [--json] [--stdin]
-                           [--block-withheld] [--trust PUB]... [--installed-version N] DIR... [NUMBER...]
+                           [--block-withheld] [--trust PUB]... [--installed-version N]
+                           DIR... [NUMBER...]
 
     Answer incoming numbers across a stack of directories, consulted in the order given
     (Spec/RESOLUTION.md): emergency numbers are never blocked; a number an allow list lists is
@@ -269,8 +272,8 @@ enum HelpText {
     withheld caller), so a program can write a number and wait for its answer. Input already
     queued is answered a read (at most 64 KiB) at a time, its answers written together before
     more input is waited for; a directory file replaced on disk (by rename, as pack writes, or
-    rewritten in place) is reloaded before the next read's lines. A line of more than 4096 bytes gets one error
-    answer, and the rest of it is dropped.
+    rewritten in place) is reloaded before the next read's lines. A line of more than 4096 bytes
+    gets one error answer, and the rest of it is dropped.
 
     Every directory is verified whole before it answers (as verify does), and so is each
     replacement: a damaged, unsigned or rolled-back replacement is reported on standard error
@@ -343,7 +346,8 @@ enum HelpText {
   static let serve = """
     Usage: calldir serve [--allow FILE]... [--listen ADDR:PORT] [--country REGION] [--emergency LIST]
                          [--block-withheld] [--trust PUB]... [--installed-version N]
-                         [--max-connections N] [--max-request-bytes N] [--threads N] [--timeout S] DIR...
+                         [--max-connections N] [--max-request-bytes N] [--threads N] [--timeout S]
+                         DIR...
 
     Answer incoming numbers over HTTP, as resolve does, across the stack of directories given
     (every positional is a directory). It runs until SIGTERM or SIGINT, then stops taking

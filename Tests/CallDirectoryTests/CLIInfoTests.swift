@@ -147,6 +147,17 @@ import Testing
     #expect(calldir("info", "--json", path).output.contains("\"topLabels\":[],\"countries\":[]"))
   }
 
+  /// Help is read in a terminal of 100 columns (the width the README and the spec keep too).
+  @Test(arguments: [
+    "pack", "unpack", "complement", "verify", "lookup", "info", "stats", "resolve", "export", "serve", "diff", "patch",
+    "keygen", "sign", "completions", "help",
+  ])
+  func helpFitsInAHundredColumns(_ topic: String) {
+    let text = HelpText.text(for: topic)
+    #expect(text.count > 100)
+    for line in text.split(separator: "\n") { #expect(line.count <= 100, "calldir help \(topic): \(line)") }
+  }
+
   @Test func helpListsStatsAndTheManPageMatches() throws {
     #expect(calldir("help").output.contains("  stats     "))
     #expect(calldir("help", "stats").output.hasPrefix("Usage: calldir stats FILE"))
