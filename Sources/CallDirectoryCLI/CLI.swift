@@ -173,7 +173,6 @@ enum Inputs {
     do { return try CallDirectoryReader(path: path) } catch { throw CommandFailure(opening: path, error) }
   }
 
-  /// Writes `produce`'s output to `path` atomically, or to standard output for `-`.
   /// Writes `bytes` whole to `path`, or to standard output for `-`, as ``write(to:console:_:)``.
   static func write(_ bytes: [UInt8], to path: String, console: Console) throws(CommandFailure) {
     try write(to: path, console: console) { (sink) throws(CommandFailure) in
@@ -183,6 +182,38 @@ enum Inputs {
     }
   }
 
+  /// Writes `produce`'s output to `path` atomically, or to standard output for `-`, as the plain
+  /// form does; but when `checkedAtEnd` (the producer checks its bytes only after the last one,
+  /// as `patch` does) and the output cannot be replaced whole (standard output, a FIFO, a
+  /// device), the bytes go to a spool in `spools` first and reach the output only once `produce`
+  /// has returned: nothing that failed its check is written where it cannot be taken back.
+  /// - Complexity: the output written twice where it is spooled; memory of 64 KiB for the spool.
+  static func write(
+    to path: String, console: Console, checkedAtEnd: Bool, spools: String,
+    _ produce: (_ sink: ([UInt8]) throws(SystemError) -> Void) throws(CommandFailure) -> Void
+  ) throws(CommandFailure) {
+    let inPlace = path == "-" || (FileDescriptor.exists(path) && !FileDescriptor.isRegularFile(path))
+    guard checkedAtEnd && inPlace && !FileDescriptor.isDirectory(path) else {
+      return try write(to: path, console: console, produce)
+    }
+    let spool: SpoolFile
+    do { spool = try SpoolFile(in: spools) } catch {
+      throw CommandFailure("\(spools): cannot make a spool for \(outputName(path)): \(error.message)")
+    }
+    try produce { (bytes) throws(SystemError) in try spool.append(bytes) }
+    try write(to: path, console: console) { (sink) throws(CommandFailure) in
+      do throws(AtomicWriteError<SystemError>) {
+        try spool.replay { (piece) throws(SystemError) in try sink(piece) }
+      } catch {
+        switch error {
+        case .system(let failure): throw CommandFailure("\(spools): cannot read the spool back: \(failure.message)")
+        case .producer(let failure): throw CommandFailure("\(outputName(path)): cannot write: \(failure.message)")
+        }
+      }
+    }
+  }
+
+  /// Writes `produce`'s output to `path` atomically, or to standard output for `-`.
   static func write(
     to path: String, console: Console, _ produce: (_ sink: ([UInt8]) throws(SystemError) -> Void) throws(CommandFailure) -> Void
   ) throws(CommandFailure) {

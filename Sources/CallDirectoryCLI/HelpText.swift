@@ -426,7 +426,8 @@ enum HelpText {
     result is byte-identical to the NEW the changeset was made from; its SHA-256 is checked
     before it is put in place. A changeset made from another file is refused (exit 1, nothing
     written), naming both hashes. NEW is streamed: memory does not grow with its entries
-    (scratch spools go beside NEW, or in $TMPDIR when NEW is standard output).
+    (scratch spools go beside NEW, or in $TMPDIR when NEW is standard output). Standard output, a
+    FIFO or a device gets NEW only once its hash is checked: it is spooled first.
 
     Options:
       -o, --output NEW   the directory to write (- for standard output); required; it may

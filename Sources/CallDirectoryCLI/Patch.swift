@@ -33,7 +33,9 @@ struct Patch {
     // Spools go beside the output, on a file system with room for it; standard output has none.
     let spools = output == "-" ? AtomicFile.scratchDirectory : AtomicFile.directory(of: output)
     var written = 0
-    try Inputs.write(to: output, console: console) { (sink) throws(CommandFailure) in
+    // NEW's hash is checked after its last byte: an output that cannot be replaced whole gets
+    // it only once the check has passed.
+    try Inputs.write(to: output, console: console, checkedAtEnd: true, spools: spools) { (sink) throws(CommandFailure) in
       do throws(ChangesetError) {
         try Changeset.patch(
           old: oldReader, changes: changeset, trust: policy, temporaryDirectory: spools, progress: progress.advance

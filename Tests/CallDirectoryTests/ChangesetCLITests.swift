@@ -1,4 +1,5 @@
 import CallDirectory
+import CallDirectoryFormat
 import Foundation
 import Testing
 
@@ -95,6 +96,32 @@ import Testing
     let actual = try CallDirectoryReader(path: other).contentHash.map { String(format: "%02x", $0) }.joined()
     #expect(result.error.contains(expected) && result.error.contains(actual), "\(result.error)")
     #expect(try scratch.names() == before)
+  }
+
+  /// A changeset whose blocks pass their checks but whose result is not the one it names: the
+  /// result is refused after its last byte, and standard output or a FIFO, which cannot be taken
+  /// back, gets none of it.
+  @Test func aResultThatFailsItsHashReachesNoOutput() throws {
+    let scratch = try ScratchDirectory()
+    let vectors = ChangesetSpecVectorTests.directory
+    var changes = try ChangesetSpecVectorTests.bytes("changes.cdchanges")
+    // One byte of the first run block's payload (bytes 138 ..< 156), its CRC made to match.
+    changes[142] = 0xAC
+    let crc = CRC32.checksum(Array(changes[138..<156]))
+    for index in 0..<4 { changes[156 + index] = UInt8(truncatingIfNeeded: crc >> (8 * index)) }
+    let forged = scratch.path("forged.cdchanges")
+    try Data(changes).write(to: URL(fileURLWithPath: forged))
+    let old = vectors.appendingPathComponent("old.calldir").path
+    let toStandardOutput = CapturedConsole()
+    #expect(CLI.main(["patch", old, forged, "-o", "-"], console: toStandardOutput.console) == 1)
+    #expect(toStandardOutput.output.isEmpty)
+    #expect(toStandardOutput.error.contains("not the changeset's result"), "\(toStandardOutput.error)")
+    // /dev/null is written in place, as a FIFO is: it gets nothing either (and cannot show it),
+    // while a good changeset to standard output gives NEW whole.
+    #expect(calldir("patch", old, forged, "-o", "/dev/null").status == 1)
+    let good = CapturedConsole()
+    #expect(CLI.main(["patch", old, vectors.appendingPathComponent("changes.cdchanges").path, "-o", "-"], console: good.console) == 0)
+    #expect(good.output == (try ChangesetSpecVectorTests.bytes("new.calldir")))
   }
 
   @Test func patchingTheResultAgainSaysItIsPatched() throws {
