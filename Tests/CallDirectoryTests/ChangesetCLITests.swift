@@ -120,7 +120,8 @@ import Testing
     // while a good changeset to standard output gives NEW whole.
     #expect(calldir("patch", old, forged, "-o", "/dev/null").status == 1)
     let good = CapturedConsole()
-    #expect(CLI.main(["patch", old, vectors.appendingPathComponent("changes.cdchanges").path, "-o", "-"], console: good.console) == 0)
+    let changesPath = vectors.appendingPathComponent("changes.cdchanges").path
+    #expect(CLI.main(["patch", old, changesPath, "-o", "-"], console: good.console) == 0)
     #expect(good.output == (try ChangesetSpecVectorTests.bytes("new.calldir")))
   }
 
