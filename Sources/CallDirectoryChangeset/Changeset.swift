@@ -18,18 +18,20 @@ import CallDirectorySystem
 ///
 /// Patch rebuilds NEW with the canonical writer (`Spec/FORMAT.md` section 12), so NEW must be
 /// canonical: written by `calldir pack` or a writer of this package with default options but for
-/// `entriesPerBlock`. `diff` refuses what it can tell from NEW's header (a version 1 file,
-/// sections it cannot carry); a file written with another `labelBlockTarget` or with
-/// `allowDeflate` off it cannot tell, and patch then fails with `.resultMismatch`.
+/// `entriesPerBlock`. `diff` refuses any other NEW before it writes anything: a version 1 file,
+/// sections it cannot carry, and a file written with other options (another `labelBlockTarget`,
+/// `allowDeflate` off), whose entries it encodes again to compare (`.resultNotCanonical`).
 public enum Changeset {
   /// Compares OLD and NEW and writes the changeset to `path` atomically (temporary file, `fsync`,
   /// rename); on failure `path` is left as it was.
   ///
   /// Both directories are streamed in ascending order, once per list; memory is one block of each
-  /// plus one changeset block.
+  /// plus one changeset block, and, while NEW is first encoded again to check that patch rebuilds
+  /// it, what patch's writer keeps (NEW's distinct labels, ranges and index).
   /// - Parameter progress: called with the entries of each run compared, OLD's and NEW's, each once.
-  /// - Throws: `ChangesetError` with `.format` for a damaged directory, `.system` for file errors.
-  /// - Complexity: O(runs of OLD + runs of NEW) plus hashing both files.
+  /// - Throws: `ChangesetError` with `.format` for a damaged directory, `.resultNotCanonical` for
+  ///   a NEW patch would not rebuild, `.sectionsNotCarried`, `.system` for file errors.
+  /// - Complexity: O(runs of OLD + runs of NEW) plus encoding NEW once and hashing both files.
   public static func diff(
     old: CallDirectoryReader, new: CallDirectoryReader, to path: String, progress: ((Int) -> Void)? = nil
   ) throws(ChangesetError) {
@@ -48,8 +50,8 @@ public enum Changeset {
   }
 
   /// The changeset that turns OLD into NEW, in memory.
-  /// - Throws: `ChangesetError.format` for a damaged directory.
-  /// - Complexity: O(runs of OLD + runs of NEW) plus hashing both files.
+  /// - Throws: `ChangesetError` as the other `diff`, but for file errors.
+  /// - Complexity: O(runs of OLD + runs of NEW) plus encoding NEW once and hashing both files.
   public static func diff(old: CallDirectoryReader, new: CallDirectoryReader) throws(ChangesetError) -> [UInt8] {
     var output: [UInt8] = []
     try ChangesetDiff.write(old: old, new: new) { (bytes) throws(ChangesetError) in output.append(contentsOf: bytes) }

@@ -5,8 +5,9 @@ import CallDirectoryReader
 /// section 8): the header, the four lists' blocks in order, then the footer with their counts.
 enum ChangesetDiff {
   /// Refuses, before anything is written, sections the changeset's carried part cannot hold: a
-  /// changeset its own reader refuses would be no use to anyone.
-  static func checkCarriable(_ sections: [RawSection]) throws(ChangesetError) {
+  /// changeset its own reader refuses would be no use to anyone. Checked on the section table's
+  /// lengths, before a byte is copied: a table may claim gigabytes of a sparse file.
+  static func checkCarriable(_ sections: [(type: UInt32, length: UInt64)]) throws(ChangesetError) {
     guard sections.count <= ChangesetLayout.maximumCarriedSections else {
       throw ChangesetError(
         .sectionsNotCarried(reason: "\(sections.count) of them, at most \(ChangesetLayout.maximumCarriedSections)"))
@@ -14,13 +15,35 @@ enum ChangesetDiff {
     for section in sections {
       // Flags need no check: a section's flags other than "required" are reserved, zero in any
       // directory the reader opens, and required sections are not carried.
-      guard section.bytes.count <= ChangesetLayout.maximumCarriedSectionBytes else {
+      guard section.length <= UInt64(ChangesetLayout.maximumCarriedSectionBytes) else {
         let name = SectionType.name(of: section.type)
         throw ChangesetError(
           .sectionsNotCarried(
-            reason: "\(name) has \(section.bytes.count) bytes, at most \(ChangesetLayout.maximumCarriedSectionBytes)"))
+            reason: "\(name) has \(section.length) bytes, at most \(ChangesetLayout.maximumCarriedSectionBytes)"))
       }
     }
+  }
+
+  /// Refuses a NEW that patch would not rebuild byte for byte, before anything is written: NEW's
+  /// own runs through patch's writer must give NEW's hash and length. A file written with other
+  /// options (`pack --no-prefix-labels`, another label block size) would otherwise make a
+  /// changeset every consumer's patch refuses.
+  /// - Complexity: one pass over NEW's runs, encoded and hashed; memory as patch's without spools.
+  static func checkRebuilt(
+    _ new: CallDirectoryReader, entriesPerBlock: Int, carried: [RawSection]
+  ) throws(ChangesetError) {
+    var writer = try ChangesetPatch.writer(entriesPerBlock: entriesPerBlock, temporaryDirectory: nil)
+    for kind in [EntryKind.blocking, .identification] {
+      var runs = new.runCursor(kind)
+      while true {
+        let run: RunCursor.Run?
+        do throws(FormatError) { run = try runs.next() } catch { throw .format(error) }
+        guard let run else { break }
+        try ChangesetPatch.add(run.numbers, label: run.label, to: &writer)
+      }
+    }
+    let (hash, length) = try ChangesetPatch.finish(writer, appending: carried) { _ in }
+    guard hash == new.contentHash, length == UInt64(new.fileSize) else { throw ChangesetError(.resultNotCanonical) }
   }
 
   static func write(
@@ -35,14 +58,16 @@ enum ChangesetDiff {
       baseLength: UInt64(old.fileSize), resultLength: UInt64(new.fileSize), base: old.contentHash, result: new.contentHash)
     // NEW's optional sections (list version, signature) go along, so that patch rebuilds NEW whole;
     // not the top indexes, which the writer derives from the entries again.
-    let carried = new.shape.header.sections.filter {
+    let carriedEntries = new.shape.header.sections.filter {
       $0.flags & SectionFlags.required == 0 && SectionType(rawValue: $0.typeName)?.isDerived != true
-    }.map { entry in
+    }
+    try checkCarriable(carriedEntries.map { ($0.type, $0.length) })
+    let carried = carriedEntries.map { entry in
       let bytes = new.file.sliceOrEmpty(offset: Int(entry.offset), length: Int(entry.length))
       return RawSection(type: entry.type, flags: entry.flags, bytes: bytes.bytes)
     }
-    try checkCarriable(carried)
     if !carried.isEmpty { header.flags |= ChangesetLayout.carriesSectionsFlag }
+    try checkRebuilt(new, entriesPerBlock: Int(header.entriesPerBlock), carried: carried)
     try sink(header.encoded)
     if !carried.isEmpty { try sink(CarriedSections.encode(carried)) }
     var footer = ChangesetFooter()

@@ -25,23 +25,33 @@ enum ChangesetPatch {
     }
     // A consumer that checks signatures must not be handed a result its own check refuses.
     var resultSignature = try changes.resultMustBeSigned(under: trust, baseSigned: old.signer != nil) ? StreamedSignature() : nil
-    var options = DirectoryBuilder.Options()
-    options.entriesPerBlock = Int(changes.header.entriesPerBlock)
-    var writer: AscendingDirectoryWriter
-    do { writer = try AscendingDirectoryWriter(options: options, temporaryDirectory: temporaryDirectory) } catch {
-      throw ChangesetError(.writer(error))
-    }
+    var writer = try writer(entriesPerBlock: Int(changes.header.entriesPerBlock), temporaryDirectory: temporaryDirectory)
     for kind in [EntryKind.blocking, .identification] {
       try merge(old: old, kind: kind, changes: changes, into: &writer, progress: progress)
     }
+    let (result, length) = try finish(writer, appending: changes.carried) { (piece) throws(ChangesetError) in
+      resultSignature?.update(piece)
+      try sink(piece)
+    }
+    guard result == changes.result, length == changes.header.resultLength else {
+      throw ChangesetError(.resultMismatch(expected: changes.result, actual: result))
+    }
+    if let resultSignature { _ = try resultSignature.check(trust) }
+  }
+
+  /// Ends `writer`'s file with the `carried` sections, streaming it to `sink`.
+  /// - Returns: the file's SHA-256 and length.
+  static func finish(
+    _ writer: consuming AscendingDirectoryWriter, appending carried: [RawSection],
+    into sink: ([UInt8]) throws(ChangesetError) -> Void
+  ) throws(ChangesetError) -> (hash: [UInt8], length: UInt64) {
     var hasher = SHA256Hasher()
     var length: UInt64 = 0
     // The writer's sink throws writer errors: a failure of `sink` is kept here and rethrown as it was.
     var sinkFailure: ChangesetError?
     do {
-      try writer.finish(appending: changes.carried) { (piece) throws(WriterError) in
+      try writer.finish(appending: carried) { (piece) throws(WriterError) in
         hasher.update(piece)
-        resultSignature?.update(piece)
         length += UInt64(piece.count)
         do throws(ChangesetError) { try sink(piece) } catch {
           sinkFailure = error
@@ -51,11 +61,16 @@ enum ChangesetPatch {
     } catch {
       throw sinkFailure ?? ChangesetError(.writer(error))
     }
-    let result = hasher.finish()
-    guard result == changes.result, length == changes.header.resultLength else {
-      throw ChangesetError(.resultMismatch(expected: changes.result, actual: result))
+    return (hasher.finish(), length)
+  }
+
+  /// A writer of NEW as patch makes it: the canonical writer, with the changeset's block size.
+  static func writer(entriesPerBlock: Int, temporaryDirectory: String?) throws(ChangesetError) -> AscendingDirectoryWriter {
+    var options = DirectoryBuilder.Options()
+    options.entriesPerBlock = entriesPerBlock
+    do { return try AscendingDirectoryWriter(options: options, temporaryDirectory: temporaryDirectory) } catch {
+      throw ChangesetError(.writer(error))
     }
-    if let resultSignature { _ = try resultSignature.check(trust) }
   }
 
   /// OLD's runs of `kind` without the removals, merged with the additions, into `writer`.
@@ -93,7 +108,7 @@ enum ChangesetPatch {
     if let pending = removal { throw ChangesetError(.removalNotInBase(pending, list: list.name)) }
   }
 
-  private static func add(
+  static func add(
     _ numbers: ClosedRange<Int64>, label: String?, to writer: inout AscendingDirectoryWriter
   ) throws(ChangesetError) {
     do throws(WriterError) {

@@ -193,7 +193,14 @@ public final class ChangesetReader: Sendable {
         throw FormatError(.sectionLayout("\(end &- offset) bytes between the last block and the footer"), at: offset)
       }
       return (header, footer, starts, carried, signature)
-    } catch { throw .format(error) }
+    } catch {
+      // A directory given where a changeset is expected (patch OLD NEW) is named as such.
+      if case .badMagic = error.kind {
+        let start = file.sliceOrEmpty(offset: 0, length: 8).bytes
+        throw ChangesetError(.notAChangeset(directory: Array(start) == FormatConstants.magic))
+      }
+      throw .format(error)
+    }
   }
 }
 

@@ -125,6 +125,50 @@ import Testing
     #expect(good.output == (try ChangesetSpecVectorTests.bytes("new.calldir")))
   }
 
+  /// A NEW packed with other options: its changeset could never be applied, so none is made.
+  @Test func diffRefusesANewPatchWouldNotRebuild() throws {
+    let scratch = try ScratchDirectory()
+    let (old, _, _) = try versions(in: scratch)
+    let listing = scratch.path("many.csv")
+    let rows = (0..<3_000).map { "identify,+1202\(String(format: "%07d", $0 * 7)),Label \($0) padding text" }
+    try (["kind,number,label"] + rows).joined(separator: "\n").write(toFile: listing, atomically: true, encoding: .utf8)
+    let new = scratch.path("unprefixed.calldir")
+    #expect(calldir("pack", listing, "--no-prefix-labels", "-o", new).status == 0)
+    let before = try scratch.names()
+    let result = calldir("diff", old, new, "-o", scratch.path("changes.cdchanges"))
+    #expect(result.status == 1)
+    #expect(result.error.contains("not in the canonical form patch rebuilds"), "\(result.error)")
+    #expect(try scratch.names() == before)
+    // Packed the canonical way, the same entries make a changeset that patch applies.
+    let canonical = scratch.path("canonical.calldir")
+    #expect(calldir("pack", listing, "-o", canonical).status == 0)
+    #expect(calldir("diff", old, canonical, "-o", scratch.path("changes.cdchanges")).status == 0)
+    #expect(calldir("patch", old, scratch.path("changes.cdchanges"), "-o", scratch.path("patched.calldir")).status == 0)
+  }
+
+  /// What is wrong is named: a directory where the changeset goes, a length that contradicts a hash.
+  @Test func patchNamesWhatIsWrongWithItsInputs() throws {
+    let scratch = try ScratchDirectory()
+    let vectors = ChangesetSpecVectorTests.directory
+    let old = vectors.appendingPathComponent("old.calldir").path
+    let swapped = calldir("patch", old, vectors.appendingPathComponent("new.calldir").path, "-o", scratch.path("x.calldir"))
+    #expect(swapped.status == 1)
+    #expect(swapped.error.contains("new.calldir: a call directory, not a changeset"), "\(swapped.error)")
+    // The base length (bytes 16 ..< 24) and the result length (24 ..< 32), each one more, the
+    // header's CRC (of bytes 0 ..< 96) made to match: the hashes still match.
+    for (at, expected) in [(16, "names this file's SHA-256"), (24, "has the changeset's SHA-256")] {
+      var changes = try ChangesetSpecVectorTests.bytes("changes.cdchanges")
+      changes[at] &+= 1
+      let crc = CRC32.checksum(Array(changes[0..<96]))
+      for index in 0..<4 { changes[96 + index] = UInt8(truncatingIfNeeded: crc >> (8 * index)) }
+      let path = scratch.path("length-\(at).cdchanges")
+      try Data(changes).write(to: URL(fileURLWithPath: path))
+      let result = calldir("patch", old, path, "-o", scratch.path("x.calldir"))
+      #expect(result.status == 1)
+      #expect(result.error.contains(expected) && result.error.contains("but another length"), "\(result.error)")
+    }
+  }
+
   @Test func patchingTheResultAgainSaysItIsPatched() throws {
     let scratch = try ScratchDirectory()
     let (old, new, _) = try versions(in: scratch)
