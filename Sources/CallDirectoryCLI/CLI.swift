@@ -148,20 +148,42 @@ enum Inputs {
     }
   }
 
-  /// Refuses, as wrong usage, an `output` that is one of `inputs`: the same file by device and
-  /// inode, whatever the names (a link, `./x`), since writing it would replace an input, unless
-  /// `mayReplace` says that input may be (one read whole before the output is written).
-  /// Standard output and an output that does not exist yet are never an input.
+  /// Refuses, as wrong usage, an `output` (given with `option`) that is one of `inputs`: the
+  /// same file by device and inode, whatever the names (a link, `./x`), since writing it would
+  /// replace an input, unless `mayReplace` says that input may be (one read whole before the
+  /// output is written); or that is the command's other output `alsoWritten`, which may not
+  /// exist yet either (then the same directory, by device and inode, and the same name), since
+  /// one would replace the other. Standard output is never an input, and an output that does not
+  /// exist yet is never one.
   /// - Complexity: one `stat` per path, and `mayReplace` for an input that is the output.
   static func refuseReplacing(
-    _ inputs: [String], with output: String, command: String,
+    _ inputs: [String], with output: String, option: String = "-o", alsoWritten: String? = nil, command: String,
     unless mayReplace: (String) throws(CommandFailure) -> Bool = { _ in false }
   ) throws(CommandFailure) {
-    guard output != "-", let target = try? FileIdentity(path: output) else { return }
+    guard output != "-" else { return }
+    func refuse(_ what: String) -> CommandFailure {
+      .usage("\(option) \(output) is \(what): \(command) would replace it; give \(option) another file", command: command)
+    }
+    let target = try? FileIdentity(path: output)
+    if let other = alsoWritten, other != "-" {
+      let same = target.map { (try? FileIdentity(path: other)) == $0 } ?? samePlaceNotYetMade(other, output)
+      if same { throw refuse("the output \(other) too") }
+    }
+    guard let target else { return }
     for input in inputs where input != "-" && (try? FileIdentity(path: input)) == target {
       if try mayReplace(input) { continue }
-      throw .usage("-o \(output) is the input \(input): \(command) would replace it; give -o another file", command: command)
+      throw refuse("the input \(input)")
     }
+  }
+
+  /// Whether two paths of which neither exists yet name the same place: one directory (by device
+  /// and inode) and one name in it.
+  private static func samePlaceNotYetMade(_ a: String, _ b: String) -> Bool {
+    guard !FileDescriptor.exists(a), !FileDescriptor.exists(b) else { return false }
+    let (directoryA, nameA) = AtomicFile.splitPath(a)
+    let (directoryB, nameB) = AtomicFile.splitPath(b)
+    guard nameA == nameB, let one = try? FileIdentity(path: directoryA) else { return false }
+    return (try? FileIdentity(path: directoryB)) == one
   }
 
   /// Opens a directory: mapped from `path`, or read whole from standard input for `-`.

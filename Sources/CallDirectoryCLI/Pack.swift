@@ -33,7 +33,8 @@ struct Pack {
     try Inputs.refuseReplacing(inputs.inputs.map(\.path), with: options.output, command: "pack", unless: PackInputs.isDirectory)
     // Before any input is read: the rejects file may replace neither an input nor the output.
     if let path = options.rejects {
-      try Inputs.refuseReplacing(inputs.inputs.map(\.path) + [options.output], with: path, command: "pack")
+      try Inputs.refuseReplacing(
+        inputs.inputs.map(\.path), with: path, option: "--rejects", alsoWritten: options.output, command: "pack")
     }
     // A spill that cannot be written (a full disk) is the output's failure, not the line's.
     var spillFailure: CommandFailure?

@@ -6,9 +6,11 @@ import CallDirectorySystem
 /// what its listing says, so `pack a.calldir b.csv` is `unpack a.calldir` packed with `b.csv`).
 extension PackInputs {
   /// Whether the file at `path` is a call directory: its first bytes are the format's magic.
-  /// Standard input is always text (it cannot be read twice to find out).
+  /// Standard input, a pipe (`<(zcat list.gz)`, `/dev/stdin`), a FIFO or a device is always
+  /// text: it cannot be read twice, and looking at its first bytes would take them from the
+  /// listing read next.
   static func isDirectory(_ path: String) throws(CommandFailure) -> Bool {
-    guard path != "-" else { return false }
+    guard path != "-", FileDescriptor.isRegularFile(path) else { return false }
     do {
       let file = try FileDescriptor.openForReading(path)
       let prefix = try file.closeAfter { () throws(SystemError) in try file.readPrefix(FormatConstants.magic.count) }

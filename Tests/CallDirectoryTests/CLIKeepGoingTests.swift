@@ -131,6 +131,30 @@ import Testing
     #expect(calldir("pack", "-k", "--block", empty, "-o", scratch.path("e.calldir")).status == 0)
   }
 
+  /// The rejects file may be neither the output (by another name, and before either exists)
+  /// nor an input, and the message names `--rejects`, not `-o`.
+  @Test func rejectsMayReplaceNeitherTheOutputNorAnInput() throws {
+    let scratch = try ScratchDirectory()
+    let block = try scratch.write("block.txt", "+12025550100\nbad\n+12025550101\n")
+    let listed = scratch.path("list.calldir")
+    #expect(calldir("pack", "-k", "--block", block, "-o", listed).status == 0)
+    let cases: [(rejects: String, output: String, inputs: [String], expected: String)] = [
+      (scratch.path("new.calldir"), scratch.path("new.calldir"), ["--block", block], "is the output"),
+      (scratch.url.path + "/./new.calldir", scratch.path("new.calldir"), ["--block", block], "is the output"),
+      (listed, listed, [listed, "--block", block], "is the output"),
+      (listed, scratch.path("other.calldir"), [listed, "--block", block], "is the input"),
+      (block, scratch.path("other.calldir"), ["--block", block], "is the input"),
+    ]
+    for (rejects, output, inputs, expected) in cases {
+      let before = try scratch.names()
+      let result = calldir(["pack", "-k"] + inputs + ["--rejects", rejects, "-o", output])
+      #expect(result.status == 2, "\(rejects)")
+      #expect(result.error.contains("--rejects \(rejects) \(expected)"), "\(result.error)")
+      #expect(result.error.contains("give --rejects another file"))
+      #expect(try scratch.names() == before)
+    }
+  }
+
   @Test func rejectsOnStandardOutputMayNotShareIt() {
     let result = calldir("pack", "--block", "x.txt", "--rejects", "-", "-o", "-")
     #expect(result.status == 2)

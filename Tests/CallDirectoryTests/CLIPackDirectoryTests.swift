@@ -71,6 +71,31 @@ import Testing
     #expect(lines[2] == "identify,+12025550101,Acme")
   }
 
+  /// A pipe named as a file (`<(zcat list.gz)`, `/dev/stdin`) is a listing, read whole from its
+  /// first byte: looking for a directory's magic in it would take its first eight bytes.
+  @Test func aPipeIsReadFromItsFirstByte() throws {
+    let scratch = try ScratchDirectory()
+    for (option, text) in [
+      ("--block", "+1 (202) 555-0100\n+1 (202) 555-0199\n"),
+      (nil, "kind,number,label\nblock,+12025550100,\nidentify,+12025550199,Acme\n"),
+    ] {
+      var ends: [Int32] = [0, 0]
+      #expect(unsafe pipe(&ends) == 0)
+      defer { close(ends[0]) }
+      // Small enough for the pipe's buffer: written whole, then closed, before pack reads.
+      let bytes = Array(text.utf8)
+      let written = unsafe bytes.withUnsafeBytes { unsafe write(ends[1], $0.baseAddress, $0.count) }
+      #expect(written == bytes.count)
+      close(ends[1])
+      let output = scratch.path("piped.calldir")
+      let arguments = (option.map { [$0] } ?? []) + ["/dev/fd/\(ends[0])", "--country", "US", "-o", output]
+      let packed = calldir(["pack"] + arguments)
+      #expect(packed.status == 0, "\(packed.error)")
+      let listing = calldir("unpack", output).output
+      #expect(listing.contains("+12025550100") && listing.contains("+12025550199"), "\(listing)")
+    }
+  }
+
   @Test func aDirectoryGivenAsABlockListIsWrongUsage() throws {
     let scratch = try ScratchDirectory()
     let list = try scratch.write("a.txt", "+12025550100\n")
