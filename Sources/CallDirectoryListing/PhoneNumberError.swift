@@ -62,6 +62,10 @@ public struct PhoneNumberError: Error, Equatable, Sendable, CustomStringConverti
     /// decimal part of zeros (`12025550100.0`), or scientific notation (`1.20256E+10`), whose
     /// last digits are lost. Read as separators, the `.0` would add a digit to the number.
     case spreadsheetNumber
+    /// Without `+`, under a default country, a national number of a length the region dials only
+    /// locally (seven digits in `US`, an area's number without its area code): the area, and so
+    /// the number, cannot be known.
+    case localNumber(digits: Int, region: String)
   }
 
   /// The rule the text broke.
@@ -118,6 +122,9 @@ public struct PhoneNumberError: Error, Equatable, Sendable, CustomStringConverti
     case .spreadsheetNumber where input.contains(where: { $0 == "E" || $0 == "e" }):
       return "number \(quoted) is in scientific notation, as a spreadsheet shows a long number, and its last digits "
         + "are lost: format the column as text and export it again"
+    case .localNumber(let digits, let region):
+      return "number \(quoted) is a local number (\(digits) digits are dialled in \(region) only within an area): "
+        + "write it with its area code, or in international form with '+'"
     case .spreadsheetNumber:
       return "number \(quoted) has a decimal part, as a spreadsheet or a program writes a number kept as a decimal: "
         + "write the digits without it (read as a separator, the '.' would give the number a digit too many)"

@@ -21,6 +21,12 @@ extension PhoneNumberParser {
         kind: bare ? .tooFewDigits(found: 0, minimum: digitLimits.lowerBound) : .leadingZero,
         input: String(decoding: bytes, as: UTF8.self))
     }
+    // Dialled without its area code, a number's area is unknown: reading it as a whole national
+    // number would store another number (`555-0100` under US is not +1 555 0100).
+    if read.code == region.callingCode, region.fit(read.national.count) == .localOnly {
+      throw PhoneNumberError(
+        kind: .localNumber(digits: read.national.count, region: region.name), input: String(decoding: bytes, as: UTF8.self))
+    }
     return Self.international(read)
   }
 
