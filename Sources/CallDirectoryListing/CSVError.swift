@@ -45,7 +45,7 @@ public struct CSVError: Error, Equatable, Sendable, CustomStringConvertible {
         ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(String(byte, radix: 16, uppercase: true))"
       return "\(shown) after a closing quote (expected ',' or the end of the line)"
     case .unterminatedQuotedField:
-      return "quoted field opened on line \(line) is never closed"
+      return "the quoted field opened on this line is never closed"
     case .bareCarriageReturn:
       return "carriage return not followed by a line feed"
     case .invalidUTF8:

@@ -112,7 +112,9 @@ public enum IdentifyCSVParser {
         return
       }
       guard record.count == 2 else {
-        let hint = record.count > 2 ? "; quote labels that contain commas" : separatorHint(record, format: format)
+        // TSV has no quoting: a label cannot hold a tab at all (Spec/INPUT.md 3.2).
+        let many = format == .csv ? "; quote labels that contain commas" : "; a label cannot contain a tab"
+        let hint = record.count > 2 ? many : separatorHint(record, format: format)
         throw ListingError(
           file: file, line: record.line,
           message: "expected 2 fields (number,label), found \(record.count)\(hint)")

@@ -205,6 +205,7 @@ public struct LineReader: ~Copyable {
       let byte = buffer[index]
       if byte == 0x0A {
         try check(index - lineStart)
+        if inQuotes { try checkRecord(index) }
         linesScanned += 1
         lineStart = index + 1
         if !inQuotes {
@@ -224,6 +225,17 @@ public struct LineReader: ~Copyable {
     }
     scanned = count
     try check(count - lineStart)
+    if inQuotes { try checkRecord(count) }
+  }
+
+  /// Refuses a record with a quoted field open whose bytes up to `index` are over the line
+  /// limit: a piece ends only between records, so the buffer would otherwise hold the whole of
+  /// it, and a quote never closed would hold the rest of the input.
+  private func checkRecord(_ index: Int) throws(LineReaderError) {
+    // The buffer begins with a record, and `lastBreak` (when set) is where the open one began.
+    guard index - lastBreak > maximumLineLength else { return }
+    throw LineReaderError(
+      file: name, kind: .recordTooLong(line: linesBefore + linesToBreak + 1, limit: maximumLineLength))
   }
 
   /// Where the scan goes on from `index`, in a line outside quotes: at a comment line (its first

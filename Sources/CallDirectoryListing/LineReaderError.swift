@@ -17,6 +17,10 @@ public struct LineReaderError: Error, Sendable, Equatable, CustomStringConvertib
     case badGzip(String)
     /// Line `line` (1-based) is longer than `limit` bytes, its CR counted and its LF not.
     case lineTooLong(line: Int, limit: Int)
+    /// A quoted field opened on line `line` (1-based) holds line ends and runs on past `limit`
+    /// bytes from the start of its record: a quote never closed, as a whole file of text after a
+    /// stray `"` would be. Bounded like a line, so that such a record costs no more memory.
+    case recordTooLong(line: Int, limit: Int)
   }
 
   /// The input as messages name it (`<stdin>` for standard input).
@@ -36,6 +40,8 @@ public struct LineReaderError: Error, Sendable, Equatable, CustomStringConvertib
     case .unreadable(let message): "\(file): cannot read: \(message)"
     case .badGzip(let message): "\(file): \(message)"
     case .lineTooLong(let line, let limit): "\(file):\(line): line longer than \(limit) bytes"
+    case .recordTooLong(let line, let limit):
+      "\(file):\(line): the quoted field opened on this line runs on past \(limit) bytes (is a closing quote missing?)"
     }
   }
 }

@@ -101,6 +101,27 @@ import Testing
     #expect(calldir("lookup", scratch.path("out.calldir"), "+12025550103").output.contains("\tblock"))
   }
 
+  /// A quoted field never closed holds line ends, so no line is long: its record is bounded
+  /// like a line, named at the line where the quote opened, so that it costs no more memory.
+  @Test func aQuotedFieldNeverClosedStopsAtTheLineLimit() throws {
+    let scratch = try ScratchDirectory()
+    let rest = String(repeating: "+12025550199,Acme\n", count: 70_000)  // 1.2 MB after the quote
+    let text = "number,label\n+12025550100,Acme\n+12025550101,\"Acme Inc\n" + rest
+    for (option, name) in [(["--identify"], "ids.csv"), ([], "listing.csv")] {
+      let path = try scratch.write(name, option.isEmpty ? "kind,number,label\n" + text.dropFirst(13) : text)
+      let result = calldir(["pack"] + option + [path, "-o", scratch.path("out.calldir")])
+      #expect(result.status == 1)
+      #expect(
+        result.error.contains("\(name):3: the quoted field opened on this line runs on past 1048576 bytes"),
+        "\(result.error)")
+      #expect(!scratch.exists("out.calldir"))
+    }
+    // Under the bound, the CSV reader names the quote that is never closed, at its own line.
+    let short = try scratch.write("short.csv", "number,label\n+12025550100,Acme\n+12025550101,\"Acme\n+12025550102,B\n")
+    let result = calldir("pack", "--identify", short, "-o", scratch.path("out.calldir"))
+    #expect(result.error.contains("short.csv:3: the quoted field opened on this line is never closed"), "\(result.error)")
+  }
+
   /// A gzip bomb stops at `--gzip-limit`, counted as the output is made; under the limit it
   /// packs.
   @Test func gzipStopsAtItsLimit() throws {

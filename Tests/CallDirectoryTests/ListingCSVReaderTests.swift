@@ -147,7 +147,7 @@ struct ListingCSVReaderTests {
   func messages() {
     #expect(
       CSVError(kind: .unterminatedQuotedField, line: 4).description
-        == "line 4: quoted field opened on line 4 is never closed")
+        == "line 4: the quoted field opened on this line is never closed")
     #expect(CSVError(kind: .characterAfterClosingQuote(0x78), line: 2).message.hasPrefix("'x' after a closing quote"))
     #expect(CSVError(kind: .characterAfterClosingQuote(0x09), line: 2).message.hasPrefix("byte 0x9 after"))
   }

@@ -59,6 +59,14 @@ struct ListingIdentifyCSVParserTests {
           file: "ids.csv", line: 1,
           message: "expected 2 fields (number,label), found 3; quote labels that contain commas"))
     #expect(Self.error(Support.bytes("number,label\n+12025550100\n"))?.line == 2)
+    // TSV has no quotes: a third field is a tab in a label, which TSV cannot carry.
+    let tabbed = ListingError(
+      file: "ids.tsv", line: 1, message: "expected 2 fields (number,label), found 3; a label cannot contain a tab")
+    #expect(throws: tabbed) {
+      try IdentifyCSVParser.parse(
+        bytes: Array("+12025550100\tAcme\tx\n".utf8), file: "ids.tsv", parser: .formatDomain, format: .tsv
+      ) { _ in }
+    }
   }
 
   @Test("Empty label is an error naming its line")
@@ -95,7 +103,7 @@ struct ListingIdentifyCSVParserTests {
   @Test("CSV errors are located")
   func csvErrors() {
     let error = Self.error(Support.bytes("+12025550100,A\n+12025550101,\"open\n\n"))
-    #expect(error?.description == "ids.csv:2: quoted field opened on line 2 is never closed")
+    #expect(error?.description == "ids.csv:2: the quoted field opened on this line is never closed")
   }
 
   @Test("Number errors are located and quote the number")
