@@ -94,8 +94,11 @@ package enum KeyText {
 
   /// The 32 bytes of `text`: `PREFIX HEX` on its first line, or 64 hex digits alone.
   package static func parse(_ text: String, prefix: String) -> [UInt8]? {
-    // `isNewline`, not a comparison with "\n": Swift reads CR LF as one character, equal to neither.
-    let line = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+    // The first line, empty or not, ended by LF, CR LF or CR: Swift reads CR LF as one character,
+    // equal to neither of the other two.
+    let line =
+      text.split(maxSplits: 1, omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
+      .first.map(String.init) ?? ""
     let fields = line.split(separator: " ", omittingEmptySubsequences: true)
     let digits: Substring
     switch fields.count {

@@ -275,6 +275,10 @@ struct SignatureTests {
     #expect(PublicKey(text: crlf) == key.publicKey)
     #expect(PublicKey(text: crlf + "comment\r\n") == key.publicKey)
     #expect(SigningKey(text: key.fileText.replacingOccurrences(of: "\n", with: "\r\n"))?.publicKey == key.publicKey)
+    // The first line is the key's, as the spec says: an empty first line is not skipped, and a
+    // vertical tab or a form feed is no line end.
+    #expect(PublicKey(text: "\n" + key.publicKey.fileText) == nil)
+    #expect(PublicKey(text: key.publicKey.fileText.dropLast() + "\u{0B}") == nil)
     for bad in [
       "", "calldir-ed25519-public-key", "calldir-ed25519-public-key 12", "other-prefix " + String(repeating: "a", count: 64),
       "calldir-ed25519-public-key " + String(repeating: "g", count: 64),
