@@ -27,7 +27,8 @@ public enum Changeset {
   ///
   /// Both directories are streamed in ascending order, once per list; memory is one block of each
   /// plus one changeset block, and, while NEW is first encoded again to check that patch rebuilds
-  /// it, what patch's writer keeps (NEW's distinct labels, ranges and index).
+  /// it, what patch's writer keeps (NEW's distinct labels, ranges and index), its encoded
+  /// sections spooled to unlinked files in `$TMPDIR` (else `/tmp`).
   /// - Parameter progress: called with the entries of each run compared, OLD's and NEW's, each once.
   /// - Throws: `ChangesetError` with `.format` for a damaged directory, `.resultNotCanonical` for
   ///   a NEW patch would not rebuild, `.sectionsNotCarried`, `.system` for file errors.

@@ -1,5 +1,6 @@
 import CallDirectoryFormat
 import CallDirectoryReader
+import CallDirectorySystem
 
 /// Writes a changeset by walking OLD and NEW side by side, once per list (`Spec/CHANGESET.md`,
 /// section 8): the header, the four lists' blocks in order, then the footer with their counts.
@@ -28,11 +29,12 @@ enum ChangesetDiff {
   /// own runs through patch's writer must give NEW's hash and length. A file written with other
   /// options (`pack --no-prefix-labels`, another label block size) would otherwise make a
   /// changeset every consumer's patch refuses.
-  /// - Complexity: one pass over NEW's runs, encoded and hashed; memory as patch's without spools.
+  /// - Complexity: one pass over NEW's runs, encoded and hashed; memory as patch's, its spools
+  ///   (the encoded sections, unlinked files) in the scratch directory (`$TMPDIR`, else `/tmp`).
   static func checkRebuilt(
     _ new: CallDirectoryReader, entriesPerBlock: Int, carried: [RawSection]
   ) throws(ChangesetError) {
-    var writer = try ChangesetPatch.writer(entriesPerBlock: entriesPerBlock, temporaryDirectory: nil)
+    var writer = try ChangesetPatch.writer(entriesPerBlock: entriesPerBlock, temporaryDirectory: AtomicFile.scratchDirectory)
     for kind in [EntryKind.blocking, .identification] {
       var runs = new.runCursor(kind)
       while true {
