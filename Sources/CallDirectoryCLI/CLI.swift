@@ -204,18 +204,18 @@ enum Inputs {
     }
   }
 
-  /// Writes `produce`'s output to `path` atomically, or to standard output for `-`, as the plain
-  /// form does; but when `checkedAtEnd` (the producer checks its bytes only after the last one,
-  /// as `patch` does) and the output cannot be replaced whole (standard output, a FIFO, a
-  /// device), the bytes go to a spool in `spools` first and reach the output only once `produce`
-  /// has returned: nothing that failed its check is written where it cannot be taken back.
+  /// Writes the output of `produce`, which checks its bytes only after the last one (as `patch`
+  /// does), as ``write(to:console:_:)`` does; but where the output cannot be replaced whole
+  /// (standard output, a FIFO, a device), the bytes go to a spool in `spools` first and reach the
+  /// output only once `produce` has returned: nothing that failed its check is written where it
+  /// cannot be taken back.
   /// - Complexity: the output written twice where it is spooled; memory of 64 KiB for the spool.
-  static func write(
-    to path: String, console: Console, checkedAtEnd: Bool, spools: String,
+  static func writeCheckedAtEnd(
+    to path: String, console: Console, spools: String,
     _ produce: (_ sink: ([UInt8]) throws(SystemError) -> Void) throws(CommandFailure) -> Void
   ) throws(CommandFailure) {
     let inPlace = path == "-" || (FileDescriptor.exists(path) && !FileDescriptor.isRegularFile(path))
-    guard checkedAtEnd && inPlace && !FileDescriptor.isDirectory(path) else {
+    guard inPlace && !FileDescriptor.isDirectory(path) else {
       return try write(to: path, console: console, produce)
     }
     let spool: SpoolFile

@@ -35,7 +35,7 @@ struct Patch {
     var written = 0
     // NEW's hash is checked after its last byte: an output that cannot be replaced whole gets
     // it only once the check has passed.
-    try Inputs.write(to: output, console: console, checkedAtEnd: true, spools: spools) { (sink) throws(CommandFailure) in
+    try Inputs.writeCheckedAtEnd(to: output, console: console, spools: spools) { (sink) throws(CommandFailure) in
       do throws(ChangesetError) {
         try Changeset.patch(
           old: oldReader, changes: changeset, trust: policy, temporaryDirectory: spools, progress: progress.advance
