@@ -9,6 +9,10 @@ enum CallerString: Equatable {
   case number(Substring)
   /// A SIP URI whose user part is missing.
   case noUserPart
+  /// Angle brackets that do not hold the one address of a name-addr: two addresses
+  /// (`<tel:...>, <sip:...>`, as a P-Asserted-Identity header holds), text after the `>` other
+  /// than header parameters, a bracket without its pair. Why, as a phrase.
+  case malformedAddress(String)
 
   /// The words PBXs pass for a caller who withheld the number, compared without letter case.
   static let withheldWords: Set<String> = ["anonymous", "restricted", "unavailable", "private", "unknown", "withheld"]
@@ -16,9 +20,13 @@ enum CallerString: Equatable {
   /// Reads `text`. O(length).
   init(_ text: String) {
     var rest = Substring(text).trimmingWhitespace
-    // `"Name" <sip:...>` or `Name <tel:...>`: the address is what the brackets hold.
-    if let open = rest.lastIndex(of: "<"), rest.last == ">" {
-      rest = rest[rest.index(after: open)..<rest.index(before: rest.endIndex)].trimmingWhitespace
+    // `"Name" <sip:...>;tag=1` or `Name <tel:...>`: the address is what the brackets hold.
+    switch Self.bracketedAddress(rest) {
+    case .success(let address?): rest = address
+    case .success(nil): break
+    case .failure(let reason):
+      self = .malformedAddress(reason.message)
+      return
     }
     guard !rest.isEmpty, !Self.withheldWords.contains(rest.lowercased()) else {
       self = .withheld
@@ -45,6 +53,50 @@ enum CallerString: Equatable {
     } else {
       self = .number(user)
     }
+  }
+}
+
+extension CallerString {
+  /// Why a string's angle brackets hold no one address.
+  struct AddressError: Error {
+    var message: String
+  }
+
+  /// The address a name-addr holds (RFC 3261 section 20.10): an optional display name (a quoted
+  /// string, whose `\` escapes its next character, or words), then `<`, the address, `>`, and
+  /// only header parameters after it (`;tag=...`, ignored). `nil` when `text` has no bracket
+  /// outside a quoted display name.
+  /// - Complexity: O(length).
+  static func bracketedAddress(_ text: Substring) -> Result<Substring?, AddressError> {
+    var index = text.startIndex
+    if text.first == "\"" {
+      // The display name's closing quote, past escaped characters.
+      index = text.index(after: index)
+      while index < text.endIndex && text[index] != "\"" {
+        if text[index] == "\\" && text.index(after: index) < text.endIndex { index = text.index(after: index) }
+        index = text.index(after: index)
+      }
+      guard index < text.endIndex else { return .failure(AddressError(message: "has a display name whose quote is never closed")) }
+      index = text.index(after: index)
+    }
+    let name = text[index...]
+    guard let open = name.firstIndex(where: { $0 == "<" || $0 == ">" }) else {
+      return index == text.startIndex ? .success(nil) : .failure(AddressError(message: "has a display name but no <address>"))
+    }
+    guard name[open] == "<", let close = name[open...].firstIndex(of: ">") else {
+      return .failure(AddressError(message: "has an angle bracket without its pair"))
+    }
+    // An address before the brackets (`sip:a@x, <sip:b@x>`) is a second one, not a display name.
+    let before = name[..<open].lowercased()
+    if ["sip:", "sips:", "tel:"].contains(where: { before.contains($0) }) {
+      return .failure(AddressError(message: "holds more than one address: which is the caller cannot be known"))
+    }
+    let address = name[name.index(after: open)..<close]
+    let after = name[name.index(after: close)...].trimmingWhitespace
+    guard !address.contains("<"), after.isEmpty || after.first == ";", !after.contains("<"), !after.contains(",") else {
+      return .failure(AddressError(message: "holds more than one address, or text after its '>': which is the caller cannot be known"))
+    }
+    return .success(address.trimmingWhitespace)
   }
 }
 

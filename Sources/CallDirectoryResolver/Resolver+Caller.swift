@@ -20,6 +20,7 @@ extension Resolver {
     switch CallerString(caller) {
     case .withheld: return Resolution(reason: .withheld, number: nil, blocksWithheld: blocksWithheld)
     case .noUserPart: throw .invalidCaller("SIP URI \"\(caller)\" has no user part (the number before @)")
+    case .malformedAddress(let reason): throw .invalidCaller("caller \"\(caller)\" \(reason)")
     case .number(let found): text = found
     }
     // The number as written, out of its URI: `sip:112@host` is the emergency code 112.

@@ -39,6 +39,34 @@ import Testing
     #expect(try Self.resolver().resolve(caller: caller).action == action, "\(caller)")
   }
 
+  /// A name-addr's header parameters after the `>` are not the address; a display name may
+  /// hold a comma or, quoted, brackets.
+  @Test(arguments: [
+    ("<sip:+12025550100@example.com>;tag=8a7b", Resolution.Action.block),
+    ("\"Doe, <John>\" <sip:+12025550123@example.com>", .identify),
+    ("Doe, John <sip:+12025550100@example.com> ;tag=1", .block),
+    ("\"A \\\" quote\" <tel:+12025550100>", .block),
+  ])
+  func nameAddrForms(caller: String, action: Resolution.Action) throws {
+    #expect(try Self.resolver().resolve(caller: caller).action == action, "\(caller)")
+  }
+
+  /// Two addresses (a P-Asserted-Identity header's SIP and tel: identities), or text around the
+  /// brackets: which is the caller cannot be known, so none is answered for.
+  @Test(arguments: [
+    "<tel:+12025550100>, <sip:+12025550199@x>", "<tel:+12025550199>, <sip:anonymous@anonymous.invalid>",
+    "<sip:+12025550100@x> <sip:+12025550199@x>", "<<sip:+12025550199@x>>", "sip:+12025550100@x, <sip:+12025550199@x>",
+    "<tel:+12025550199>junk", "\"unterminated <sip:+12025550199@x>", "sip:+12025550199@x>",
+  ])
+  func severalAddressesAreAnError(caller: String) throws {
+    #expect {
+      try Self.resolver().resolve(caller: caller)
+    } throws: { error in
+      guard case .invalidCaller(let message) = error as? ResolveError else { return false }
+      return message.hasPrefix("caller \"\(caller)\" ")
+    }
+  }
+
   @Test func sipEmergencyCodes() throws {
     let answer = try Self.resolver(blocksWithheld: true).resolve(caller: "sip:911@pbx.example.com")
     #expect(answer.reason == .emergency && answer.emergencyCode == "911")
