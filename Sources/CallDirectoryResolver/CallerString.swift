@@ -68,6 +68,7 @@ extension CallerString {
   /// outside a quoted display name.
   /// - Complexity: O(length).
   static func bracketedAddress(_ text: Substring) -> Result<Substring?, AddressError> {
+    func fail(_ message: String) -> Result<Substring?, AddressError> { .failure(AddressError(message: message)) }
     var index = text.startIndex
     if text.first == "\"" {
       // The display name's closing quote, past escaped characters.
@@ -76,25 +77,25 @@ extension CallerString {
         if text[index] == "\\" && text.index(after: index) < text.endIndex { index = text.index(after: index) }
         index = text.index(after: index)
       }
-      guard index < text.endIndex else { return .failure(AddressError(message: "has a display name whose quote is never closed")) }
+      guard index < text.endIndex else { return fail("has a display name whose quote is never closed") }
       index = text.index(after: index)
     }
     let name = text[index...]
     guard let open = name.firstIndex(where: { $0 == "<" || $0 == ">" }) else {
-      return index == text.startIndex ? .success(nil) : .failure(AddressError(message: "has a display name but no <address>"))
+      return index == text.startIndex ? .success(nil) : fail("has a display name but no <address>")
     }
     guard name[open] == "<", let close = name[open...].firstIndex(of: ">") else {
-      return .failure(AddressError(message: "has an angle bracket without its pair"))
+      return fail("has an angle bracket without its pair")
     }
     // An address before the brackets (`sip:a@x, <sip:b@x>`) is a second one, not a display name.
     let before = name[..<open].lowercased()
     if ["sip:", "sips:", "tel:"].contains(where: { before.contains($0) }) {
-      return .failure(AddressError(message: "holds more than one address: which is the caller cannot be known"))
+      return fail("holds more than one address: which is the caller cannot be known")
     }
     let address = name[name.index(after: open)..<close]
     let after = name[name.index(after: close)...].trimmingWhitespace
     guard !address.contains("<"), after.isEmpty || after.first == ";", !after.contains("<"), !after.contains(",") else {
-      return .failure(AddressError(message: "holds more than one address, or text after its '>': which is the caller cannot be known"))
+      return fail("holds more than one address, or text after its '>': which is the caller cannot be known")
     }
     return .success(address.trimmingWhitespace)
   }
