@@ -180,8 +180,8 @@ enum Inputs {
   /// and inode) and one name in it.
   private static func samePlaceNotYetMade(_ a: String, _ b: String) -> Bool {
     guard !FileDescriptor.exists(a), !FileDescriptor.exists(b) else { return false }
-    let (directoryA, nameA) = AtomicFile.splitPath(a)
-    let (directoryB, nameB) = AtomicFile.splitPath(b)
+    let (directoryA, nameA) = AtomicFile.split(a)
+    let (directoryB, nameB) = AtomicFile.split(b)
     guard nameA == nameB, let one = try? FileIdentity(path: directoryA) else { return false }
     return (try? FileIdentity(path: directoryB)) == one
   }
@@ -214,8 +214,7 @@ enum Inputs {
     to path: String, console: Console, spools: String,
     _ produce: (_ sink: ([UInt8]) throws(SystemError) -> Void) throws(CommandFailure) -> Void
   ) throws(CommandFailure) {
-    let inPlace = path == "-" || (FileDescriptor.exists(path) && !FileDescriptor.isRegularFile(path))
-    guard inPlace && !FileDescriptor.isDirectory(path) else {
+    guard path == "-" || FileDescriptor.isSpecialFile(path) else {
       return try write(to: path, console: console, produce)
     }
     let spool: SpoolFile

@@ -216,11 +216,8 @@ extension AtomicFile.Existing {
 }
 
 extension AtomicFile {
-  /// The directory (`.` when none) and the file name of `path`.
   /// `path`'s directory (`.` for a bare name, `/` for the root's files) and its last name.
-  package static func splitPath(_ path: String) -> (directory: String, name: String) { split(path) }
-
-  static func split(_ path: String) -> (String, String) {
+  package static func split(_ path: String) -> (directory: String, name: String) {
     guard let slash = path.lastIndex(of: "/") else { return (".", path) }
     let directory = String(path[..<slash])
     return (directory.isEmpty ? "/" : directory, String(path[path.index(after: slash)...]))

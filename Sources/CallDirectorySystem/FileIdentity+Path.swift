@@ -69,6 +69,14 @@ extension FileDescriptor {
     _ = try retrying("mkdir", path) { unsafe mkdir(path, 0o755) }
   }
 
+  /// Whether `path` names a FIFO, a device or a socket (symbolic links followed): something a
+  /// write reaches in place, that cannot be replaced whole. False for a missing path, a regular
+  /// file, a directory, and when `stat` fails.
+  package static func isSpecialFile(_ path: String) -> Bool {
+    guard let info = try? pathStatus(path) else { return false }
+    return (info.st_mode & S_IFMT) != S_IFREG && (info.st_mode & S_IFMT) != S_IFDIR
+  }
+
   /// Whether `path` names a directory (following symbolic links).
   package static func isDirectory(_ path: String) -> Bool {
     guard let info = try? pathStatus(path) else { return false }
