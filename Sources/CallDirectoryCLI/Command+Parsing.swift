@@ -76,6 +76,7 @@ extension Command {
         Table.Option(names: ["--quiet", "-q"], action: .flag { $0.quiet = true }),
         Table.Option(names: ["--reject-invalid"], action: .flag { $0.rejectInvalid = true }),
         Table.Option(names: ["--keep-going", "-k"], action: .flag { $0.keepGoing = true }),
+        Table.Option(names: ["--allow-empty"], action: .flag { $0.allowEmpty = true }),
         Table.Option(
           names: ["--on-conflict"],
           action: .value { (state, text) throws(UsageError) in state.onConflict = try onConflict(text, command: "pack") }),
@@ -194,8 +195,12 @@ extension Command {
     let span = OptionTable<ReadState>.Option(
       names: ["--span", "-s"],
       action: .value { (state, text) throws(UsageError) in
-        do { state.span = try PhoneNumberParser.formatDomain.parseEntry(text) } catch {
-          throw UsageError("--span \(text): \(error)", command: "complement")
+        do throws(PhoneNumberError) { state.span = try PhoneNumberParser.formatDomain.parseEntry(text) } catch {
+          // complement has no --country, which the parser's message would advise.
+          let reason =
+            error.kind == .nationalStyleWithoutCountry
+            ? "write each end with + and its calling code, as in +12000000000..+19999999999" : "\(error)"
+          throw UsageError("--span \(text): \(reason)", command: "complement")
         }
       })
     guard try readTable("complement", [output("complement"), span, json, quiet]).parse(arguments, into: &state) else {

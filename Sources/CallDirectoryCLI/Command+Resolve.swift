@@ -20,7 +20,7 @@ extension Command {
           }),
         Table.Option(
           names: ["--emergency"],
-          action: .value { (state, text) throws(UsageError) in state.options.emergency = try emergencyNumbers(text) }),
+          action: .value { $0.emergency.append($1) }),
         Table.Option(names: ["--json"], action: .flag { $0.options.json = true }),
         Table.Option(names: ["--block-withheld"], action: .flag { $0.options.blockWithheld = true }),
         Table.Option(names: ["--stdin"], action: .flag { $0.stdinFlag = true }),
@@ -35,6 +35,7 @@ extension Command {
     guard try table.parse(arguments, into: &state) else { return .help(topic: "resolve") }
 
     var options = state.options
+    if !state.emergency.isEmpty { options.emergency = try emergencyNumbers(state.emergency) }
     for item in state.items {
       switch item {
       case .allowList(let path): options.directories.append(.init(path: path, allowList: true))
@@ -67,13 +68,23 @@ extension Command {
     return .resolve(options)
   }
 
-  /// `--emergency`'s list: comma-separated codes, `default` for the default set, `none` for none.
+  /// The codes of every `--emergency` given, in order: comma-separated codes, `default` for the
+  /// default set, `none` for none. Each repeat adds its codes, as `--allow` adds its lists: a
+  /// second `--emergency` that replaced the first would let a code the first protected be
+  /// blocked, without a word. `none` stands alone.
   /// - Parameter command: the command whose help a usage error points to (`resolve`, `serve`).
-  static func emergencyNumbers(_ text: String, command: String = "resolve") throws(UsageError) -> EmergencyNumbers {
-    if text == "none" { return .none }
+  static func emergencyNumbers(_ texts: [String], command: String = "resolve") throws(UsageError) -> EmergencyNumbers {
+    if texts.contains("none") {
+      guard texts.count == 1 else {
+        throw UsageError("--emergency none cannot be combined with another --emergency", command: command)
+      }
+      return .none
+    }
     var codes: [String] = []
-    for item in text.split(separator: ",", omittingEmptySubsequences: false) {
-      if item == "default" { codes += EmergencyNumbers.defaultCodes } else { codes.append(String(item)) }
+    for text in texts {
+      for item in text.split(separator: ",", omittingEmptySubsequences: false) {
+        if item == "default" { codes += EmergencyNumbers.defaultCodes } else { codes.append(String(item)) }
+      }
     }
     do { return try EmergencyNumbers(codes) } catch {
       throw UsageError(
@@ -90,5 +101,7 @@ extension Command {
     var items: [Item] = []
     var options = ResolveOptions()
     var stdinFlag = false
+    /// Each `--emergency`'s text, joined at the end.
+    var emergency: [String] = []
   }
 }

@@ -76,6 +76,10 @@ package enum Command: Sendable, Equatable {
     /// Where to write the skipped lines, in their input's own form (`--rejects`; implies
     /// `keepGoing`).
     package var rejects: String?
+    /// Whether inputs without a single entry may make an empty directory (`--allow-empty`);
+    /// otherwise they are an error, since an empty directory put in a list's place unblocks
+    /// every number the list blocked (an empty or truncated download, a wrong file).
+    package var allowEmpty = false
     /// What to do with a number given different labels (`--on-conflict`).
     var onConflict = OnConflict.error
     /// Whether to write the report of what was read, skipped and merged as JSON on standard output.

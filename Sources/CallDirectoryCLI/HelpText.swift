@@ -109,6 +109,8 @@ enum HelpText {
                              label given first or last: inputs in order, lines in order)
       --rejects FILE         write the skipped lines to FILE as they were written, each
                              input's header line first, to be fixed and fed again (implies -k)
+      --allow-empty          write a directory without entries when the inputs hold none (by
+                             default an error: an empty list would unblock every number)
       --entries-per-block N  entries per block, 1...4096 (default 512)
       --no-prefix-labels     keep labels in offset-table blocks (LDAT), which readers of format
                              2.0 to 2.2 read; by default a table of several blocks is
@@ -285,7 +287,8 @@ enum HelpText {
                            code, 1 or 44, stands for its main region); its emergency numbers
                            (15, 17, 18 in FR) are never blocked
       --emergency LIST     the numbers never blocked, comma-separated; 'default' stands for
-                           000,110,112,119,911,999 (the default) and 'none' for no numbers
+                           000,110,112,119,911,999 (the default) and 'none' for no numbers;
+                           each repeat adds its numbers
       --json               one object a line, with the reason (see below)
       --block-withheld     block withheld callers (anonymous, restricted, unavailable, private,
                            unknown, an empty caller) instead of allowing them

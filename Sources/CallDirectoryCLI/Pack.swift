@@ -74,6 +74,13 @@ struct Pack {
         "every entry was on a bad line (\(counted(rejects.count, "bad line")) skipped): \(Inputs.outputName(options.output)) not written"
       )
     }
+    // No entry and no bad line: an empty or truncated download, or a wrong file, would otherwise
+    // become an empty directory in the list's place. An empty list must be asked for.
+    if read == 0 && !options.allowEmpty {
+      throw CommandFailure(
+        "no entries in the input (\(counted(skipped, "blank or comment line", "blank or comment lines"))): "
+          + "\(Inputs.outputName(options.output)) not written; give --allow-empty to write a directory without entries")
+    }
     var size = 0
     var statistics = CanonicalStatistics()
     // Moved into the closure that finishes it through an Optional: a closure cannot consume a

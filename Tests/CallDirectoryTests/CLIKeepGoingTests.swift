@@ -126,9 +126,19 @@ import Testing
     #expect(conflicted.status == 1)
     #expect(conflicted.error.contains("every entry was left out, 1 number given conflicting labels (--keep-going)"))
     #expect(try String(contentsOfFile: out, encoding: .utf8) == "the list in service")
-    // An input with no entries and no bad lines is an empty directory, as before.
-    let empty = try scratch.write("empty.txt", "# nothing yet\n")
-    #expect(calldir("pack", "-k", "--block", empty, "-o", scratch.path("e.calldir")).status == 0)
+    // An input with no entries and no bad lines replaces nothing either, unless an empty
+    // directory is asked for: a download cut to nothing, or only its comment lines, is not a list.
+    for text in ["", "# nothing yet\n", "\n\n"] {
+      let empty = try scratch.write("empty.txt", text)
+      let refused = calldir("pack", "-k", "--block", empty, "-o", out)
+      #expect(refused.status == 1, "\(text.debugDescription)")
+      #expect(refused.error.contains("no entries in the input") && refused.error.contains("--allow-empty"), "\(refused.error)")
+      #expect(try String(contentsOfFile: out, encoding: .utf8) == "the list in service")
+    }
+    let asked = calldir("pack", "--allow-empty", "--block", try scratch.write("e.txt", "# nothing yet\n"), "-o", out)
+    #expect(asked.status == 0, "\(asked.error)")
+    let reader = try CallDirectoryReader(path: out)
+    #expect(reader.blockingCount == 0 && reader.identificationCount == 0)
   }
 
   /// The rejects file may be neither the output (by another name, and before either exists)

@@ -64,11 +64,14 @@ import Testing
     (["d.calldir", "-o", "x.calldir"], "complement needs the span to cover: --span +FIRST..+LAST"),
     (["d.calldir", "--span", "+1..+9"], "complement needs an output file: -o OUT.calldir"),
     (["d.calldir", "--span", "+9..+1", "-o", "x.calldir"], "--span +9..+1:"),
+    // complement has no --country: the message must not advise one.
+    (["d.calldir", "--span", "2000000000..2999999999", "-o", "x.calldir"], "write each end with + and its calling code"),
     (["d.calldir", "--span", "+1..+9", "-o", "-", "--json"], "--json writes to standard output"),
   ])
   func badArguments(arguments: [String], message: String) {
     let result = calldirArguments(["complement"] + arguments)
     #expect(result.status == 2)
     #expect(result.error.contains(message), "\(result.error)")
+    #expect(!result.error.contains("--country"), "an option complement does not take: \(result.error)")
   }
 }

@@ -206,6 +206,8 @@ import Testing
     ["resolve", "x.calldir", "-", "+12025550100"], ["resolve", "--stdin", "x.calldir", "+12025550100"],
     ["resolve", "--json=yes", "x.calldir"], ["resolve", "--installed-version", "-1", "x.calldir"],
     ["resolve", "--installed-version", "x.calldir"], ["resolve", "x.calldir", "--trust"],
+    ["resolve", "--emergency", "none", "--emergency", "911", "x.calldir"],
+    ["resolve", "--emergency", "911", "--emergency=none", "x.calldir"],
   ])
   func usageErrorsExitTwo(_ arguments: [String]) {
     let result = calldirArguments(arguments)
@@ -244,6 +246,29 @@ import Testing
       return
     }
     #expect(emergency.emergency.codes == (EmergencyNumbers.defaultCodes + ["116117"]).sorted())
+  }
+
+  /// A repeated `--emergency` adds its codes, for `resolve` and `serve` alike: a second list that
+  /// replaced the first would let 911 be blocked below.
+  @Test func repeatedEmergencyListsAreJoined() throws {
+    let stack = try Stack()
+    let expected = (["911", "116117", "15"]).sorted()
+    guard case .resolve(let resolve) = try Command.parse(["resolve", "--emergency", "911", "--emergency=116117,15", stack.spam])
+    else {
+      Issue.record("not a resolve command")
+      return
+    }
+    #expect(resolve.emergency.codes == expected)
+    guard case .serve(let serve) = try Command.parse(["serve", "--emergency", "911", stack.spam, "--emergency", "116117,15"])
+    else {
+      Issue.record("not a serve command")
+      return
+    }
+    #expect(serve.resolve.emergency.codes == expected)
+    let both = calldir("resolve", "--json", "--emergency", "911", "--emergency", "116117", stack.spam, "911")
+    #expect(both.status == 0 && both.output.contains(#""reason":"emergency""#), "\(both.output)")
+    let none = calldirArguments(["serve", "--emergency", "911", "--emergency", "none", stack.spam])
+    #expect(none.status == 2 && none.error.contains("--emergency none cannot be combined"), "\(none.error)")
   }
 
   @Test func help() {
