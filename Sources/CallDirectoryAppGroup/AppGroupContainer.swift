@@ -22,10 +22,37 @@ public struct AppGroupContainer: Sendable, Hashable {
   }
 
   /// The path of generation `number` of the directory.
-  public func listPath(_ number: UInt64) -> String { "\(path)/list-\(number).calldir" }
+  public func listPath(_ number: UInt64) -> String { "\(path)/\(Self.listName(number))" }
 
   /// The path of the changeset that made generation `number` from the one before.
-  public func changesPath(_ number: UInt64) -> String { "\(path)/changes-\(number).cdchanges" }
+  public func changesPath(_ number: UInt64) -> String { "\(path)/\(Self.changesName(number))" }
+
+  /// The name of generation `number`'s directory file.
+  static func listName(_ number: UInt64) -> String { "list-\(number).calldir" }
+
+  /// The name of the changeset that made generation `number`.
+  static func changesName(_ number: UInt64) -> String { "changes-\(number).cdchanges" }
+
+  /// The generation a file of the container belongs to, when `name` is a generation's directory
+  /// or changeset (`list-G.calldir`, `changes-G.cdchanges`, `G` in decimal from 1, without
+  /// leading zeros); `nil` for any other name.
+  static func generation(of name: Substring) -> UInt64? {
+    for (prefix, suffix) in [("list-", ".calldir"), ("changes-", ".cdchanges")]
+    where name.hasPrefix(prefix) && name.hasSuffix(suffix) && name.count > prefix.count + suffix.count {
+      let digits = name.dropFirst(prefix.count).dropLast(suffix.count)
+      guard digits.first != "0", digits.allSatisfy({ $0.isASCII && $0.isNumber }), let number = UInt64(digits) else {
+        return nil
+      }
+      return number
+    }
+    return nil
+  }
+
+  /// See `generation(of:)`.
+  static func generation(of name: String) -> UInt64? { generation(of: name[...]) }
+
+  /// The lock an update holds (`ListUpdater`), so that two updates never interleave.
+  var updateLockPath: String { "\(path)/.update.lock" }
 
   /// The app's record of what it installed.
   var installedPath: String { "\(path)/installed.calldirstate" }

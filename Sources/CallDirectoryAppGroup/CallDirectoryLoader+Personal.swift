@@ -5,12 +5,14 @@ import CallDirectoryLookup
 extension CallDirectoryLoader {
   /// An incremental load for a change of the user's own list alone, CallKit holding `directory`
   /// merged with `old`: for each number either list names, what it answered before and after,
-  /// and the removals and additions between (`Spec/APPGROUP.md`, section 6). One load: the list
-  /// is smaller than a load takes.
+  /// and the removals and additions between (`Spec/APPGROUP.md`, section 6), in one load; `nil`,
+  /// before anything is sent or recorded, when the additions are more than a load takes (the
+  /// caller replaces everything instead, which splits): unallowing many numbers the directory
+  /// blocks adds them all back at once.
   /// - Complexity: O(k log n) for the k numbers the two lists name.
   func sendPersonalChanges<S: CallDirectorySink>(
     _ directory: DirectoryFeed, from old: PersonalList, to new: PersonalList, into sink: inout CountingSink<S>
-  ) -> LoadOutcome {
+  ) -> LoadOutcome? {
     let reader = directory.directory
     var blockingRemovals: [Int64] = []
     var blockingAdditions: [Int64] = []
@@ -33,6 +35,7 @@ extension CallDirectoryLoader {
       if was != nil { labelRemovals.append(number) }
       if let will { labelAdditions.append((number, will)) }
     }
+    guard blockingAdditions.count + labelAdditions.count <= limit else { return nil }
     do { try container.recordFed(new) } catch {
       return .complete(LoadReport(action: .nothing, note: "the state cannot be recorded (\(error)): CallKit's entries are kept"))
     }

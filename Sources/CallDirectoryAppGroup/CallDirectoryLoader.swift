@@ -76,9 +76,14 @@ public struct CallDirectoryLoader: Sendable {
         }
         return send(.whole, directory: empty, changes: nil, personal: personal, from: nil, into: &sink, note: nil)
       }
-      // Nothing to feed; a load of nothing succeeds.
+      // Nothing to feed; a load of nothing succeeds. Unrecorded, it still may when no record says
+      // otherwise (the container not made yet, as when the extension is turned on before the app
+      // first ran): an absent record is read as "unknown", and the next load replaces everything.
       do { try container.record(.nothing) } catch {
-        return .fail(LoadFailure(reason: "no list is installed, and the state cannot be recorded: \(error)"))
+        guard container.holding() == .unknown else {
+          return .fail(LoadFailure(reason: "no list is installed, and the state cannot be recorded: \(error)"))
+        }
+        return .complete(LoadReport(action: .nothing, note: "no list is installed (the state cannot be recorded: \(error))"))
       }
       return .complete(LoadReport(action: .nothing, note: "no list is installed"))
     }
@@ -141,8 +146,8 @@ public struct CallDirectoryLoader: Sendable {
         return outcome
       }
     case .directory(let base) where base == fed.merged(with: directory.fingerprint) && fed != personal:
-      // Only the user's list changed: the numbers it names, and no others.
-      return sendPersonalChanges(directory, from: fed, to: personal, into: &sink)
+      // Only the user's list changed: the numbers it names, and no others, when a load takes them.
+      if let outcome = sendPersonalChanges(directory, from: fed, to: personal, into: &sink) { return outcome }
     case .directory(let base)
     where fed == personal && installed?.previous.map({ base == personal.merged(with: $0.fingerprint) }) == true:
       if let installed, let changes = changeFeed(installed, directory.fingerprint),
@@ -177,6 +182,9 @@ public struct CallDirectoryLoader: Sendable {
     // names a list the file does not hold (a crash between leaves `.unknown`).
     if personal != container.fedPersonalList() ?? PersonalList() {
       do { try container.recordFed(personal) } catch {
+        // A full load keeps nothing of CallKit's: completing it having sent nothing would empty
+        // CallKit while saying its entries are kept.
+        guard sink.isIncremental else { return .fail(LoadFailure(reason: "the state cannot be recorded: \(error)")) }
         return .complete(
           LoadReport(action: .nothing, note: "the state cannot be recorded (\(error)): CallKit's entries are kept"))
       }

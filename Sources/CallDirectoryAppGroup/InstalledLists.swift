@@ -21,6 +21,10 @@ public struct InstalledLists: Sendable, Hashable {
     }
   }
 
+  /// The highest generation number a record may name, 2^63 - 1: one above it is still a
+  /// number, and numbering then begins again at 1.
+  public static let mostGeneration: UInt64 = (1 << 63) - 1
+
   /// The directory to feed.
   public var current: Generation
   /// The current directory's list version: an update older than it is a rollback.
@@ -52,7 +56,7 @@ public struct InstalledLists: Sendable, Hashable {
   init?(payload bytes: [UInt8]) {
     guard bytes.count == 41, bytes[40] & ~1 == 0 else { return nil }
     let words = (0..<5).map { StateRecord.readLE(bytes, at: 8 * $0, size: 8) }
-    guard words[0] >= 1, words[3] < words[0] else { return nil }
+    guard words[0] >= 1, words[0] <= Self.mostGeneration, words[3] < words[0] else { return nil }
     current = Generation(number: words[0], fingerprint: words[1])
     listVersion = words[2]
     previous = words[3] == 0 ? nil : Generation(number: words[3], fingerprint: words[4])

@@ -11,7 +11,10 @@ import CallDirectoryVerifier
 /// An update writes its files under a new generation number, then publishes the record naming
 /// them, then removes older generations (`Spec/APPGROUP.md`, section 1): the record is the one
 /// point of change, so a crash at any step leaves the old lists installed or the new ones, and
-/// the next update removes what a crash left over. After an update the app asks CallKit to reload
+/// the next update removes what a crash left over. Updates hold the container's update lock, so
+/// two of them (a background download finishing during a foreground check) run one after the
+/// other, never interleaved; a damaged or missing installed file is written again by the next
+/// install of the same directory. After an update the app asks CallKit to reload
 /// the extension, and again after each reload while `reloadNeeded(since:)` says so (a list over
 /// CallKit's cap takes several loads).
 ///
@@ -74,27 +77,44 @@ public struct ListUpdater: Sendable {
   ///         if error == nil && updater.reloadNeeded(since: before) { print("reload again") }
   ///     }
   ///
+  /// A reload that ended with an error is another matter: CallKit then holds none of the
+  /// extension's entries, whatever the record says (a failed load deletes them all, and an
+  /// extension killed after it recorded its outcome fails its load). Ask again once, later (at
+  /// the next launch or update), not in a loop; iOS then offers a full load.
   /// - Complexity: O(1): two small reads.
   public func reloadNeeded(since before: CallKitHolding) -> Bool {
     reloadNeeded && container.holding() != before
   }
 
   /// Installs the directory in `bytes`.
+  ///
+  /// The directory installed already changes nothing (`changed` is `false`), unless its file in
+  /// the container is missing or no longer holds those bytes: it is then written again, under a
+  /// new generation, so that the extension's next full load has a good file to feed.
   /// - Throws: `UpdateError`: `.damaged`, `.notAuthentic` (including a rollback), `.system`.
-  /// - Complexity: O(file): one pass to verify, one to write.
+  /// - Complexity: O(file): one pass to verify, one to write (or, when it is installed already,
+  ///   one to compare with the installed file).
   public func install(directory bytes: [UInt8]) throws(UpdateError) -> Result {
-    recover()
-    let installed = container.installed()
-    let (fingerprint, version) = try check(directory: bytes, installed: installed)
-    if fingerprint == installed?.current.fingerprint { return result(installed, changed: false) }
-    try step(.verified)
-    let number = (installed?.current.number ?? 0) + 1
-    try write(container.listPath(number), bytes)
-    try step(.listWritten)
-    return try publish(
-      InstalledLists(
-        current: .init(number: number, fingerprint: fingerprint), listVersion: version, previous: installed?.current,
-        hasChanges: false))
+    try whileUpdating { () throws(UpdateError) -> Result in
+      removeUnnamed()
+      let installed = container.installed()
+      let (fingerprint, version) = try check(directory: bytes, installed: installed)
+      var previous = installed?.current
+      if let installed, fingerprint == installed.current.fingerprint {
+        if holds(installed.current, bytes) { return result(installed, changed: false) }
+        // A damaged or missing file of the directory installed: the same bytes again, kept as the
+        // current generation; the generation before stays the last good one.
+        previous = installed.previous
+      }
+      try step(.verified)
+      let number = nextGeneration(after: installed)
+      try write(container.listPath(number), bytes)
+      try step(.listWritten)
+      return try publish(
+        InstalledLists(
+          current: .init(number: number, fingerprint: fingerprint), listVersion: version,
+          previous: previous.flatMap { $0.number < number ? $0 : nil }, hasChanges: false))
+    }
   }
 
   /// Installs the directory in the file at `path` (a download).
@@ -110,7 +130,12 @@ public struct ListUpdater: Sendable {
   ///   the directory it makes), `.damaged`, `.changeset`, `.system`.
   /// - Complexity: O(old + new): the patch streams the old directory and the changeset.
   public func apply(changeset bytes: [UInt8]) throws(UpdateError) -> Result {
-    recover()
+    try whileUpdating { () throws(UpdateError) -> Result in try applyLocked(changeset: bytes) }
+  }
+
+  /// `apply(changeset:)` under the update lock.
+  private func applyLocked(changeset bytes: [UInt8]) throws(UpdateError) -> Result {
+    removeUnnamed()
     guard let installed = container.installed() else { throw .noBase }
     let changes: ChangesetReader
     do { changes = try ChangesetReader(bytes: bytes) } catch { throw .damaged("changeset: \(error)") }
@@ -137,15 +162,17 @@ public struct ListUpdater: Sendable {
     let (fingerprint, version) = try check(directory: patched, installed: installed)
     if fingerprint == installed.current.fingerprint { return result(installed, changed: false) }
     try step(.verified)
-    let number = installed.current.number + 1
+    let number = nextGeneration(after: installed)
     try write(container.changesPath(number), bytes)
     try step(.changesWritten)
     try write(container.listPath(number), patched)
     try step(.listWritten)
+    // Numbering begun again (below) keeps no changeset: it turns only `number - 1` into `number`.
+    let kept = installed.current.number < number
     return try publish(
       InstalledLists(
-        current: .init(number: number, fingerprint: fingerprint), listVersion: version, previous: installed.current,
-        hasChanges: true))
+        current: .init(number: number, fingerprint: fingerprint), listVersion: version,
+        previous: kept ? installed.current : nil, hasChanges: kept))
   }
 
   /// Applies the changeset in the file at `path` (a download).
@@ -154,24 +181,54 @@ public struct ListUpdater: Sendable {
     try apply(changeset: try read(path))
   }
 
-  /// Removes what an interrupted update left: files of a generation no record names yet, and
-  /// generations older than the previous one. Every update calls it first.
-  /// - Complexity: O(1): a bounded number of `unlink`s.
+  /// Removes what interrupted updates left: every generation's list and changeset that the
+  /// record does not name (a generation not published yet, generations older than the previous
+  /// one, those of a record that was lost), and the temporary files of killed writes of them.
+  /// Every update does this first, and again once its record is published; it holds the update
+  /// lock, so it waits for an update running in another thread rather than remove the file that
+  /// update is about to publish. Without a readable record it removes nothing: the files may be a
+  /// record's that cannot be read just now.
+  /// - Complexity: O(*n*) in the container's entries.
   public func recover() {
+    try? whileUpdating { () throws(UpdateError) in removeUnnamed() }
+  }
+
+  /// `recover()`, under the update lock the caller holds.
+  private func removeUnnamed() {
     guard let installed = container.installed() else { return }
-    let next = installed.current.number + 1
-    container.remove(container.listPath(next))
-    container.remove(container.changesPath(next))
-    if !installed.hasChanges { container.remove(container.changesPath(installed.current.number)) }
-    let kept = installed.previous?.number ?? installed.current.number
-    if let previous = installed.previous { container.remove(container.changesPath(previous.number)) }
-    // A generation is removed right after the record naming its second successor; a crash in
-    // between leaves it to a later update. Eight back covers any run of such crashes short of
-    // eight in a row, and an unlink of a missing file is cheap.
-    for number in stride(from: kept, to: kept > 9 ? kept - 9 : 0, by: -1) where number < kept {
-      container.remove(container.listPath(number))
-      container.remove(container.changesPath(number))
+    var named: Set<String> = [AppGroupContainer.listName(installed.current.number)]
+    if installed.hasChanges { named.insert(AppGroupContainer.changesName(installed.current.number)) }
+    if let previous = installed.previous { named.insert(AppGroupContainer.listName(previous.number)) }
+    for name in AtomicFile.entryNames(of: container.path)
+    where AppGroupContainer.generation(of: name) != nil && !named.contains(name) {
+      container.remove(container.path + "/" + name)
     }
+    // A temporary file of a generation whose writer died: no later write of that name may come.
+    AtomicFile.removeStaleTemporaries(in: container.path) { AppGroupContainer.generation(of: $0) != nil }
+  }
+
+  /// Runs `body` holding the container's update lock (`Spec/APPGROUP.md` section 1), so that
+  /// two updates never interleave: each numbers its generation from the record the other
+  /// published.
+  private func whileUpdating<R>(_ body: () throws(UpdateError) -> R) throws(UpdateError) -> R {
+    let lock: FileLock
+    do { lock = try FileLock(exclusive: container.updateLockPath) } catch { throw .system(error) }
+    return try lock.holding(body)
+  }
+
+  /// Whether the container's file of `generation` holds exactly `bytes`.
+  private func holds(_ generation: InstalledLists.Generation, _ bytes: [UInt8]) -> Bool {
+    guard let file = try? FileDescriptor.openForReading(container.listPath(generation.number)) else { return false }
+    let stored = file.closeAfter { try? file.readAll(limit: bytes.count) }
+    return stored == bytes
+  }
+
+  /// The number of the next generation: one above the current, or 1 when nothing is installed,
+  /// or when the current is the last a record may name (`InstalledLists.mostGeneration`), after
+  /// which numbering begins again.
+  private func nextGeneration(after installed: InstalledLists?) -> UInt64 {
+    guard let current = installed?.current.number, current < InstalledLists.mostGeneration else { return 1 }
+    return current + 1
   }
 
   /// The policy a download must satisfy: the keys, and no version older than the installed one.
@@ -194,7 +251,7 @@ public struct ListUpdater: Sendable {
   private func publish(_ installed: InstalledLists) throws(UpdateError) -> Result {
     do { try container.record(installed) } catch { throw .system(error) }
     try step(.recorded)
-    recover()
+    removeUnnamed()
     try step(.cleaned)
     return result(installed, changed: true)
   }

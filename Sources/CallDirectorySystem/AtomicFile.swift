@@ -38,7 +38,19 @@ package enum AtomicFile {
   @discardableResult
   package static func removeStaleTemporaries(for path: String) -> [String] {
     let (directory, name) = split(path)
-    let prefix = "." + name + temporaryMarker
+    return removeStaleTemporaries(in: directory, spools: true) { $0 == name }
+  }
+
+  /// Removes the temporary files that earlier writers left behind when they died, in
+  /// `directory`, of every target whose name `isTarget` accepts, and with `spools` the spools
+  /// there too: `removeStaleTemporaries(for:)` for a family of targets, for an owner that names
+  /// its files by a pattern (generations `list-G.calldir`) and may never write one of them again.
+  /// - Returns: the names removed (without directory).
+  /// - Complexity: O(*n*) in the entries of `directory`.
+  @discardableResult
+  package static func removeStaleTemporaries(in directory: String, spools: Bool = false, targets isTarget: (Substring) -> Bool)
+    -> [String]
+  {
     guard let stream = unsafe opendir(directory) else { return [] }
     defer { _ = unsafe closedir(stream) }
     let ownPID = getpid()
@@ -46,10 +58,10 @@ package enum AtomicFile {
     while let entry = unsafe readdir(stream) {
       let entryName = unsafe entryName(entry)
       let tail: Substring
-      if entryName.hasPrefix(prefix) {
-        tail = entryName.dropFirst(prefix.count)
-      } else if entryName.hasPrefix(spoolPrefix) {
+      if spools && entryName.hasPrefix(spoolPrefix) {
         tail = entryName.dropFirst(spoolPrefix.count)
+      } else if let parts = temporaryParts(entryName), isTarget(parts.target) {
+        tail = parts.tail
       } else {
         continue
       }
@@ -58,6 +70,35 @@ package enum AtomicFile {
       if unsafe unlink(directory + "/" + entryName) == 0 { removed.append(entryName) }
     }
     return removed
+  }
+
+  /// The target's name and the `PID.N` tail of a temporary file's name `.NAME.calldir-tmp.PID.N`,
+  /// or `nil` for another name.
+  static func temporaryParts(_ name: String) -> (target: Substring, tail: Substring)? {
+    guard name.hasPrefix(".") else { return nil }
+    let start = name.index(after: name.startIndex)
+    var index = start
+    while index < name.endIndex {
+      if name[index...].hasPrefix(temporaryMarker) {
+        return (name[start..<index], name[name.index(index, offsetBy: temporaryMarker.count)...])
+      }
+      index = name.index(after: index)
+    }
+    return nil
+  }
+
+  /// The names of the entries of `directory` (without `.` and `..`), or none when it cannot be
+  /// read.
+  /// - Complexity: O(*n*) in its entries.
+  package static func entryNames(of directory: String) -> [String] {
+    guard let stream = unsafe opendir(directory) else { return [] }
+    defer { _ = unsafe closedir(stream) }
+    var names: [String] = []
+    while let entry = unsafe readdir(stream) {
+      let name = unsafe entryName(entry)
+      if name != "." && name != ".." { names.append(name) }
+    }
+    return names
   }
 
   /// The name in a directory entry. A record is only as long as its name (`d_reclen`), so the name
