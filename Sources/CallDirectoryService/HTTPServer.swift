@@ -45,6 +45,8 @@
     private let daemon = Mutex<Daemon?>(nil)
     /// Handles the requests with a body, one at a time, off the library's threads.
     private let bodies = DispatchQueue(label: "calldir.http.bodies")
+    /// The bytes of batch answers queued and not yet sent whole (``ServerLimits/maximumPendingAnswerBytes``).
+    private let pendingAnswers = Atomic<Int>(0)
 
     /// Starts listening on `address` and answering with `handler`; `refusals` is told of the
     /// requests the server refuses itself.
@@ -69,6 +71,9 @@
 
     /// The port the server listens on (the one the system chose, when 0 was asked).
     package var port: UInt16 { boundPort.load(ordering: .relaxed) }
+
+    /// The bytes of batch answers queued and not yet handed to the system whole.
+    package var pendingAnswerBytes: Int { pendingAnswers.load(ordering: .relaxed) }
 
     /// The connections open now.
     package var connectionCount: Int {
@@ -126,7 +131,7 @@
             { context, connection, _, method, _, data, size, request in
               unsafe HTTPServer.access(context, connection, method, data, size, request)
             },
-            { _, _, request, _ in unsafe HTTPServer.completed(request) },
+            { context, _, request, _ in unsafe HTTPServer.completed(context, request) },
             { _, uri, _ in unsafe HTTPServer.began(uri) },
             context)
         }
@@ -149,6 +154,8 @@
     var received = 0
     /// Set when the request went to the body thread, whose answer comes back in `answer`.
     var handedOver = false
+    /// The bytes of its batch answer counted as pending until the request is over.
+    var pendingBytes = 0
     let answer = Handover()
     init(target: String) { self.target = target }
   }
@@ -175,10 +182,18 @@
       return unsafe Unmanaged.passRetained(Exchange(target: target)).toOpaque()
     }
 
-    /// The request is over (answered, or its connection lost): its state is released.
-    fileprivate static func completed(_ request: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) {
+    /// The request is over (answered, or its connection lost): its state is released, and its
+    /// answer no longer counts as pending.
+    fileprivate static func completed(
+      _ context: UnsafeMutableRawPointer?, _ request: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+    ) {
       guard let request = unsafe request, let state = unsafe request.pointee else { return }
-      unsafe Unmanaged<Exchange>.fromOpaque(state).release()
+      let exchange = unsafe Unmanaged<Exchange>.fromOpaque(state)
+      if let context = unsafe context, unsafe exchange.takeUnretainedValue().pendingBytes > 0 {
+        let server = unsafe Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
+        server.pendingAnswers.subtract(unsafe exchange.takeUnretainedValue().pendingBytes, ordering: .relaxed)
+      }
+      unsafe exchange.release()
       unsafe request.pointee = nil
     }
 
@@ -196,8 +211,10 @@
       let exchange = unsafe Unmanaged<Exchange>.fromOpaque(state).takeUnretainedValue()
       let limits = server.limits
       if exchange.handedOver {
-        // Called again once resumed: the body thread's answer is there.
+        // Called again once resumed: the body thread's answer is there, pending until sent.
         guard let response = exchange.answer.take() else { return .NO }
+        exchange.pendingBytes = response.body.count
+        server.pendingAnswers.add(response.body.count, ordering: .relaxed)
         return unsafe server.queue(response, on: connection)
       }
       if !exchange.headChecked {
@@ -247,6 +264,12 @@
       request.receivedAt = exchange.began
       exchange.body = []
       guard !request.body.isEmpty else { return unsafe server.queue(server.handler(request), on: connection) }
+      let pending = server.pendingAnswers.load(ordering: .relaxed)
+      if pending > limits.maximumPendingAnswerBytes {
+        var busy = HTTPResponse.text(503, "busy: \(pending) bytes of batch answers are still being sent; retry later")
+        busy.headers.append(.init(name: "Retry-After", value: "1"))
+        return unsafe server.refuse(busy, exchange, method, on: connection)
+      }
       exchange.handedOver = true
       let answer = exchange.answer
       let handed = request

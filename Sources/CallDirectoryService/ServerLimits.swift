@@ -17,6 +17,11 @@ package struct ServerLimits: Sendable, Equatable {
   package var threads = 2
   /// Seconds `stop` waits, after refusing new connections, for open ones to finish.
   package var drainSeconds = 5
+  /// The bytes of batch answers made and not yet handed to the system whole, beyond which a new
+  /// batch is answered 503: a batch's answer is tens of times its body (an error line for each
+  /// two-byte line), and clients that do not read theirs would otherwise keep that memory, up to
+  /// every connection's worth.
+  package var maximumPendingAnswerBytes = 64 << 20
 
   /// The defaults.
   package init() {}
