@@ -16,6 +16,31 @@ package enum CLI {
     static let usage: Int32 = 2
   }
 
+  /// Parses and runs the arguments as the system passed them, each its bytes (without the
+  /// program name): an argument that is not UTF-8 is a usage error naming it. Decoded, its bytes
+  /// would become U+FFFD, and a file name another file's, or an output written under a name no
+  /// one gave.
+  /// - Returns: the exit code.
+  package static func main(bytes arguments: [[UInt8]], console: Console) -> Int32 {
+    var decoded: [String] = []
+    for (position, bytes) in arguments.enumerated() {
+      guard let text = String(validating: bytes, as: UTF8.self) else {
+        let shown = bytes.map { $0 >= 0x20 && $0 < 0x7F ? String(UnicodeScalar($0)) : "\\x" + hex($0) }.joined()
+        console.diagnose(
+          "argument \(position + 1) ('\(shown)') is not UTF-8: file names, numbers and labels must be UTF-8")
+        return ExitCode.usage
+      }
+      decoded.append(text)
+    }
+    return main(decoded, console: console)
+  }
+
+  /// A byte as two upper-case hexadecimal digits.
+  private static func hex(_ byte: UInt8) -> String {
+    let digits = Array("0123456789ABCDEF")
+    return String([digits[Int(byte >> 4)], digits[Int(byte & 15)]])
+  }
+
   /// Parses and runs `arguments` (without the program name).
   /// - Returns: the exit code.
   package static func main(_ arguments: [String], console: Console) -> Int32 {

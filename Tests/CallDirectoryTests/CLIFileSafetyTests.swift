@@ -10,6 +10,32 @@ import Testing
 /// Outputs that must not destroy what they touch: an output that is the input, a symbolic link
 /// whose file does not exist yet, and writes that fail for want of room.
 @Suite struct CLIFileSafetyTests {
+  /// A file name that is not UTF-8 is refused, naming it, and nothing is written: decoded, its
+  /// bytes became U+FFFD, so an input was "not found" and an output written under another name.
+  @Test func argumentsThatAreNotUTF8AreRefused() throws {
+    let scratch = try ScratchDirectory()
+    let capture = CapturedConsole()
+    let name = Array(scratch.path("list-").utf8) + [0xE9] + Array(".calldir".utf8)
+    let status = CLI.main(
+      bytes: [Array("pack".utf8), Array("--block".utf8), Array("x.txt".utf8), Array("-o".utf8), name],
+      console: capture.console)
+    #expect(status == 2)
+    #expect(
+      capture.error.contains("argument 5 ('") && capture.error.contains("list-\\xE9.calldir') is not UTF-8"), "\(capture.error)")
+    #expect(try scratch.names().isEmpty)
+    // The executable reads the system's bytes, not Swift's decoding of them.
+    let shell = Process()
+    shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+    shell.arguments = ["-c", #"exec "$0" unpack "$(printf 'l\351.calldir')" -o -"#, CalldirExecutable.path]
+    let errors = Pipe()
+    shell.standardError = errors
+    shell.standardOutput = FileHandle.nullDevice
+    try shell.run()
+    shell.waitUntilExit()
+    let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    #expect(shell.terminationStatus == 2 && said.contains("argument 2 ('l\\xE9.calldir') is not UTF-8"), "\(said)")
+  }
+
   @Test func unpackRefusesToReplaceItsInput() throws {
     let scratch = try ScratchDirectory()
     let block = try scratch.write("block.txt", "+12025550100\n")
