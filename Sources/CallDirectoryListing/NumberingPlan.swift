@@ -72,6 +72,16 @@ public struct NumberingPlan: Sendable {
   /// The ISO codes of every geographic region, sorted.
   public var regionNames: [String] { regionsByName.keys.sorted() }
 
+  /// Whether two international numbers, the ends of a range, are read alike: the same calling
+  /// code, and as many digits. (Under a default country an end may be read with its calling code
+  /// written, the other as a national number: `4930000000..4939999999` under `DE` gave
+  /// +4930000000 and +494939999999, a range over every country between.)
+  /// - Complexity: O(1).
+  public func readAlike(_ first: Int64, _ last: Int64) -> Bool {
+    guard let start = callingCode(of: first), let end = callingCode(of: last) else { return false }
+    return start == end
+  }
+
   /// The calling code that begins the digits of the international number `number` (codes are
   /// prefix-free: at most one of its first one, two and three digits is assigned), or `nil`.
   /// - Complexity: O(1).

@@ -52,6 +52,11 @@ public struct PhoneNumberError: Error, Equatable, Sendable, CustomStringConverti
     case localTelURI
     /// A range `FIRST..LAST` whose last number is below its first.
     case invertedRange
+    /// A pattern, or a range with an end written without `+`, whose two ends the rules of a
+    /// default country read differently (one as a number with its calling code written, the
+    /// other as a national number; one end of a length the other is not): the numbers between
+    /// them would be no one's list. `first` and `last` are the ends as read.
+    case endsReadDifferently(first: Int64, last: Int64)
     /// A pattern with a digit after a wildcard (`#` or `X`): only trailing digits may be wild, so
     /// that the pattern is one interval.
     case wildcardNotAtEnd
@@ -115,6 +120,9 @@ public struct PhoneNumberError: Error, Equatable, Sendable, CustomStringConverti
       return "tel: URI \(quoted) is not global (it must continue with '+')"
     case .invertedRange:
       return "range \(quoted) ends below its start"
+    case .endsReadDifferently(let first, let last):
+      return "range \(quoted) is read as +\(first) at its start and +\(last) at its end, not alike: "
+        + "write its ends with + and the calling code"
     case .wildcardNotAtEnd:
       return "pattern \(quoted) has a digit after a wildcard (only the last digits may be # or X)"
     case .wildcardFirst:

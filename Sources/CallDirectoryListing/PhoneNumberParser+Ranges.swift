@@ -21,8 +21,17 @@ extension PhoneNumberParser {
       return single...single
     }
     if let dots = Self.rangeOperator(in: bytes) {
-      let first = try parse(utf8: bytes[bytes.startIndex..<dots])
-      let last = try parse(utf8: bytes[(dots + 2)...])
+      let (start, end) = (bytes[bytes.startIndex..<dots], bytes[(dots + 2)...])
+      let first = try parse(utf8: start)
+      let last = try parse(utf8: end)
+      // Under a default country an end without `+` may be read with its calling code written or
+      // as a national number: both ends must be read alike.
+      if defaultCountryCode != nil && !(Self.isInternational(start) && Self.isInternational(end))
+        && !NumberingPlan.shared.readAlike(first, last)
+      {
+        throw PhoneNumberError(
+          kind: .endsReadDifferently(first: first, last: last), input: String(decoding: bytes, as: UTF8.self))
+      }
       guard first <= last else { throw PhoneNumberError(kind: .invertedRange, input: String(decoding: bytes, as: UTF8.self)) }
       return first...last
     }
@@ -48,12 +57,45 @@ extension PhoneNumberParser {
     let rest = bytes[number.endIndex...]
     let low = number.map { Self.isWildcard($0) ? 0x30 : $0 } + rest
     let high = number.map { Self.isWildcard($0) ? 0x39 : $0 } + rest
+    let first: Int64
+    let last: Int64
     do {
-      return try parse(utf8: low[...])...parse(utf8: high[...])
+      first = try parse(utf8: low[...])
+      last = try parse(utf8: high[...])
     } catch {
       // Named as written, not as a bound made from it; offsets are the same in both.
       throw PhoneNumberError(kind: error.kind, input: String(decoding: bytes, as: UTF8.self))
     }
+    // Each end is read on its own, and a default country's rules may read the two differently
+    // (`33 #########` under FR: +33 00000000 and +33 999999999). The pattern means what it says
+    // only when the wildcards are the last digits of both ends as read: its digits but those
+    // alike, zeros at the start's end, nines at the end's.
+    guard Self.wildcardsEndBoth(first, last, wildcards: number.count(where: Self.isWildcard)) else {
+      throw PhoneNumberError(
+        kind: .endsReadDifferently(first: first, last: last), input: String(decoding: bytes, as: UTF8.self))
+    }
+    return first...last
+  }
+
+  /// Whether `first` and `last` have as many digits, the same digits but their last
+  /// `wildcards`, and there all zeros and all nines.
+  private static func wildcardsEndBoth(_ first: Int64, _ last: Int64, wildcards: Int) -> Bool {
+    var (low, high) = (first, last)
+    for _ in 0..<wildcards {
+      guard low % 10 == 0, high % 10 == 9 else { return false }
+      (low, high) = (low / 10, high / 10)
+    }
+    return low == high && low > 0
+  }
+
+  /// Whether the number `bytes` begins with `+` (after spaces, and a `tel:` prefix): its digits
+  /// are then read as written, whatever the default country.
+  private static func isInternational(_ bytes: ArraySlice<UInt8>) -> Bool {
+    var rest = bytes.drop { $0 == 0x20 || $0 == 0x09 }
+    if rest.count >= 4, rest.prefix(4).map({ $0 | 0x20 }) == Array("tel:".utf8) {
+      rest = rest.dropFirst(4).drop { $0 == 0x20 || $0 == 0x09 }
+    }
+    return rest.first == 0x2B
   }
 
   /// Parses a number or range given as text; see ``parseEntry(utf8:)``.

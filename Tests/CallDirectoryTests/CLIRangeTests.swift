@@ -124,4 +124,41 @@ import Testing
   func parseEntry(text: String, expected: ClosedRange<Int64>, country: Int?) throws {
     #expect(try PhoneNumberParser(defaultCountryCode: country).parseEntry(text) == expected)
   }
+
+  /// A pattern, or a range with an end written without `+`, whose ends a default region's rules
+  /// read differently is refused, naming both ends as read: each end was read on its own, so
+  /// `33 #########` under FR became +3300000000..+33999999999, which blocks +1 202 555 0100 and
+  /// every number between; and where the start came out above the end, pack crashed.
+  @Test(arguments: [
+    ("FR", "33 #########", 3_300_000_000 as Int64, 33_999_999_999 as Int64),
+    ("GB", "44 ##########", 44_000_000_000, 449_999_999_999),
+    ("DE", "493#######", 4_930_000_000, 494_939_999_999),
+    ("AL", "355 90 ####", 355_900_000, 355_355_909_999),
+    ("NL", "31 #######", 31_310_000_000, 319_999_999),
+    ("RU", "7 ##########", 770_000_000_000, 79_999_999_999),
+    ("DE", "4930000000..4939999999", 4_930_000_000, 494_939_999_999),
+    ("DE", "030 1000..030 99999999", 49_301_000, 493_099_999_999),
+  ])
+  func endsReadDifferentlyAreRefused(region: String, text: String, first: Int64, last: Int64) throws {
+    let parser = try PhoneNumberParser(defaultRegion: region)
+    #expect {
+      try parser.parseEntry(text)
+    } throws: { error in
+      (error as? PhoneNumberError)?.kind == .endsReadDifferently(first: first, last: last)
+    }
+    let scratch = try ScratchDirectory()
+    let block = try scratch.write("block.txt", text + "\n")
+    let result = calldir("pack", "-k", "--country", region, "--block", block, "-o", scratch.path("x.calldir"))
+    #expect(result.status == 1 && result.error.contains("block.txt:1: range \"\(text)\" is read as +\(first)"), "\(result.error)")
+  }
+
+  @Test(arguments: [
+    ("FR", "01 23 45 ####", 33_123_450_000...33_123_459_999 as ClosedRange<Int64>),
+    ("GB", "020 7946 0000..020 7946 0999", 442_079_460_000...442_079_460_999),
+    ("US", "202 555 XXXX", 12_025_550_000...12_025_559_999),
+    ("DE", "+49 30 1000..+49 30 99999999", 49_301_000...493_099_999_999),
+  ])
+  func endsReadAlikeAreRanges(region: String, text: String, expected: ClosedRange<Int64>) throws {
+    #expect(try PhoneNumberParser(defaultRegion: region).parseEntry(text) == expected)
+  }
 }
