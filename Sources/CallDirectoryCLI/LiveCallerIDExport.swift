@@ -35,6 +35,10 @@ struct LiveCallerIDExport {
     }
     let blockPath = options.output + "/" + Self.blockFile
     let identityPath = options.output + "/" + Self.identityFile
+    // A dataset file may not be a directory of the stack, by its name or another.
+    for path in [blockPath, identityPath] {
+      try Inputs.refuseReplacing(options.directories.map(\.path), with: path, command: "export")
+    }
     var counts = (blocked: 0, identities: 0, blockBytes: 0, identityBytes: 0)
     // Both datasets in one pass over the numbers; each file is published atomically, the
     // identities only once the block dataset is complete.
@@ -44,7 +48,7 @@ struct LiveCallerIDExport {
         var identity = DatasetOutput(path: identityPath)
         for number in numbers {
           let resolution: Resolution
-          do { resolution = try resolver.resolve(number) } catch {
+          do { resolution = try resolver.resolveNamingDamage(number) } catch {
             throw CommandFailure("cannot resolve \(formatInternational(number)): \(error)")
           }
           if resolution.action == .block {

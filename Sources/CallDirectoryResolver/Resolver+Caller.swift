@@ -35,9 +35,7 @@ extension Resolver {
       }
       throw .invalidNumber(error)
     }
-    do { return try resolveLocated(number) } catch {
-      throw .damagedDirectory(Resolution.Directory(index: error.index, name: sources[error.index].name), error.error)
-    }
+    return try resolveNamingDamage(number)
   }
 }
 
@@ -71,9 +69,7 @@ extension Resolver {
           return Resolution(reason: .emergency, number: nil, emergencyCode: code)
         }
       }
-      do { return try resolveLocated(number) } catch {
-        throw .damagedDirectory(Resolution.Directory(index: error.index, name: sources[error.index].name), error.error)
-      }
+      return try resolveNamingDamage(number)
     }
     return try resolve(caller: Self.decoded(bytes))
   }

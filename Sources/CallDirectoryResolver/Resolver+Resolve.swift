@@ -24,6 +24,15 @@ extension Resolver {
     do { return try resolveLocated(number) } catch { throw error.error }
   }
 
+  /// `resolve(_:)`, its error naming the damaged directory (`ResolveError.damagedDirectory`), for a
+  /// caller with a stack of them to say which.
+  /// - Throws: ``ResolveError/damagedDirectory(_:_:)``.
+  package func resolveNamingDamage(_ number: Int64) throws(ResolveError) -> Resolution {
+    do { return try resolveLocated(number) } catch {
+      throw .damagedDirectory(Resolution.Directory(index: error.index, name: sources[error.index].name), error.error)
+    }
+  }
+
   /// `resolve(_:)`, with the failing directory's position in the error.
   func resolveLocated(_ number: Int64) throws(LocatedFormatError) -> Resolution {
     if let code = emergencyNumbers.match(number) {

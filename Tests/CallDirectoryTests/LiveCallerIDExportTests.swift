@@ -176,6 +176,46 @@ import Testing
     #expect(!scratch.exists("out"))
   }
 
+  /// A dataset file that is a directory of the stack (by its own name, an allow list's, or a
+  /// link to one) is refused before anything is written: it was replaced by the dataset.
+  @Test func aDatasetMayNotReplaceAnInput() throws {
+    let scratch = try ScratchDirectory()
+    var builder = DirectoryBuilder()
+    try builder.block(12_025_550_100)
+    try FileManager.default.createDirectory(atPath: scratch.path("out"), withIntermediateDirectories: false)
+    let listed = scratch.path("out/block.binpb")
+    try builder.write(to: listed)
+    let original = try Data(contentsOf: URL(fileURLWithPath: listed))
+    let named = calldir("export", "--live-caller-id", listed, "-o", scratch.path("out"))
+    #expect(named.status == 2 && named.error.contains("is the input \(listed): export would replace it"), "\(named.error)")
+    try builder.write(to: scratch.path("spam.calldir"))
+    try FileManager.default.createSymbolicLink(atPath: scratch.path("out/identity.binpb"), withDestinationPath: listed)
+    let linked = calldir("export", "--live-caller-id", scratch.path("spam.calldir"), "--allow", listed, "-o", scratch.path("out"))
+    #expect(linked.status == 2, "\(linked.error)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: listed)) == original)
+  }
+
+  /// A directory damaged where a number's lookup reads it is named in the error: with a stack,
+  /// the damage is in one of several.
+  @Test func aDamagedDirectoryIsNamed() throws {
+    let scratch = try ScratchDirectory()
+    var builder = DirectoryBuilder()
+    // Blocks enough for a top index (BTOP), which lookups read and the listing of the numbers
+    // does not: damage there is found by the lookups.
+    for number in 0..<40_000 { try builder.block(12_025_550_000 + Int64(number) * 7) }
+    let path = scratch.path("spam.calldir")
+    try builder.write(to: path)
+    var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+    let sections = Int(bytes[12]) | Int(bytes[13]) << 8
+    let top = try #require((0..<sections).map { 32 + 32 * $0 }.first { Array(bytes[$0..<$0 + 4]) == Array("BTOP".utf8) })
+    let offset = (0..<8).reduce(0) { $0 | Int(bytes[top + 8 + $1]) << (8 * $1) }
+    bytes[offset + 12] ^= 0x40
+    try Data(bytes).write(to: URL(fileURLWithPath: path))
+    let result = calldir("export", "--live-caller-id", path, "-o", scratch.path("out"))
+    #expect(result.status == 1)
+    #expect(result.error.contains("cannot resolve") && result.error.contains("\(path): "), "\(result.error)")
+  }
+
   @Test(arguments: [
     (["export", "x.calldir", "-o", "out"], "export needs the form to write: --live-caller-id"),
     (["export", "--live-caller-id", "-o", "out"], "export needs at least one directory"),
