@@ -32,28 +32,14 @@ package enum LabelDecoder {
     return size
   }
 
-  /// Where a label block's offset table starts and ends, which reading labels does not need and
-  /// the verifier checks (`o[0]` must be 0 and `o[q]` the size of the label bytes).
-  package struct TableEnds: Sendable, Equatable {
-    /// The first offset, `o[0]`.
-    package var first: UInt32
-    /// The last offset, `o[q]`.
-    package var last: UInt32
-    /// The bytes after the offset table: where `o[q]` must point.
-    package var labelBytes: Int
-  }
-
   /// Calls `body` with the position in the block and the bytes of each label of block `block`,
   /// checked as `decode` checks them, without making a `String` of any (the verifier's pass).
-  /// The bytes are valid only during the call.
-  /// - Returns: the offset table's ends, read from the payload the labels came from (a deflated
-  ///   block is inflated once); `nil` for a prefix-coded block, which has no table and whose
-  ///   decoding checks that its labels fill the payload.
+  /// The bytes are valid only during the call. The labels tile the payload after the offset
+  /// table (`o[0] = 0`, `o[q]` its end) or, prefix-coded, fill it: no byte lies outside them.
   /// - Throws: `FormatError` with file offsets, or what `body` throws.
-  @discardableResult
   package static func forEachLabel(
     layout: DirectoryLayout, block: Int, _ body: (Int, ByteView) throws(FormatError) -> Void
-  ) throws(FormatError) -> TableEnds? {
+  ) throws(FormatError) {
     let index = layout.labelIndex
     let first = index.firstLabel(ofBlock: block)
     let next =
@@ -66,11 +52,16 @@ package enum LabelDecoder {
     let labelBlock = try layout.labelBlock(block, labelCount: next - first)
     try labelBlock.block.checkChecksum()
     let count = next - first
-    return try labelBlock.block.withPayload { (payload) throws(FormatError) -> TableEnds? in
+    try labelBlock.block.withPayload { (payload) throws(FormatError) in
       switch labelBlock.coding {
       case .offsets:
         // Labels tile the bytes from o[0] to o[q]: those bytes, for one UTF-8 check of them all.
         let tableBytes = (count &+ 1) &* 4
+        // A first offset past 0 would cut the first label from bytes after its start: refused
+        // before any label is read (section 9).
+        if let start = payload.uint32LE(at: 0), start != 0 {
+          throw malformed(labelBlock, "the first label offset is \(start), not 0")
+        }
         var all: ByteView?
         if let start = payload.uint32LE(at: 0), let end = payload.uint32LE(at: count &* 4), start <= end {
           all = try? payload.slice(offset: tableBytes &+ Int(start), length: Int(end &- start))
@@ -80,10 +71,11 @@ package enum LabelDecoder {
         } body: { (position, label) throws(FormatError) in
           try body(position, label)
         }
-        // `label(at:)` proved that the count + 1 offsets fit in the payload.
-        return TableEnds(
-          first: payload.uint32LE(at: 0) ?? 0, last: payload.uint32LE(at: count &* 4) ?? 0,
-          labelBytes: payload.count &- tableBytes)
+        // Bytes after the last label belong to none: the block is malformed, though each label
+        // read is as the table says (`labelRange` proved the count + 1 offsets fit).
+        if let end = payload.uint32LE(at: count &* 4), Int(end) != payload.count &- tableBytes {
+          throw malformed(labelBlock, "the labels end at byte \(end) of \(payload.count &- tableBytes)")
+        }
       case .prefixed:
         let (text, ends) = try labelBlock.prefixedLabels(in: payload)
         // Array.withUnsafeBytes rethrows untyped: carry the typed error out through a Result.
@@ -99,9 +91,14 @@ package enum LabelDecoder {
           }
         }
         try result.get()
-        return nil
       }
     }
+  }
+
+  /// A malformed-block error at `labelBlock`'s payload.
+  private static func malformed(_ labelBlock: LabelBlock, _ reason: String) -> FormatError {
+    labelBlock.block.place.error(
+      .malformedBlock(block: labelBlock.block.number, reason: reason), at: FormatConstants.blockHeaderSize)
   }
 
   /// Checks every one of a block's `count` labels (its length and UTF-8), then hands each to

@@ -43,13 +43,12 @@ extension VerificationPass {
       var unordered: [Int] = []
       var labelsInBlock = 0
       var last = previous
-      let ends: LabelDecoder.TableEnds?
       do {
         // Each label is compared with a copy of the one before (a label's view lives only for
         // its call), kept in one buffer that the block's labels reuse.
         let lastPosition = next &- first &- 1
         var before = last ?? []  // empty only before the first label: every label has a byte
-        ends = try LabelDecoder.forEachLabel(layout: layout, block: block) { (position, label) throws(FormatError) in
+        try LabelDecoder.forEachLabel(layout: layout, block: block) { (position, label) throws(FormatError) in
           var ordered = true
           if !before.isEmpty { ordered = unsafe before.withUnsafeBytes { unsafe ByteView($0).precedesInByteOrder(label) } }
           if !ordered { unordered.append(position) }
@@ -64,7 +63,6 @@ extension VerificationPass {
         decodedAll = false
         continue
       }
-      if let ends { checkOffsetTableEnds(block, ends) }
       for position in unordered where !problems.isOverflowing {
         problems.record(
           FormatError(.labelsNotAscending(id: first &+ position), at: place, section: section.rawValue))
@@ -89,16 +87,5 @@ extension VerificationPass {
       return
     }
     do { try labelBlock.block.checkChecksum() } catch { problems.record(error) }
-  }
-
-  /// Checks what the label decoder does not need: that the offset table starts at 0 and ends at
-  /// the end of the label bytes, so no byte of the block is outside every label.
-  private mutating func checkOffsetTableEnds(_ block: Int, _ ends: LabelDecoder.TableEnds) {
-    let place = FilePlace(.labelData, at: layout.labelBlockOffset(block))  // an offset table: LDAT
-    func report(_ reason: String) {
-      problems.record(place.error(.malformedBlock(block: block, reason: reason), at: FormatConstants.blockHeaderSize))
-    }
-    if ends.first != 0 { report("the first label offset is \(ends.first), not 0") }
-    if Int(ends.last) != ends.labelBytes { report("the labels end at byte \(ends.last) of \(ends.labelBytes)") }
   }
 }
