@@ -173,6 +173,31 @@ enum Inputs {
     }
   }
 
+  /// A directory file's bytes from standard input, read as they come and no further than they
+  /// can be one: the header's first bytes not a directory's magic, or one byte past the length
+  /// the header declares, and the reading stops, for the reader to say what is wrong. All of
+  /// `/dev/zero` would otherwise be read before its first byte was looked at.
+  /// - Complexity: memory of the bytes read, at most the declared length and one chunk more.
+  static func readDirectoryInput(console: Console) throws(CommandFailure) -> [UInt8] {
+    var bytes: [UInt8] = []
+    var declared: UInt64?
+    do {
+      while declared.map({ UInt64(bytes.count) <= $0 }) ?? true {
+        let chunk = try console.readChunk()
+        if chunk.isEmpty { break }
+        bytes += chunk
+        if declared == nil && bytes.count >= FormatConstants.headerSize {
+          guard bytes.starts(with: FormatConstants.magic) else { break }
+          // The header's file length, u64 at byte 16.
+          declared = (0..<8).reduce(0) { $0 | UInt64(bytes[16 + $1]) << (8 * UInt64($1)) }
+        }
+      }
+    } catch {
+      throw CommandFailure("\(displayName("-")): cannot read: \(error.message)")
+    }
+    return bytes
+  }
+
   /// Refuses, as wrong usage, an `output` (given with `option`) that is one of `inputs`: the
   /// same file by device and inode, whatever the names (a link, `./x`), since writing it would
   /// replace an input, unless `mayReplace` says that input may be (one read whole before the
@@ -214,7 +239,7 @@ enum Inputs {
   /// Opens a directory: mapped from `path`, or read whole from standard input for `-`.
   static func openDirectory(_ path: String, console: Console) throws(CommandFailure) -> CallDirectoryReader {
     if path == "-" {
-      let bytes = try read(path, console: console)
+      let bytes = try readDirectoryInput(console: console)
       do { return try CallDirectoryReader(bytes: bytes) } catch { throw CommandFailure("\(displayName(path)): \(error)") }
     }
     do { return try CallDirectoryReader(path: path) } catch { throw CommandFailure(opening: path, error) }

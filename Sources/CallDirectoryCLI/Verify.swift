@@ -20,7 +20,7 @@ struct Verify {
     for file in files {
       let report: VerificationReport
       if file == "-" {
-        report = Verifier.verify(try Inputs.read(file, console: console), options: options)
+        report = Verifier.verify(try Inputs.readDirectoryInput(console: console), options: options)
       } else {
         let progress = ProgressLine(console: console, label: "verify \(file)", quiet: quiet)
         defer { progress.finish() }

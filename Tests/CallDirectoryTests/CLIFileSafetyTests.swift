@@ -10,6 +10,44 @@ import Testing
 /// Outputs that must not destroy what they touch: an output that is the input, a symbolic link
 /// whose file does not exist yet, and writes that fail for want of room.
 @Suite struct CLIFileSafetyTests {
+  /// A directory on standard input is read no further than it can be one: an endless stream of
+  /// zeros (`< /dev/zero`) is refused after its first chunk, and a file is read up to the length
+  /// its header declares and one chunk more. All of it was read first, until memory ran out.
+  @Test(arguments: ["info", "verify", "stats", "unpack", "lookup"])
+  func standardInputIsReadNoFurtherThanADirectory(command: String) throws {
+    final class Chunks: @unchecked Sendable {
+      var read = 0
+      let source: [UInt8]
+      init(_ source: [UInt8]) { self.source = source }
+    }
+    let arguments = [command, "-"] + (command == "lookup" ? ["+12025550100"] : command == "unpack" ? ["-o", "/dev/null"] : [])
+    // Zeros without end.
+    let zeros = Chunks([])
+    let errors = TextBox()
+    let endless = Console(
+      readInput: { Issue.record("read whole"); return [] },
+      readChunk: {
+        zeros.read += 1
+        return zeros.read > 1_000 ? [] : [UInt8](repeating: 0, count: 1 << 16)
+      }, writeOutput: { _ in }, writeError: { errors.text += $0 })
+    #expect(CLI.main(arguments, console: endless) == 1)
+    #expect(zeros.read == 1 && errors.text.contains("<stdin>"), "\(zeros.read) chunks: \(errors.text)")
+    // A directory followed by more zeros than it declares: read to its length, then refused.
+    var builder = DirectoryBuilder()
+    try builder.block(12_025_550_100)
+    let file = try builder.encoded()
+    let longer = Chunks(file + [UInt8](repeating: 0, count: 10 << 16))
+    let trailing = Console(
+      readInput: { Issue.record("read whole"); return [] },
+      readChunk: {
+        let start = min(longer.read * 4_096, longer.source.count)
+        longer.read += 1
+        return Array(longer.source[start..<min(start + 4_096, longer.source.count)])
+      }, writeOutput: { _ in }, writeError: { _ in })
+    #expect(CLI.main(arguments, console: trailing) == 1)
+    #expect(longer.read <= file.count / 4_096 + 2, "\(longer.read) chunks")
+  }
+
   /// A file name that is not UTF-8 is refused, naming it, and nothing is written: decoded, its
   /// bytes became U+FFFD, so an input was "not found" and an output written under another name.
   @Test func argumentsThatAreNotUTF8AreRefused() throws {

@@ -335,7 +335,7 @@ import Testing
 }
 
 /// Collects what a console writes to standard error.
-private final class TextBox: @unchecked Sendable {
+final class TextBox: @unchecked Sendable {
   var text = ""
 }
 
