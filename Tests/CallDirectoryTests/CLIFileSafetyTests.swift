@@ -25,7 +25,10 @@ import Testing
     let zeros = Chunks([])
     let errors = TextBox()
     let endless = Console(
-      readInput: { Issue.record("read whole"); return [] },
+      readInput: {
+        Issue.record("read whole")
+        return []
+      },
       readChunk: {
         zeros.read += 1
         return zeros.read > 1_000 ? [] : [UInt8](repeating: 0, count: 1 << 16)
@@ -38,7 +41,10 @@ import Testing
     let file = try builder.encoded()
     let longer = Chunks(file + [UInt8](repeating: 0, count: 10 << 16))
     let trailing = Console(
-      readInput: { Issue.record("read whole"); return [] },
+      readInput: {
+        Issue.record("read whole")
+        return []
+      },
       readChunk: {
         let start = min(longer.read * 4_096, longer.source.count)
         longer.read += 1
