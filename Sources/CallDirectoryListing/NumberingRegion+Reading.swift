@@ -11,10 +11,11 @@ extension NumberingRegion {
   /// Reads `digits` (values 0 ... 9, no `+` before them) as written in this region.
   ///
   /// - Returns: the calling code and the national number that follows it (the national number
-  ///   may be empty or too long, which the caller's digit limits then refuse), or `nil` when an
-  ///   international prefix is followed by no assigned calling code.
+  ///   may be empty or too long, which the caller's digit limits then refuse), and whether an
+  ///   international prefix was read (the number is then written in full, whatever its length);
+  ///   or `nil` when an international prefix is followed by no assigned calling code.
   /// - Complexity: O(*p* · *n*) in the patterns' size and the count of digits.
-  func read(national digits: [UInt8]) -> (code: Int, national: [UInt8])? {
+  func read(national digits: [UInt8]) -> (code: Int, national: [UInt8], international: Bool)? {
     if let international = internationalPrefix, let match = international.prefixMatch(digits[...]),
       let end = match[0]?.upperBound, end > 0
     {
@@ -23,17 +24,17 @@ extension NumberingRegion {
       if end == digits.count || digits[end] != 0 {
         let rest = Array(digits[end...])
         guard let (code, length) = Self.callingCode(prefixing: rest) else { return nil }
-        return (code, Array(rest[length...]))
+        return (code, Array(rest[length...]), true)
       }
     }
     let code = callingCodeDigits
     if digits.starts(with: code) {
       let rest = strippingNationalPrefix(Array(digits[code.count...]))
       if (!matchesNational(digits) && matchesNational(rest)) || fit(digits.count) == .tooLong {
-        return (callingCode, rest)
+        return (callingCode, rest, false)
       }
     }
-    return (callingCode, readingTrunkPrefix(digits))
+    return (callingCode, readingTrunkPrefix(digits), false)
   }
 
   /// The national number behind a trunk prefix: `digits` stripped by

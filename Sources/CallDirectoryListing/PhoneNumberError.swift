@@ -50,6 +50,9 @@ public struct PhoneNumberError: Error, Equatable, Sendable, CustomStringConverti
     /// A `tel:` URI with a local number (no `+`), whose meaning depends on a context that is not
     /// interpreted.
     case localTelURI
+    /// Without `+`, under a default country, an international prefix (`00`, `011`) followed by
+    /// digits that begin with no assigned calling code.
+    case unassignedCallingCode
     /// A range `FIRST..LAST` whose last number is below its first.
     case invertedRange
     /// A pattern, or a range with an end written without `+`, whose two ends the rules of a
@@ -118,6 +121,8 @@ public struct PhoneNumberError: Error, Equatable, Sendable, CustomStringConverti
       return "number \(quoted) has (0) after a calling code whose trunk prefix is not 0"
     case .localTelURI:
       return "tel: URI \(quoted) is not global (it must continue with '+')"
+    case .unassignedCallingCode:
+      return "number \(quoted) has no assigned calling code after its international prefix"
     case .invertedRange:
       return "range \(quoted) ends below its start"
     case .endsReadDifferently(let first, let last):

@@ -18,16 +18,17 @@ extension PhoneNumberParser {
       // An international prefix with nothing after it, or no calling code after it.
       let bare = region.internationalPrefix?.prefixMatch(digits[...])?[0]?.upperBound == digits.count
       throw PhoneNumberError(
-        kind: bare ? .tooFewDigits(found: 0, minimum: digitLimits.lowerBound) : .leadingZero,
+        kind: bare ? .tooFewDigits(found: 0, minimum: digitLimits.lowerBound) : .unassignedCallingCode,
         input: String(decoding: bytes, as: UTF8.self))
     }
     // Dialled without its area code, a number's area is unknown: reading it as a whole national
-    // number would store another number (`555-0100` under US is not +1 555 0100).
-    if read.code == region.callingCode, region.fit(read.national.count) == .localOnly {
+    // number would store another number (`555-0100` under US is not +1 555 0100). A number after
+    // an international prefix is written in full (rule 5.4).
+    if !read.international, read.code == region.callingCode, region.fit(read.national.count) == .localOnly {
       throw PhoneNumberError(
         kind: .localNumber(digits: read.national.count, region: region.name), input: String(decoding: bytes, as: UTF8.self))
     }
-    return Self.international(read)
+    return Self.international((read.code, read.national))
   }
 
   /// Reads `+CC (0) NATIONAL` as libphonenumber reads `+CC 0NATIONAL`: the 0 and what follows

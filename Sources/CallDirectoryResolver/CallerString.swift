@@ -7,6 +7,11 @@ enum CallerString: Equatable {
   case withheld
   /// The text to read as a number (a `tel:` URI is left to the number parser).
   case number(Substring)
+  /// The user part of a SIP URI, to read as a number (a name there is said to be one).
+  case sipUser(Substring)
+  /// A SIP user part with a `phone-context` parameter: a local number, whose context is not
+  /// read (RFC 3966 section 5.1.5), as a `tel:` URI's is not. The user part, parameters and all.
+  case localSIPUser(Substring)
   /// A SIP URI whose user part is missing.
   case noUserPart
   /// Angle brackets that do not hold the one address of a name-addr: two addresses
@@ -43,15 +48,21 @@ enum CallerString: Equatable {
       self = .noUserPart
       return
     }
-    // The user part ends at its first parameter (`;npdi`, `;isub=...`).
-    let user = address[..<at].prefix { $0 != ";" }
+    // The user part ends at its first parameter (`;npdi`, `;isub=...`), but a phone-context
+    // there makes its number a local one, which is no more read as a guess here than in a tel: URI.
+    let userPart = address[..<at]
+    let user = userPart.prefix { $0 != ";" }
+    if userPart.lowercased().contains(";phone-context=") && user.first != "+" {
+      self = .localSIPUser(userPart)
+      return
+    }
     let host = address[address.index(after: at)...].prefix { $0 != ";" && $0 != ">" && $0 != ":" }
     if user.isEmpty {
       self = .noUserPart
     } else if Self.withheldWords.contains(user.lowercased()) || host.lowercased() == "anonymous.invalid" {
       self = .withheld
     } else {
-      self = .number(user)
+      self = .sipUser(user)
     }
   }
 }

@@ -17,11 +17,18 @@ extension Resolver {
   /// - Complexity: O(m + k log n) for a string of m bytes; the parser copies the string's bytes once.
   public func resolve(caller: String) throws(ResolveError) -> Resolution {
     let text: Substring
+    var sipUser = false
     switch CallerString(caller) {
     case .withheld: return Resolution(reason: .withheld, number: nil, blocksWithheld: blocksWithheld)
     case .noUserPart: throw .invalidCaller("SIP URI \"\(caller)\" has no user part (the number before @)")
     case .malformedAddress(let reason): throw .invalidCaller("caller \"\(caller)\" \(reason)")
+    case .localSIPUser(let user):
+      throw .invalidCaller(
+        "SIP user part \"\(user)\" is a local number in a phone-context, which is not read: write it as a global number (+)")
     case .number(let found): text = found
+    case .sipUser(let found):
+      text = found
+      sipUser = true
     }
     // The number as written, out of its URI: `sip:112@host` is the emergency code 112.
     if let code = emergencyNumbers.match(caller: String(text)) {
@@ -30,9 +37,7 @@ extension Resolver {
     let number: Int64
     do { number = try parser.parse(text) } catch {
       // A SIP user part that is a name, not a number, is said as such.
-      if text.count != caller.count, text.contains(where: \.isLetter) {
-        throw .invalidCaller("SIP user part \"\(text)\" is not a number")
-      }
+      if sipUser, text.contains(where: \.isLetter) { throw .invalidCaller("SIP user part \"\(text)\" is not a number") }
       throw .invalidNumber(error)
     }
     return try resolveNamingDamage(number)

@@ -4,12 +4,12 @@ import Testing
 /// Callers as PBXs pass them (`Spec/RESOLUTION.md` section 6): SIP and `tel:` URIs, display
 /// names, withheld callers.
 @Suite struct ResolverCallerStringTests {
-  static func resolver(blocksWithheld: Bool = false) throws -> Resolver {
+  static func resolver(blocksWithheld: Bool = false, country: String? = nil) throws -> Resolver {
     var builder = DirectoryBuilder()
     try builder.block(12_025_550_100)
     try builder.identify(12_025_550_123, label: "Acme")
-    var resolver = try Resolver(
-      sources: [.init(name: "spam", provider: try CallDirectoryReader(bytes: try builder.encoded()))])
+    let sources: [Resolver.Source] = [.init(name: "spam", provider: try CallDirectoryReader(bytes: try builder.encoded()))]
+    var resolver = try country.map { try Resolver(sources: sources, defaultRegion: $0) } ?? Resolver(sources: sources)
     resolver.blocksWithheld = blocksWithheld
     return resolver
   }
@@ -79,6 +79,26 @@ import Testing
   ])
   func sipCallersWithoutANumber(caller: String, error: ResolveError) throws {
     #expect(throws: error) { try Self.resolver().resolve(caller: caller) }
+  }
+
+  /// A SIP user part in a phone-context is a local number, refused as a tel: URI's is: read
+  /// under the default country, `sip:2025550100;phone-context=+1@...` was +49 2025550100 under DE.
+  /// A global number with a phone-context is read as written.
+  @Test func aLocalSIPUserPartIsRefused() throws {
+    let resolver = try Self.resolver(country: "DE")
+    #expect(
+      throws: ResolveError.invalidCaller(
+        "SIP user part \"2025550100;phone-context=+1\" is a local number in a phone-context, which is not read: "
+          + "write it as a global number (+)")
+    ) { try resolver.resolve(caller: "sip:2025550100;phone-context=+1@example.com;user=phone") }
+    #expect(try resolver.resolve(caller: "sip:+12025550100;Phone-Context=+1@x").number == 12_025_550_100)
+    // A tel: URI in brackets is said to be one, not a SIP user part.
+    #expect {
+      try resolver.resolve(caller: "<tel:2025550100>")
+    } throws: { error in
+      guard case .invalidNumber(let number) = error as? ResolveError else { return false }
+      return number.kind == .localTelURI
+    }
   }
 
   /// Through `calldir resolve`: a blank line and `anonymous` are withheld callers, allowed, or
