@@ -144,7 +144,9 @@ extension FormatError.Kind {
     case .invalidUTF8(let id): return "label \(id) is not valid UTF-8"
     case .labelsNotAscending(let id): return "label \(id) is not after the label before it (out of order or duplicated)"
     case .maximumEntriesExceeded(let count, let limit):
-      return "\(count) entries, blocking and identification together, exceed CallKit's limit of \(limit) per load"
+      // A total past Int.max is given as its bound (ranges of both kinds can hold that many).
+      let entries = count == Int.max ? "more than \(Int.max - 1)" : "\(count)"
+      return "\(entries) entries, blocking and identification together, exceed CallKit's limit of \(limit) per load"
     }
   }
 }

@@ -114,10 +114,20 @@ extension LabelIndex {
     guard block == 0 ? first == 0 : true, first < next, next <= labelCount else {
       throw place.error(.malformedIndex("label block \(block) covers labels \(first)..<\(next)"), at: at)
     }
-    guard unsafe records.uncheckedUInt32LE(at: block &* FormatConstants.labelIndexRecordSize &+ 4) == 0 else {
-      throw place.error(.nonzeroReserved(field: "label index record"), at: at &+ 4)
-    }
+    try checkReserved(ofBlock: block)
     return (block, id &- first, next &- first)
+  }
+
+  /// Checks that record `block`'s reserved field is 0, as a reader must before it relies on the
+  /// record (section 11: a future version may give it meaning).
+  /// - Precondition: `block < blockCount`.
+  /// - Throws: `FormatError.nonzeroReserved`, placed at the field.
+  @usableFromInline package func checkReserved(ofBlock block: Int) throws(FormatError) {
+    let record = block &* FormatConstants.labelIndexRecordSize  // inside the records: block < blockCount
+    guard unsafe records.uncheckedUInt32LE(at: record &+ 4) == 0 else {
+      throw place.error(
+        .nonzeroReserved(field: "label index record"), at: FormatConstants.labelIndexHeaderSize &+ record &+ 4)
+    }
   }
 
   /// The byte range of block `block` in the label data section.

@@ -49,6 +49,7 @@ package enum LabelDecoder {
       throw index.place.error(
         .malformedIndex("label block \(block) covers labels \(first)..<\(next)"), at: at)
     }
+    try index.checkReserved(ofBlock: block)
     let labelBlock = try layout.labelBlock(block, labelCount: next - first)
     try labelBlock.block.checkChecksum()
     let count = next - first

@@ -23,10 +23,6 @@ extension VerificationPass {
       // block < blockCount, whose records lie inside the index section: no overflow.
       let recordOffset = block &* FormatConstants.labelIndexRecordSize
       let record = Int(indexSection.offset) &+ FormatConstants.labelIndexHeaderSize &+ recordOffset
-      if let reserved = index.records.uint32LE(at: recordOffset &+ 4), reserved != 0 {
-        problems.record(
-          FormatError(.nonzeroReserved(field: "label index record"), at: record &+ 4, section: SectionType.labelIndex.rawValue))
-      }
       let first = index.firstLabel(ofBlock: block)
       let next = block &+ 1 < index.blockCount ? index.firstLabel(ofBlock: block &+ 1) : index.labelCount
       guard block > 0 || first == 0, first < next, next <= index.labelCount else {

@@ -219,12 +219,16 @@ struct VerificationPass: ~Escapable {
     // Each count is bounded by its index section's size, so the sum cannot overflow. CallKit
     // takes single numbers only, so a range counts as every number in it (saturating: a damaged
     // range may claim anything).
+    // Every range is counted, so that the report gives the file's total, not where the sum passed
+    // the limit; the sum saturates at Int.max, which the ranges of a valid file cannot reach
+    // (at most Int64.max - 1 numbers).
     var total = layout.blockingIndex.entryCount &+ layout.identificationIndex.entryCount
     for kind in EntryKind.allCases {
       let table = layout.ranges(kind)
-      for index in 0..<table.count where total <= Limits.callKitMaximumEntriesPerLoad {
+      for index in 0..<table.count {
         let (first, last) = (table.first(index), table.last(index))
-        total &+= last >= first ? Int(min(last - first, UInt64(Int.max / 2))) &+ 1 : 0
+        let numbers = last >= first ? Int(min(last - first, UInt64(Int.max - 1))) &+ 1 : 0
+        total = numbers > Int.max &- total ? Int.max : total &+ numbers
       }
     }
     if total > Limits.callKitMaximumEntriesPerLoad {

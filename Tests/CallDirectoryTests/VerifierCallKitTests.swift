@@ -41,6 +41,22 @@ import Testing
     #expect(Verifier.verify(bytes).problems == [])
   }
 
+  /// Ranges count as every number they hold, all of them: the total is the file's, not where
+  /// the sum passed the limit (2,010,000 was said of a file of 3,010,000).
+  @Test func theTotalIsTheWholeFiles() throws {
+    var builder = DirectoryBuilder()
+    try builder.block(33_899_000_000...33_899_999_999)
+    try builder.block(33_898_000_000...33_898_999_999)
+    try builder.block(12_025_550_000...12_025_559_999)
+    try builder.identify(33_897_000_000...33_897_999_999, label: "X")
+    let report = Verifier.verify(try builder.encoded(), options: .callKitChecks)
+    #expect(report.problems.first?.error.kind == .maximumEntriesExceeded(count: 3_010_000, limit: 2_000_000))
+    // Ranges past Int.max together are said as such, not as a plausible count.
+    #expect(
+      "\(FormatError(unplaced: .maximumEntriesExceeded(count: Int.max, limit: 2_000_000)))"
+        .hasPrefix("more than 9223372036854775806 entries"))
+  }
+
   @Test func atTheLimitIsAccepted() throws {
     let bytes = try file(blocking: Limits.callKitMaximumEntriesPerLoad - 2)
     let report = Verifier.verify(bytes, options: .callKitChecks)

@@ -158,6 +158,10 @@ import Testing
     let expected = FormatError(
       .nonzeroReserved(field: "label index record"), at: labels.offset(of: .labelIndex) + 28, section: "LIDX")
     #expect(found.map(\.error) == [expected])
+    // Readers refuse it too, whichever way they reach the block's labels: a stream of labels (as
+    // unpack and lookup's label cache decode them) did not look at the field.
+    let reader = try CallDirectoryReader(bytes: labels.bytes)
+    #expect(formatError { try reader.forEachIdentification { _, _ in } } == expected)
   }
 
   @Test func dataWithoutAnIndex() throws {
