@@ -68,16 +68,9 @@ import Testing
       capture.error.contains("argument 5 ('") && capture.error.contains("list-\\xE9.calldir') is not UTF-8"), "\(capture.error)")
     #expect(try scratch.names().isEmpty)
     // The executable reads the system's bytes, not Swift's decoding of them.
-    let shell = Process()
-    shell.executableURL = URL(fileURLWithPath: "/bin/sh")
-    shell.arguments = ["-c", #"exec "$0" unpack "$(printf 'l\351.calldir')" -o -"#, CalldirExecutable.path]
-    let errors = Pipe()
-    shell.standardError = errors
-    shell.standardOutput = FileHandle.nullDevice
-    try shell.run()
-    shell.waitUntilExit()
-    let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    #expect(shell.terminationStatus == 2 && said.contains("argument 2 ('l\\xE9.calldir') is not UTF-8"), "\(said)")
+    let (exit, said) = try runCapturingErrors(
+      "/bin/sh", ["-c", #"exec "$0" unpack "$(printf 'l\351.calldir')" -o -"#, CalldirExecutable.path])
+    #expect(exit == 2 && said.contains("argument 2 ('l\\xE9.calldir') is not UTF-8"), "\(said)")
   }
 
   @Test func unpackRefusesToReplaceItsInput() throws {

@@ -26,6 +26,20 @@ final class ScratchDirectory {
   func names() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: url.path).sorted() }
 }
 
+/// Runs the program at `executable` with `arguments`, its standard output discarded: its exit
+/// status and what it wrote to standard error.
+func runCapturingErrors(_ executable: String, _ arguments: [String]) throws -> (status: Int32, errors: String) {
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: executable)
+  process.arguments = arguments
+  let errors = Pipe()
+  process.standardError = errors
+  process.standardOutput = FileHandle.nullDevice
+  try process.run()
+  process.waitUntilExit()
+  return (process.terminationStatus, String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+}
+
 /// Runs `calldir` in-process.
 func calldir(_ arguments: String..., input: String = "") -> (status: Int32, output: String, error: String) {
   calldir(arguments, input: input)

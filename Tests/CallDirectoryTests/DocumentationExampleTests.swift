@@ -6,15 +6,8 @@ import Testing
 /// compiled as edited.
 @Suite struct DocumentationExampleTests {
   @Test func theCompiledExamplesAreTheDocComments() throws {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", SpecVectorTests.root.appendingPathComponent(".ci/doc-examples").path, "--check"]
-    let errors = Pipe()
-    process.standardError = errors
-    process.standardOutput = FileHandle.nullDevice
-    try process.run()
-    process.waitUntilExit()
-    let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    #expect(process.terminationStatus == 0, "\(message)")
+    let (status, message) = try runCapturingErrors(
+      "/usr/bin/env", ["python3", SpecVectorTests.root.appendingPathComponent(".ci/doc-examples").path, "--check"])
+    #expect(status == 0, "\(message)")
   }
 }
