@@ -21,8 +21,9 @@ struct Lookup {
     }
     var status = CLI.ExitCode.success
     let batches = AnswerBatches(read: console.readChunk, write: console.writeOutput)
-    // Appends the answer to `text` to the batch; an invalid number makes the exit status 1.
-    func answer(_ text: String) throws(CommandFailure) {
+    // Appends the answer to `text` to the batch; an invalid number makes the exit status 1, and
+    // its message names the line (`place`, `<stdin>:2: `) when it came from standard input.
+    func answer(_ text: String, place: String = "") throws(CommandFailure) {
       let line: String
       switch Result(catching: { () throws(PhoneNumberError) in try parser.parse(text) }) {
       case .success(let number):
@@ -30,7 +31,7 @@ struct Lookup {
         do { result = try reader.lookup(number) } catch { throw CommandFailure("\(Inputs.displayName(file)): \(error)") }
         line = json ? Lookup.json(number, result) : Lookup.text(number, result, colored: console.colorsOutput)
       case .failure(let error):
-        console.diagnose("invalid number: \(error)")
+        console.diagnose("\(place)invalid number: \(error)")
         status = CLI.ExitCode.failure
         line = errorLine(text, error.description)
       }
@@ -39,17 +40,20 @@ struct Lookup {
     }
     if numbers.isEmpty {
       var lines = StandardInputLines(batches)
+      var lineNumber = 0
       while let (text, tooLong) = try lines.next({ line in
         StandardInputLines.isTooLong(line)
           ? (StandardInputLines.quotedStart(of: line), true) : (StandardInputLines.text(line), false)
       }) {
+        lineNumber += 1
+        let place = "\(Inputs.displayName("-")):\(lineNumber): "
         guard !tooLong else {
-          console.diagnose("invalid number \(oneLine(text)): \(StandardInputLines.tooLongMessage)")
+          console.diagnose("\(place)invalid number \(oneLine(text)): \(StandardInputLines.tooLongMessage)")
           status = CLI.ExitCode.failure
           batches.pending.append(contentsOf: (errorLine(text, StandardInputLines.tooLongMessage) + "\n").utf8)
           continue
         }
-        try answer(text)
+        try answer(text, place: place)
       }
     } else {
       for text in numbers { try answer(text) }

@@ -122,4 +122,20 @@ import Testing
     #expect(info.contains("blocking:        1 entry in 1 block of at most"), "\(info)")
     #expect(info.contains("identification:  0 entries in 0 blocks"), "\(info)")
   }
+
+  /// Numbers read from standard input: an invalid one is named with its line, and the others
+  /// are answered in order.
+  @Test func lookupNamesTheLineOfAnInvalidNumber() throws {
+    let scratch = try ScratchDirectory()
+    var builder = DirectoryBuilder()
+    try builder.block(12_025_550_100)
+    let file = scratch.path("f.calldir")
+    try builder.write(to: file)
+    let result = calldir("lookup", file, input: "+12025550100\nbad\n\n+12025550101\n")
+    #expect(result.status == 1)
+    #expect(result.error.contains("<stdin>:2: invalid number: invalid character 'b'"), "\(result.error)")
+    #expect(result.error.contains("<stdin>:3: invalid number"), "\(result.error)")
+    #expect(result.output.hasPrefix("+12025550100\tblock\n"), "\(result.output)")
+    #expect(result.output.hasSuffix("+12025550101\tallow\n"), "\(result.output)")
+  }
 }
