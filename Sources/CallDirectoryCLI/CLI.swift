@@ -173,23 +173,29 @@ enum Inputs {
     }
   }
 
-  /// A directory file's bytes from standard input, read as they come and no further than they
-  /// can be one: the header's first bytes not a directory's magic, or one byte past the length
-  /// the header declares, and the reading stops, for the reader to say what is wrong. All of
-  /// `/dev/zero` would otherwise be read before its first byte was looked at.
+  /// A directory file's bytes from standard input (or, `orChangeset`, a changeset's), read as
+  /// they come and no further than they can be one: the first bytes not the magic, or one byte
+  /// past the length a directory's header declares, and the reading stops, for the reader to say
+  /// what is wrong. All of `/dev/zero` would otherwise be read before its first byte was looked
+  /// at. (A changeset declares no length of its own: it is read to the end once its magic is.)
   /// - Complexity: memory of the bytes read, at most the declared length and one chunk more.
-  static func readDirectoryInput(console: Console) throws(CommandFailure) -> [UInt8] {
+  static func readDirectoryInput(console: Console, orChangeset: Bool = false) throws(CommandFailure) -> [UInt8] {
     var bytes: [UInt8] = []
     var declared: UInt64?
+    var known = false  // the magic was read: a changeset's, or a directory's with its length
     do {
       while declared.map({ UInt64(bytes.count) <= $0 }) ?? true {
         let chunk = try console.readChunk()
         if chunk.isEmpty { break }
         bytes += chunk
-        if declared == nil && bytes.count >= FormatConstants.headerSize {
+        if !known && orChangeset && bytes.count >= Self.changesetMagic.count && bytes.starts(with: Self.changesetMagic) {
+          known = true
+        }
+        if !known && bytes.count >= FormatConstants.headerSize {
           guard bytes.starts(with: FormatConstants.magic) else { break }
           // The header's file length, u64 at byte 16.
           declared = (0..<8).reduce(0) { $0 | UInt64(bytes[16 + $1]) << (8 * UInt64($1)) }
+          known = true
         }
       }
     } catch {
@@ -197,6 +203,9 @@ enum Inputs {
     }
     return bytes
   }
+
+  /// The first bytes of a changeset (`Spec/CHANGESET.md` section 2).
+  static let changesetMagic = Array("CDCHANGE".utf8)
 
   /// Refuses, as wrong usage, an `output` (given with `option`) that is one of `inputs`: the
   /// same file by device and inode, whatever the names (a link, `./x`), since writing it would

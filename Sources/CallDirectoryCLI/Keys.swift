@@ -106,9 +106,10 @@ struct Sign {
       // and devices are read whole, as standard input is.
       try signMappedDirectory(with: signingKey, to: target)
     } else {
-      let bytes = try Inputs.read(file, console: console)
+      let bytes =
+        file == "-" ? try Inputs.readDirectoryInput(console: console, orChangeset: true) : try Inputs.read(file, console: console)
       let signed: [UInt8]
-      if bytes.starts(with: Self.changesetMagic) {
+      if bytes.starts(with: Inputs.changesetMagic) {
         do throws(ChangesetError) { signed = try ChangesetSigner.sign(bytes, key: signingKey) } catch {
           throw CommandFailure("\(Inputs.displayName(file)): \(error)")
         }
@@ -132,18 +133,16 @@ struct Sign {
     if let problem = report.problems.first(where: { !$0.isCallKitLimit }) { throw problem.error }
   }
 
-  private static let changesetMagic = Array("CDCHANGE".utf8)
-
   /// Whether `file` starts as a changeset does (a short read: the rest is not loaded).
   private func isChangeset() throws(CommandFailure) -> Bool {
     do {
       let descriptor = try FileDescriptor.openForReading(file)
       return try descriptor.closeAfter { () throws(SystemError) in
-        var head = [UInt8](repeating: 0, count: Self.changesetMagic.count)
+        var head = [UInt8](repeating: 0, count: Inputs.changesetMagic.count)
         let read = try unsafe head.withUnsafeMutableBytes { raw in
           Result { () throws(SystemError) in try unsafe descriptor.read(into: raw, at: 0) }
         }.get()
-        return read == head.count && head == Self.changesetMagic
+        return read == head.count && head == Inputs.changesetMagic
       }
     } catch {
       throw CommandFailure("\(Inputs.displayName(file)): cannot read: \(error.message)")

@@ -17,7 +17,7 @@ struct Patch {
     // NEW may replace OLD (an upgrade in place: OLD stays mapped until patch ends), not the changeset.
     try Inputs.refuseReplacing([changes], with: output, command: "patch")
     let oldReader = try Inputs.openDirectory(old, console: console)
-    let input = changes == "-" ? try Inputs.read(changes, console: console) : nil
+    let input = changes == "-" ? try Inputs.readDirectoryInput(console: console, orChangeset: true) : nil
     let changeset: ChangesetReader
     do throws(ChangesetError) {
       if let input { changeset = try ChangesetReader(bytes: input) } else { changeset = try ChangesetReader(path: changes) }

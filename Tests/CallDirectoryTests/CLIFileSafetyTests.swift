@@ -54,6 +54,31 @@ import Testing
     #expect(longer.read <= file.count / 4_096 + 2, "\(longer.read) chunks")
   }
 
+  /// A changeset on standard input (`patch OLD -`), or a file to sign, is read no further than
+  /// its magic when that is wrong: both read all of standard input first.
+  @Test func aChangesetOnStandardInputStopsAtAWrongMagic() throws {
+    let scratch = try ScratchDirectory()
+    var builder = DirectoryBuilder()
+    try builder.block(12_025_550_100)
+    let old = scratch.path("old.calldir")
+    try builder.write(to: old)
+    #expect(calldir("keygen", "-o", scratch.path("k")).status == 0)
+    for arguments in [
+      ["patch", old, "-", "-o", scratch.path("new.calldir")],
+      ["sign", "-", "--key", scratch.path("k.key"), "-o", scratch.path("s")],
+    ] {
+      var chunks = 0
+      let endless = Console(
+        readInput: { [] },
+        readChunk: {
+          chunks += 1
+          return chunks > 1_000 ? [] : [UInt8](repeating: 0, count: 1 << 16)
+        }, writeOutput: { _ in }, writeError: { _ in })
+      #expect(CLI.main(arguments, console: endless) == 1)
+      #expect(chunks == 1, "\(arguments[0]): \(chunks) chunks")
+    }
+  }
+
   /// A file name that is not UTF-8 is refused, naming it, and nothing is written: decoded, its
   /// bytes became U+FFFD, so an input was "not found" and an output written under another name.
   @Test func argumentsThatAreNotUTF8AreRefused() throws {
