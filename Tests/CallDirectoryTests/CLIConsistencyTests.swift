@@ -126,11 +126,8 @@ import Testing
   /// Numbers read from standard input: an invalid one is named with its line, and the others
   /// are answered in order.
   @Test func lookupNamesTheLineOfAnInvalidNumber() throws {
-    let scratch = try ScratchDirectory()
-    var builder = DirectoryBuilder()
-    try builder.block(12_025_550_100)
-    let file = scratch.path("f.calldir")
-    try builder.write(to: file)
+    let scratch = try ScratchDirectory()  // kept to the end: it removes its files when it goes
+    let file = try scratch.blocking(named: "f.calldir")
     let result = calldir("lookup", file, input: "+12025550100\nbad\n\n+12025550101\n")
     #expect(result.status == 1)
     #expect(result.error.contains("<stdin>:2: invalid number: invalid character 'b'"), "\(result.error)")

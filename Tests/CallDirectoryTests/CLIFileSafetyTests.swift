@@ -58,10 +58,7 @@ import Testing
   /// its magic when that is wrong: both read all of standard input first.
   @Test func aChangesetOnStandardInputStopsAtAWrongMagic() throws {
     let scratch = try ScratchDirectory()
-    var builder = DirectoryBuilder()
-    try builder.block(12_025_550_100)
-    let old = scratch.path("old.calldir")
-    try builder.write(to: old)
+    let old = try scratch.blocking(named: "old.calldir")
     #expect(calldir("keygen", "-o", scratch.path("k")).status == 0)
     for arguments in [
       ["patch", old, "-", "-o", scratch.path("new.calldir")],

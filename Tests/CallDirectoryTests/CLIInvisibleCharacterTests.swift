@@ -7,10 +7,7 @@ import Testing
 @Suite struct CLIInvisibleCharacterTests {
   @Test func resolveSkipsAByteOrderMarkOnStandardInput() throws {
     let scratch = try ScratchDirectory()
-    var builder = DirectoryBuilder()
-    try builder.block(12_025_550_100)
-    let list = scratch.path("list.calldir")
-    try builder.write(to: list)
+    let list = try scratch.blocking(named: "list.calldir")
     let result = calldir("resolve", list, input: "\u{FEFF}+1 (202) 555-0100\n+1 202 555 0101\n")
     #expect(result.status == 0, "\(result.error)")
     let lines = result.output.split(separator: "\n")

@@ -22,6 +22,16 @@ final class ScratchDirectory {
 
   func exists(_ name: String) -> Bool { FileManager.default.fileExists(atPath: path(name)) }
 
+  /// Writes a directory that blocks `numbers` (+1 202 555 0100 when none are given) as `name`,
+  /// and returns its path.
+  @discardableResult
+  func blocking(_ numbers: Int64..., named name: String) throws -> String {
+    var builder = DirectoryBuilder()
+    for number in numbers.isEmpty ? [12_025_550_100] : numbers { try builder.block(number) }
+    try builder.write(to: path(name))
+    return path(name)
+  }
+
   /// The names in the directory (to see that nothing, not even a temporary file, was left).
   func names() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: url.path).sorted() }
 }
